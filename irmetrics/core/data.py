@@ -1,0 +1,260 @@
+"""Columnar qrels and runs: every input becomes these once.
+
+Ids are Arrow string arrays, codes and numbers are numpy arrays.  Both classes
+are immutable and can be evaluated any number of times; iterating them yields
+``Qrel`` / ``ScoredDoc`` named tuples (the ir_measures record types).
+
+A :class:`Run` is validated when it is built: scores must be finite, and the
+same (query, document) pair may occur once unless a ``duplicates`` policy says
+which occurrence to keep.  Its rows are then ranked once, by the rule of
+:mod:`irmetrics.core.ranking`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator, NamedTuple
+
+import numpy as np
+import pyarrow as pa
+
+from . import arrow_strings as strs
+from .errors import DuplicateError, InputError
+from .ranking import canonical_order
+from .segments import offsets_of
+
+DUPLICATE_POLICIES = ('error', 'first', 'last', 'max')
+
+
+class Qrel(NamedTuple):
+    """One relevance judgment; ``iteration`` is the subtopic id in diversity qrels."""
+    query_id: str
+    doc_id: str
+    relevance: int
+    iteration: str = '0'
+
+
+class ScoredDoc(NamedTuple):
+    """One retrieved document with its score."""
+    query_id: str
+    doc_id: str
+    score: float
+
+
+class RowLocator:
+    """Turns a row index into the place a user can find it (file line or item number).
+
+    ``lines`` gives each row's 1-based line number, or is a function computing
+    them (readers compute line numbers only when an error needs one).
+    """
+
+    def __init__(self, source: str, lines: np.ndarray | Callable[[], np.ndarray] | None = None):
+        self.source = source
+        self._lines = lines
+
+    @property
+    def lines(self) -> np.ndarray | None:
+        if callable(self._lines):
+            self._lines = self._lines()
+        return self._lines
+
+    def line(self, row: int) -> int:
+        return int(self.lines[row]) if self.lines is not None else int(row) + 1
+
+    def error(self, cls, problem: str, row: int | None = None) -> InputError:
+        if row is None:
+            return cls(problem, self.source)
+        if self.lines is None:
+            return cls(f'item {int(row) + 1}: {problem}', self.source)
+        return cls(problem, self.source, self.line(row))
+
+    def describe_lines(self, rows: np.ndarray) -> str:
+        word = 'lines' if self.lines is not None else 'items'
+        return f'{word} {", ".join(str(self.line(r)) for r in rows[:5])}{", ..." if len(rows) > 5 else ""}'
+
+
+def _duplicate_groups(codes: np.ndarray, doc_ids: pa.Array, extra: np.ndarray | None = None) -> list[np.ndarray]:
+    """Groups (arrays of row indices, ascending) of rows sharing (code, doc id[, extra]).
+
+    Fingerprints find candidates in O(n log n) on integers; candidates are then
+    compared exactly, so a fingerprint collision never merges different pairs.
+    """
+    if len(codes) < 2:
+        return []
+    fp = strs.pair_fingerprint(codes, doc_ids)
+    if extra is not None:
+        fp = strs.pair_fingerprint(extra, doc_ids) ^ (fp * np.uint64(31))
+    sorted_fp = np.sort(fp)
+    repeated = sorted_fp[1:][sorted_fp[1:] == sorted_fp[:-1]]
+    if len(repeated) == 0:
+        return []
+    rows = np.flatnonzero(np.isin(fp, repeated))
+    docs = doc_ids.take(pa.array(rows)).to_pylist()
+    keys: dict[tuple, list[int]] = {}
+    for r, d in zip(rows.tolist(), docs):
+        key = (int(codes[r]), d, None if extra is None else int(extra[r]))
+        keys.setdefault(key, []).append(r)
+    return [np.array(v, dtype=np.int64) for v in keys.values() if len(v) > 1]
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Relevance judgments in columns, rows grouped by query.
+
+    ``query_ids`` is the query vocabulary in order of first appearance; row ``i``
+    belongs to query ``qidx[i]``; rows of query ``q`` are ``offsets[q]:offsets[q+1]``.
+    """
+
+    query_ids: pa.Array
+    qidx: np.ndarray
+    doc_ids: pa.Array
+    relevance: np.ndarray
+    iteration: pa.Array
+    offsets: np.ndarray
+    source: str = 'qrels'
+
+    @classmethod
+    def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
+                     lines=None) -> 'Qrels':
+        """Build from per-row columns; the same (query, doc, iteration) twice is an error."""
+        where = RowLocator(source, lines)
+        qids = strs.as_string_array(query_ids)
+        docs = strs.as_string_array(doc_ids)
+        rel = np.asarray(relevance)
+        if rel.dtype.kind not in 'iu':
+            rel = _integral(rel, where)
+        rel = rel.astype(np.int64, copy=False)
+        its = strs.as_string_array(iteration if iteration is not None else pa.repeat(pa.scalar('0'), len(qids)))
+        if not (len(qids) == len(docs) == len(rel) == len(its)):
+            raise InputError('qrels columns have different lengths', source)
+        vocab, codes = strs.encode(qids)
+        it_vocab, it_codes = strs.encode(its)
+        groups = _duplicate_groups(codes, docs, it_codes if len(it_vocab) > 1 else None)
+        if groups:
+            g = min(groups, key=lambda rows: rows[0])
+            raise where.error(DuplicateError,
+                              f'document {docs[int(g[0])].as_py()!r} is judged more than once for query '
+                              f'{qids[int(g[0])].as_py()!r} (subtopic {its[int(g[0])].as_py()!r}), at '
+                              f'{where.describe_lines(g)}', int(g[1]))
+        order = np.argsort(codes, kind='stable')
+        idx = pa.array(order)
+        codes = codes[order]
+        return cls(vocab, codes, docs.take(idx), rel[order], its.take(idx),
+                   offsets_of(codes, len(vocab)), source)
+
+    def __len__(self) -> int:
+        return len(self.qidx)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    def __iter__(self) -> Iterator[Qrel]:
+        q = self.query_ids.to_pylist()
+        for qi, d, r, it in zip(self.qidx.tolist(), self.doc_ids.to_pylist(), self.relevance.tolist(),
+                                self.iteration.to_pylist()):
+            yield Qrel(q[qi], d, r, it)
+
+    def __repr__(self) -> str:
+        return f'<Qrels {self.source}: {self.num_queries} queries, {len(self)} judgments>'
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A ranked run in columns.
+
+    ``qidx``, ``doc_ids`` and ``scores`` are per row (duplicates already
+    resolved); ``order`` lists the rows in trec_eval order (grouped by query code,
+    score descending, doc id descending) and ``offsets[q]:offsets[q+1]`` is the
+    slice of ``order`` holding query ``q``'s ranking.
+    """
+
+    query_ids: pa.Array
+    qidx: np.ndarray
+    doc_ids: pa.Array
+    scores: np.ndarray
+    order: np.ndarray
+    offsets: np.ndarray
+    source: str = 'run'
+    resolved_duplicates: int = 0
+
+    @classmethod
+    def from_columns(cls, query_ids, doc_ids, scores, *, source: str = 'run', duplicates: str = 'error',
+                     lines=None) -> 'Run':
+        """Build from per-row columns (see the class docstring for ``duplicates``)."""
+        if duplicates not in DUPLICATE_POLICIES:
+            raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, '
+                             f'not {duplicates!r}')
+        where = RowLocator(source, lines)
+        qids = strs.as_string_array(query_ids)
+        docs = strs.as_string_array(doc_ids)
+        sc = np.asarray(scores)
+        if sc.dtype.kind not in 'fiub':
+            raise InputError(f'scores must be numbers (got {sc.dtype})', source)
+        sc = sc.astype(np.float64, copy=False)
+        if not (len(qids) == len(docs) == len(sc)):
+            raise InputError('run columns have different lengths', source)
+        bad = np.flatnonzero(~np.isfinite(sc))
+        if len(bad):
+            raise where.error(InputError, f'score {sc[bad[0]]!r} is not a finite number', int(bad[0]))
+        vocab, codes = strs.encode(qids)
+        groups = _duplicate_groups(codes, docs)
+        dropped = 0
+        if groups:
+            if duplicates == 'error':
+                g = min(groups, key=lambda rows: rows[0])
+                raise where.error(
+                    DuplicateError,
+                    f'document {docs[int(g[0])].as_py()!r} is retrieved more than once for query '
+                    f'{qids[int(g[0])].as_py()!r}, at {where.describe_lines(g)} ({len(groups)} duplicated '
+                    f'pair(s) in all); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
+                    f'to keep one', int(g[1]))
+            drop = np.concatenate([_drop_all_but_one(g, sc, duplicates) for g in groups])
+            keep = np.ones(len(sc), dtype=bool)
+            keep[drop] = False
+            kept = np.flatnonzero(keep)
+            dropped = len(drop)
+            codes, sc = codes[kept], sc[kept]
+            docs = docs.take(pa.array(kept))
+        order = canonical_order(codes, sc, docs)
+        return cls(vocab, codes, docs, sc, order, offsets_of(codes[order], len(vocab)), source, dropped)
+
+    def __len__(self) -> int:
+        return len(self.qidx)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    def __iter__(self) -> Iterator[ScoredDoc]:
+        """The rows in trec_eval order."""
+        q = self.query_ids.to_pylist()
+        idx = pa.array(self.order)
+        for qi, d, s in zip(self.qidx[self.order].tolist(), self.doc_ids.take(idx).to_pylist(),
+                            self.scores[self.order].tolist()):
+            yield ScoredDoc(q[qi], d, s)
+
+    def __repr__(self) -> str:
+        return f'<Run {self.source}: {self.num_queries} queries, {len(self)} documents>'
+
+
+def _drop_all_but_one(rows: np.ndarray, scores: np.ndarray, policy: str) -> np.ndarray:
+    """Rows of one duplicate group to drop under ``policy`` (rows are ascending = input order)."""
+    if policy == 'first':
+        keep = rows[0]
+    elif policy == 'last':
+        keep = rows[-1]
+    else:  # 'max': the highest score, the earliest on ties
+        keep = rows[int(np.argmax(scores[rows]))]
+    return rows[rows != keep]
+
+
+def _integral(values: np.ndarray, where: RowLocator) -> np.ndarray:
+    """Relevance given as floats or objects must hold whole numbers."""
+    try:
+        as_float = values.astype(np.float64)
+    except (TypeError, ValueError):
+        raise where.error(InputError, 'relevance must be an integer') from None
+    bad = np.flatnonzero(~np.isfinite(as_float) | (as_float != np.round(as_float)))
+    if len(bad):
+        raise where.error(InputError, f'relevance {values[bad[0]]!r} is not an integer', int(bad[0]))
+    return as_float.astype(np.int64)

@@ -1,0 +1,160 @@
+"""Every supported input becomes a columnar :class:`Qrels` or :class:`Run`, once.
+
+Accepted for both: a path (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text,
+an already converted object, a pandas DataFrame, a dict of dicts
+(``{query_id: {doc_id: relevance_or_score}}``), or an iterable of named tuples
+or plain tuples in ``Qrel`` / ``ScoredDoc`` field order (ir_measures' and
+ir_datasets' record types among them).
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable
+
+import numpy as np
+import pyarrow as pa
+
+from . import trec_files
+from .data import Qrel, Qrels, Run, ScoredDoc
+from .errors import InputError
+
+
+def read_trec_qrels(source: str | os.PathLike | bytes) -> Qrels:
+    """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path or raw text."""
+    data, name = trec_files.load_bytes(source)
+    cols, lines = trec_files.parse(data, name, trec_files.QRELS)
+    return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
+                              source=name, lines=lines)
+
+
+def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Run:
+    """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path or raw text.
+
+    The same document twice for a query is an error unless ``duplicates`` is
+    ``'first'``, ``'last'`` (ir_measures' and ranx's silent behaviour) or ``'max'``
+    (the occurrence with the highest score).
+    """
+    data, name = trec_files.load_bytes(source)
+    cols, lines = trec_files.parse(data, name, trec_files.RUN)
+    return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
+                            duplicates=duplicates, lines=lines)
+
+
+def to_qrels(obj: Any) -> Qrels:
+    """Convert any supported qrels input (see the module docstring) to :class:`Qrels`."""
+    if isinstance(obj, Qrels):
+        return obj
+    if _is_source(obj):
+        return read_trec_qrels(obj)
+    if _is_dataframe(obj):
+        cols = _frame_columns(obj, Qrel._fields, optional=('iteration',), kind='qrels')
+        return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols.get('iteration'),
+                                  source='qrels DataFrame')
+    if isinstance(obj, dict):
+        q, d, r = _flatten_dict(obj, 'qrels')
+        return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels dict'), source='qrels dict')
+    rows = _rows(obj, Qrel, 'qrels')
+    q, d, r, it = rows
+    return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels records'), it, source='qrels records')
+
+
+def to_run(obj: Any, duplicates: str = 'error') -> Run:
+    """Convert any supported run input (see the module docstring) to :class:`Run`."""
+    if isinstance(obj, Run):
+        return obj
+    if _is_source(obj):
+        return read_trec_run(obj, duplicates=duplicates)
+    if _is_dataframe(obj):
+        cols = _frame_columns(obj, ScoredDoc._fields, optional=(), kind='run')
+        return Run.from_columns(cols['query_id'], cols['doc_id'], _numbers(cols['score'], 'score', 'run DataFrame'),
+                                source='run DataFrame', duplicates=duplicates)
+    if isinstance(obj, dict):
+        q, d, s = _flatten_dict(obj, 'run')
+        return Run.from_columns(q, d, _numbers(s, 'score', 'run dict'), source='run dict', duplicates=duplicates)
+    q, d, s = _rows(obj, ScoredDoc, 'run')
+    return Run.from_columns(q, d, _numbers(s, 'score', 'run records'), source='run records', duplicates=duplicates)
+
+
+def _is_source(obj: Any) -> bool:
+    return isinstance(obj, (str, bytes, os.PathLike))
+
+
+def _is_dataframe(obj: Any) -> bool:
+    return hasattr(obj, 'columns') and hasattr(obj, 'itertuples')
+
+
+def _ids(values: Any) -> pa.Array:
+    """Ids as Arrow strings; numbers (e.g. integer query ids in a DataFrame) become their text."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in 'iu':
+        return pa.array(values).cast(pa.string())
+    try:
+        arr = pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        arr = pa.array([str(v) for v in values], pa.string())
+    if arr.null_count:
+        raise InputError('ids must not be missing (None/NaN)')
+    if not pa.types.is_string(arr.type):
+        arr = arr.cast(pa.string())
+    return arr
+
+
+def _numbers(values: Any, what: str, source: str) -> np.ndarray:
+    try:
+        arr = np.asarray(values, dtype=np.float64) if what == 'score' else np.asarray(values)
+        if arr.dtype == object:
+            arr = arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f'{what} values must be numbers', source) from None
+    return arr
+
+
+def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...], kind: str) -> dict[str, Any]:
+    missing = [f for f in fields if f not in frame.columns and f not in optional]
+    if missing:
+        raise InputError(f'{kind} DataFrame lacks column(s) {", ".join(missing)} '
+                         f'(has {", ".join(map(str, frame.columns))})')
+    out = {}
+    for f in fields:
+        if f in frame.columns:
+            col = frame[f].to_numpy()
+            out[f] = _ids(col) if f in ('query_id', 'doc_id', 'iteration') else col
+    return out
+
+
+def _flatten_dict(obj: dict, kind: str) -> tuple[pa.Array, pa.Array, list]:
+    q, d, v = [], [], []
+    for qid, docs in obj.items():
+        if not isinstance(docs, dict):
+            raise InputError(f'{kind} dict must map query ids to dicts of {{doc_id: value}}; '
+                             f'query {qid!r} maps to {type(docs).__name__}')
+        q.extend([qid] * len(docs))
+        d.extend(docs.keys())
+        v.extend(docs.values())
+    return _ids(q), _ids(d), v
+
+
+def _rows(obj: Iterable, record: type, kind: str) -> list:
+    """Columns of an iterable of records (named tuples by field name, else tuples by position)."""
+    try:
+        items = list(obj)
+    except TypeError:
+        raise InputError(f'cannot read {kind} from {type(obj).__name__}: expected a path, raw text, a '
+                         f'DataFrame, a dict of dicts or an iterable of {record.__name__} records') from None
+    fields = record._fields
+    if not items:
+        cols = [[] for _ in fields]
+    elif all(hasattr(items[0], f) for f in fields if f not in record._field_defaults):
+        cols = [[getattr(r, f) for r in items] if hasattr(items[0], f)
+                else [record._field_defaults[f]] * len(items) for f in fields]
+    else:
+        width = len(fields) - len(record._field_defaults)
+        bad = next((i for i, r in enumerate(items) if not isinstance(r, (tuple, list)) or
+                    not width <= len(r) <= len(fields)), None)
+        if bad is not None:
+            raise InputError(f'{kind} item {bad + 1} is not a record of ({", ".join(fields)}): {items[bad]!r}')
+        defaults = record._field_defaults
+        cols = [[r[i] if i < len(r) else defaults[f] for r in items] for i, f in enumerate(fields)]
+    out = []
+    for f, col in zip(fields, cols):
+        out.append(_ids(col) if f in ('query_id', 'doc_id', 'iteration') else col)
+    return out

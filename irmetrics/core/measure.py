@@ -1,0 +1,241 @@
+"""The measure algebra: definitions (data) and immutable measure values.
+
+A :class:`MeasureDef` declares a measure family once: its name, typed
+parameters, which parameter ``@`` sets, the value of a query missing from the
+run, how per-query values aggregate, its formula and citation.  A
+:class:`Measure` is a definition plus validated parameter values, with one
+canonical identity: parameters sorted by name and defaults dropped, so
+``P(rel=2,judged_only=True)@5 == P(judged_only=True,rel=2)@5`` and
+``nDCG@10 == nDCG(cutoff=10)``.  ``repr`` round-trips through
+:func:`irmetrics.parse_measure`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from .errors import MeasureError, UnknownMeasureError
+from .params import NOT_PROVIDED, REQUIRED, Param
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .results import CalcResults, Metric
+
+
+#: Value of a query that is in the qrels but absent from the run, for measures
+#: that are computed on the empty ranking instead (NumQ, NumRel: trec_eval -c).
+COMPUTED = None
+
+
+@dataclass(frozen=True, eq=False)
+class MeasureDef:
+    """Declaration of a measure family (see module docstring).
+
+    ``missing_value`` is what a qrels query absent from the run scores
+    (``COMPUTED``: evaluate it as an empty ranking).  ``aggregate`` is ``'mean'``
+    or ``'sum'``.  ``bounds`` is the range every per-query value lies in, or
+    ``None`` if unbounded.  ``formula`` and ``citation`` feed the generated docs.
+    """
+
+    name: str
+    params: tuple[Param, ...]
+    summary: str
+    formula: str
+    citation: str = ''
+    notes: str = ''
+    at_param: str | None = 'cutoff'
+    missing_value: float | None = 0.0
+    aggregate: str = 'mean'
+    bounds: tuple[float, float] | None = (0.0, 1.0)
+    higher_is_better: bool = True
+    _index: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        self._index.update({p.name: p for p in self.params})
+        if self.at_param is not None and self.at_param not in self._index:
+            raise TypeError(f'{self.name}: at_param {self.at_param!r} is not a parameter')
+
+    def param(self, name: str) -> Param:
+        try:
+            return self._index[name]
+        except KeyError:
+            known = ', '.join(sorted(self._index)) or 'none'
+            raise MeasureError(f'{self.name} has no parameter {name!r} (parameters: {known})') from None
+
+    @property
+    def bare(self) -> 'Measure':
+        """The measure with every parameter at its default."""
+        return Measure(self, ())
+
+
+class Measure:
+    """An immutable, hashable measure value such as ``nDCG@10`` or ``P(rel=2)@5``.
+
+    Build new measures with call syntax for parameters and ``@`` for the
+    at-parameter (the cutoff; the recall level for ``IPrec``).  Read a parameter
+    with ``measure['cutoff']`` (its default when not given).
+    """
+
+    __slots__ = ('definition', '_params', '_key')
+
+    def __init__(self, definition: MeasureDef, params: tuple[tuple[str, Any], ...]):
+        object.__setattr__(self, 'definition', definition)
+        object.__setattr__(self, '_params', params)
+        object.__setattr__(self, '_key', (definition.name, params))
+
+    # --- construction ---------------------------------------------------------------------
+    def __call__(self, **kwargs: Any) -> 'Measure':
+        values = dict(self._params)
+        for name, value in kwargs.items():
+            param = self.definition.param(name)
+            values[name] = param.validate(value)
+        return Measure(self.definition, _canonical(self.definition, values))
+
+    def __matmul__(self, value: Any) -> 'Measure':
+        at = self.definition.at_param
+        if at is None:
+            raise MeasureError(f'{self.definition.name} takes no @ parameter')
+        return self(**{at: value})
+
+    def __setattr__(self, name, value):
+        raise AttributeError('Measure objects are immutable; use call syntax to derive a new one')
+
+    # --- access ---------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    NAME = name  # ir_measures spelling
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The explicitly set (non-default) parameters."""
+        return dict(self._params)
+
+    def __getitem__(self, name: str) -> Any:
+        for key, value in self._params:
+            if key == name:
+                return value
+        return self.definition.param(name).default
+
+    def missing_required(self) -> list[str]:
+        return [p.name for p in self.definition.params if p.default is REQUIRED and p.name not in self.params]
+
+    def check_complete(self) -> 'Measure':
+        """Raise :class:`MeasureError` if a required parameter is missing."""
+        missing = self.missing_required()
+        if missing:
+            hint = ''
+            if self.definition.at_param in missing:
+                hint = f' (e.g. {self!r}@10)' if self.definition.at_param == 'cutoff' else ''
+            raise MeasureError(f'{self!r} needs parameter(s) {", ".join(missing)}{hint}')
+        return self
+
+    # --- identity -------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Measure) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        d = self.definition
+        inner = ','.join(f'{k}={d.param(k).constraint.repr_value(v)}'
+                         for k, v in self._params if k != d.at_param)
+        text = d.name + (f'({inner})' if inner else '')
+        at = self[d.at_param] if d.at_param else NOT_PROVIDED
+        if at is not NOT_PROVIDED and at is not REQUIRED:
+            text += f'@{at}'
+        return text
+
+    __str__ = __repr__
+
+    def __lt__(self, other: 'Measure') -> bool:
+        return repr(self) < repr(other)
+
+    def __reduce__(self):
+        from .parse import parse_measure
+        return parse_measure, (repr(self),)
+
+    # --- convenience: evaluate this one measure ------------------------------------------
+    def calc_aggregate(self, qrels: Any, run: Any, **kwargs: Any) -> float:
+        from .api import calc_aggregate
+        return calc_aggregate([self], qrels, run, **kwargs)[self]
+
+    def iter_calc(self, qrels: Any, run: Any, **kwargs: Any):
+        from .api import iter_calc
+        return iter_calc([self], qrels, run, **kwargs)
+
+    def calc(self, qrels: Any, run: Any, **kwargs: Any) -> 'CalcResults':
+        from .api import calc
+        return calc([self], qrels, run, **kwargs)
+
+    def evaluator(self, qrels: Any, **kwargs: Any):
+        from .api import evaluator
+        return evaluator([self], qrels, **kwargs)
+
+
+def _canonical(definition: MeasureDef, values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Sorted (name, value) pairs without the parameters equal to their default."""
+    def is_default(name: str, value: Any) -> bool:
+        default = definition.param(name).default
+        return type(value) is type(default) and value == default
+
+    return tuple(sorted((k, v) for k, v in values.items() if not is_default(k, v)))
+
+
+# --- the registry of definitions and aliases ------------------------------------------------
+class MeasureRegistry:
+    """Every measure definition and alias known to irmetrics, by name."""
+
+    def __init__(self):
+        self._defs: dict[str, MeasureDef] = {}
+        self._aliases: dict[str, Measure] = {}
+
+    def define(self, definition: MeasureDef, aliases: Mapping[str, Mapping[str, Any]] | Iterable[str] = ()) -> Measure:
+        """Register a definition (and aliases, optionally with preset parameters); return its bare measure."""
+        if definition.name in self._defs or definition.name in self._aliases:
+            raise ValueError(f'measure {definition.name} defined twice')
+        self._defs[definition.name] = definition
+        bare = definition.bare
+        if not isinstance(aliases, Mapping):
+            aliases = {a: {} for a in aliases}
+        for alias, preset in aliases.items():
+            self.alias(alias, bare(**preset))
+        return bare
+
+    def alias(self, name: str, measure: Measure) -> None:
+        if name in self._defs or name in self._aliases:
+            raise ValueError(f'measure name {name} registered twice')
+        self._aliases[name] = measure
+
+    def lookup(self, name: str) -> Measure:
+        """The bare measure (or alias preset) for ``name``; unknown names suggest the closest ones."""
+        if name in self._defs:
+            return self._defs[name].bare
+        if name in self._aliases:
+            return self._aliases[name]
+        raise UnknownMeasureError(f'unknown measure {name!r}{self.suggest(name)}')
+
+    def suggest(self, name: str) -> str:
+        import difflib
+        names = list(self._defs) + list(self._aliases)
+        folded = {n.lower(): n for n in names}
+        close = []
+        if name.lower() in folded:
+            close.append(folded[name.lower()])
+        close += [folded[c] for c in difflib.get_close_matches(name.lower(), list(folded), n=4, cutoff=0.5)]
+        close = list(dict.fromkeys(close))[:4]
+        return f'; did you mean {", ".join(close)}?' if close else ''
+
+    def definitions(self) -> list[MeasureDef]:
+        return list(self._defs.values())
+
+    def aliases(self) -> dict[str, Measure]:
+        return dict(self._aliases)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._defs or name in self._aliases
+
+
+REGISTRY = MeasureRegistry()
+define = REGISTRY.define

@@ -1,0 +1,174 @@
+"""Parsing measure strings, without ``eval``.
+
+One parser serves the API, the CLI and printed labels:
+
+    NAME [ '(' key=value {',' key=value} ')' ] [ '@' value ]
+
+Values are integers, floats, quoted strings, ``True``/``False`` and
+``{int: number, ...}`` mappings.  ``parse_trec_measure`` reads trec_eval's
+names (``map``, ``P_5,10``, ``P.5,10``, ``ndcg_cut_10``, ``official``, ...).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import MeasureError
+from .measure import REGISTRY, Measure
+
+_TOKEN = re.compile(r"""
+    \s*(?:
+      (?P<number>[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
+    | (?P<string>'[^'\\]*'|"[^"\\]*")
+    | (?P<name>[^\W\d]\w*)
+    | (?P<punct>[()@=,{}:])
+    )""", re.VERBOSE | re.UNICODE)
+
+
+class _Tokens:
+    def __init__(self, text: str):
+        self.text = text
+        self.items: list[tuple[str, str, int]] = []
+        pos = 0
+        stripped = text.rstrip()
+        while pos < len(stripped):
+            m = _TOKEN.match(stripped, pos)
+            if not m or m.end() == pos:
+                raise self.error(f'unexpected character {stripped[pos:].lstrip()[:1]!r}', pos)
+            kind = m.lastgroup
+            self.items.append((kind, m.group(kind), m.start(kind)))
+            pos = m.end()
+        self.i = 0
+
+    def error(self, what: str, pos: int | None = None) -> MeasureError:
+        if pos is None:
+            pos = self.items[self.i][2] if self.i < len(self.items) else len(self.text)
+        return MeasureError(f'cannot parse measure {self.text!r}: {what} at position {pos}')
+
+    def peek(self) -> tuple[str, str, int] | None:
+        return self.items[self.i] if self.i < len(self.items) else None
+
+    def take(self, kind: str | None = None, value: str | None = None) -> tuple[str, str, int]:
+        tok = self.peek()
+        if tok is None or (kind and tok[0] != kind) or (value and tok[1] != value):
+            want = repr(value) if value else (kind or 'a token')
+            got = 'end of text' if tok is None else repr(tok[1])
+            raise self.error(f'expected {want}, found {got}')
+        self.i += 1
+        return tok
+
+    def accept(self, value: str) -> bool:
+        tok = self.peek()
+        if tok is not None and tok[0] == 'punct' and tok[1] == value:
+            self.i += 1
+            return True
+        return False
+
+
+def _number(text: str) -> int | float:
+    if re.fullmatch(r'[+-]?\d+', text):
+        return int(text)
+    return float(text)
+
+
+def _value(tokens: _Tokens) -> Any:
+    tok = tokens.peek()
+    if tok is None:
+        raise tokens.error('expected a value, found end of text')
+    kind, text, _ = tok
+    if kind == 'number':
+        tokens.i += 1
+        return _number(text)
+    if kind == 'string':
+        tokens.i += 1
+        return text[1:-1]
+    if kind == 'name' and text in ('True', 'False'):
+        tokens.i += 1
+        return text == 'True'
+    if kind == 'punct' and text == '{':
+        tokens.i += 1
+        mapping: dict[Any, Any] = {}
+        if tokens.accept('}'):
+            return mapping
+        while True:
+            key = _value(tokens)
+            tokens.take('punct', ':')
+            mapping[key] = _value(tokens)
+            if tokens.accept('}'):
+                return mapping
+            tokens.take('punct', ',')
+    raise tokens.error(f'expected a value, found {text!r}')
+
+
+def parse_measure(text: str | Measure) -> Measure:
+    """Parse a measure string such as ``'nDCG@10'`` or ``"P(rel=2)@5"``.
+
+    Raises :class:`MeasureError` for syntax errors and invalid parameters, and
+    :class:`UnknownMeasureError` (with suggestions) for unknown names.  Measures
+    that lack a required parameter (``'P'`` without a cutoff) are refused.
+    """
+    if isinstance(text, Measure):
+        return text.check_complete()
+    if not isinstance(text, str):
+        raise MeasureError(f'expected a measure or a measure string, got {type(text).__name__}')
+    tokens = _Tokens(text)
+    name = tokens.take('name')[1]
+    measure = REGISTRY.lookup(name)
+    kwargs: dict[str, Any] = {}
+    if tokens.accept('('):
+        if not tokens.accept(')'):
+            while True:
+                key = tokens.take('name')[1]
+                tokens.take('punct', '=')
+                if key in kwargs:
+                    raise tokens.error(f'parameter {key!r} given twice')
+                kwargs[key] = _value(tokens)
+                if tokens.accept(')'):
+                    break
+                tokens.take('punct', ',')
+    measure = measure(**kwargs)
+    if tokens.accept('@'):
+        measure = measure @ _value(tokens)
+    if tokens.peek() is not None:
+        raise tokens.error(f'unexpected {tokens.peek()[1]!r}')
+    return measure.check_complete()
+
+
+def split_measure_list(text: str) -> list[str]:
+    """Split ``'nDCG@10 P(rel=2)@5'`` at white space outside brackets and quotes."""
+    parts, depth, quote, current = [], 0, '', []
+    for ch in text:
+        if quote:
+            quote = '' if ch == quote else quote
+        elif ch in '\'"':
+            quote = ch
+        elif ch in '({':
+            depth += 1
+        elif ch in ')}':
+            depth -= 1
+        elif ch.isspace() and depth <= 0:
+            if current:
+                parts.append(''.join(current))
+                current = []
+            continue
+        current.append(ch)
+    if current:
+        parts.append(''.join(current))
+    return parts
+
+
+def parse_measures(items: Any) -> list[Measure]:
+    """Measures from a measure, a string (one or several, space-separated) or an iterable of those.
+
+    Duplicates are dropped, order is kept.
+    """
+    if isinstance(items, (str, Measure)):
+        items = [items]
+    out: list[Measure] = []
+    for item in items:
+        parts = split_measure_list(item) if isinstance(item, str) else [item]
+        for part in parts:
+            m = parse_measure(part)
+            if m not in out:
+                out.append(m)
+    return out

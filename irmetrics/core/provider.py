@@ -1,0 +1,140 @@
+"""The provider interface, supported-measure patterns, and the provider registry.
+
+A provider is an engine that computes measures.  It declares, as data, the
+parameter patterns it supports (``Pattern('nDCG', cutoff=ANY, gains=ANY)``:
+parameters not named must be at their default) and whether its library is
+installed.  The registry walks providers in preference order (native first);
+``provider=`` forces one.  An unsupported measure is an error that names the
+providers that could compute it and how to install them.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .data import Qrels, Run
+from .errors import ProviderError, UnsupportedMeasureError
+from .measure import Measure
+
+
+class _AnyValue:
+    def __repr__(self) -> str:
+        return 'ANY'
+
+
+#: In a pattern: any value (or none) is accepted for this parameter.
+ANY: Any = _AnyValue()
+
+
+class Pattern:
+    """A measure name and the parameter values a provider accepts.
+
+    Each keyword is ``ANY`` or a tuple of accepted values; parameters not named
+    must be at their default.
+    """
+
+    def __init__(self, name: str, **accepted: Any):
+        self.name = name
+        self.accepted = accepted
+
+    def matches(self, measure: Measure) -> bool:
+        if measure.name != self.name:
+            return False
+        for key, value in measure.params.items():
+            rule = self.accepted.get(key)
+            if rule is None:
+                return False
+            if rule is not ANY and value not in rule:
+                return False
+        return True
+
+    def __repr__(self) -> str:
+        inner = ','.join(f'{k}={v!r}' for k, v in self.accepted.items())
+        return f'{self.name}({inner})' if inner else self.name
+
+
+class Prepared(ABC):
+    """A provider's evaluator for fixed measures and qrels, reusable across runs."""
+
+    @abstractmethod
+    def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
+        """Per-query values, aligned with the qrels' query ids.
+
+        Values of queries absent from the run may be anything (the caller fills
+        them from the measure definition) unless the definition says they are
+        computed (``missing_value is COMPUTED``): then they must be correct.
+        """
+
+
+class Provider(ABC):
+    """An engine that computes measures (see the module docstring)."""
+
+    name: str = ''
+    install: str = ''
+    description: str = ''
+    patterns: Sequence[Pattern] = ()
+
+    def is_available(self) -> bool:
+        return True
+
+    def supports(self, measure: Measure) -> bool:
+        return any(p.matches(measure) for p in self.patterns)
+
+    @abstractmethod
+    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
+        """An evaluator of ``measures`` (all supported) against ``qrels``."""
+
+
+class ProviderRegistry:
+    """Providers in preference order."""
+
+    def __init__(self):
+        self._providers: dict[str, Provider] = {}
+
+    def register(self, provider: Provider) -> Provider:
+        if provider.name in self._providers:
+            raise ValueError(f'provider {provider.name} registered twice')
+        self._providers[provider.name] = provider
+        return provider
+
+    def __iter__(self):
+        return iter(self._providers.values())
+
+    def names(self) -> list[str]:
+        return list(self._providers)
+
+    def get(self, name: str) -> Provider:
+        try:
+            provider = self._providers[name]
+        except KeyError:
+            raise ProviderError(f'unknown provider {name!r}; providers: {", ".join(self._providers)}') from None
+        if not provider.is_available():
+            raise ProviderError(f'provider {name!r} is not installed; install it with: {provider.install}')
+        return provider
+
+    def resolve(self, measures: Iterable[Measure], provider: str | None = None) -> list[tuple[Provider, list[Measure]]]:
+        """Which provider computes which measures: the forced one, or the first available that supports each."""
+        plan: dict[str, list[Measure]] = {}
+        forced = self.get(provider) if provider else None
+        for measure in measures:
+            chosen = forced if forced is not None and forced.supports(measure) else None
+            if forced is None:
+                chosen = next((p for p in self if p.supports(measure) and p.is_available()), None)
+            if chosen is None:
+                raise UnsupportedMeasureError(self._unsupported_message(measure, forced))
+            plan.setdefault(chosen.name, []).append(measure)
+        return [(self._providers[name], ms) for name, ms in plan.items()]
+
+    def _unsupported_message(self, measure: Measure, forced: Provider | None) -> str:
+        capable = [p for p in self if p.supports(measure)]
+        head = (f'provider {forced.name!r} does not support {measure!r}' if forced
+                else f'{measure!r} is not supported by any installed provider')
+        if not capable:
+            return f'{head}; no provider supports it'
+        parts = [f'{p.name}' + ('' if p.is_available() else f' (not installed: {p.install})') for p in capable]
+        return f'{head}; it can be computed by: {", ".join(parts)}'
+
+
+PROVIDERS = ProviderRegistry()

@@ -1,0 +1,57 @@
+"""The one ranking rule every native kernel sees (trec_eval 10's).
+
+Within a query, documents are ordered by score descending, scores compared as
+doubles; equal scores are ordered by document id descending, compared byte-wise
+(``strcmp``).  The run's rank column is ignored, as trec_eval ignores it.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .segments import ranges
+
+
+def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: pa.Array) -> np.ndarray:
+    """Row indices in trec_eval order: query code ascending, score descending, doc id descending.
+
+    Runs are usually written grouped by query and sorted by score; that case is
+    detected in linear time and only the tied rows are reordered.
+    """
+    n = len(qidx)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    same_query = qidx[1:] == qidx[:-1]
+    if np.all(qidx[1:] >= qidx[:-1]) and np.all(~same_query | (scores[1:] <= scores[:-1])):
+        order = np.arange(n, dtype=np.int64)
+    else:
+        order = np.lexsort((-scores, qidx)).astype(np.int64)
+        same_query = qidx[order][1:] == qidx[order][:-1]
+    s = scores[order]
+    tied = same_query & (s[1:] == s[:-1])          # row i ties with row i + 1
+    if tied.any():
+        _order_ties_by_doc_desc(order, tied, doc_ids)
+    return order
+
+
+def _order_ties_by_doc_desc(order: np.ndarray, tied: np.ndarray, doc_ids: pa.Array) -> None:
+    """Reorder, in place, each run of tied rows of ``order`` by doc id descending."""
+    edge = np.concatenate(([False], tied, [False])).astype(np.int8)
+    starts = np.flatnonzero(np.diff(edge) == 1)        # first row of each tie group
+    ends = np.flatnonzero(np.diff(edge) == -1) + 1     # one past its last row
+    sizes = ends - starts
+    pairs = starts[sizes == 2]
+    if len(pairs):
+        first = doc_ids.take(pa.array(order[pairs]))
+        second = doc_ids.take(pa.array(order[pairs + 1]))
+        swap = pairs[pc.less(first, second).to_numpy(zero_copy_only=False)]
+        order[swap], order[swap + 1] = order[swap + 1], order[swap].copy()
+    big = sizes > 2
+    if big.any():
+        group_start, group_size = starts[big], sizes[big]
+        positions = np.repeat(group_start, group_size) + ranges(group_size)
+        groups = np.repeat(np.arange(len(group_start)), group_size)
+        table = pa.table({'g': groups, 'd': doc_ids.take(pa.array(order[positions]))})
+        within = pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')]).to_numpy()
+        order[positions] = order[positions[within]]

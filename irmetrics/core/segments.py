@@ -1,0 +1,19 @@
+"""Helpers for arrays segmented by query (rows of one query are contiguous)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def ranges(sizes: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(s)`` for each ``s`` in ``sizes`` (position within each segment)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    total = int(sizes.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.cumsum(sizes) - sizes
+    return np.arange(total, dtype=np.int64) - np.repeat(starts, sizes)
+
+
+def offsets_of(sorted_codes: np.ndarray, n_segments: int) -> np.ndarray:
+    """Start offsets (length ``n_segments + 1``) of each code in an array sorted by code."""
+    return np.searchsorted(sorted_codes, np.arange(n_segments + 1), side='left').astype(np.int64)

@@ -1,0 +1,36 @@
+"""Counts: queries, relevant documents, retrieved documents (trec_eval ``num_*``).
+
+These aggregate by summing over queries.  A qrels query missing from the run
+still counts one query and its real number of relevant documents (trec_eval -c).
+"""
+from ..core.measure import COMPUTED, MeasureDef, define
+from ..core.params import NOT_PROVIDED, REL, Int, Param
+
+NumQ = define(MeasureDef(
+    name='NumQ',
+    params=(),
+    at_param=None,
+    summary='Number of queries evaluated (the queries of the qrels).',
+    formula='NumQ = 1 per query; summed over queries',
+    missing_value=COMPUTED, aggregate='sum', bounds=None,
+))
+
+NumRel = define(MeasureDef(
+    name='NumRel',
+    params=(REL,),
+    at_param=None,
+    summary='Number of relevant documents in the qrels, whether retrieved or not.',
+    formula='NumRel = |{d in qrels : rel(d) >= rel}|; summed over queries',
+    missing_value=COMPUTED, aggregate='sum', bounds=None,
+))
+
+NumRet = define(MeasureDef(
+    name='NumRet',
+    params=(Param('rel', Int(), NOT_PROVIDED,
+                  'count only retrieved documents with at least this grade (NumRet(rel=1) is '
+                  'trec_eval num_rel_ret); all retrieved documents when not given'),),
+    at_param=None,
+    summary='Number of documents retrieved (or, with rel, retrieved and relevant).',
+    formula='NumRet = |ranking|; NumRet(rel=r) = |{d in ranking : rel(d) >= r}|; summed over queries',
+    aggregate='sum', bounds=None,
+), aliases={'NumRelRet': {'rel': 1}})

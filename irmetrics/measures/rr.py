@@ -1,0 +1,12 @@
+"""Reciprocal rank of the first relevant document (trec_eval ``recip_rank``)."""
+from ..core.measure import MeasureDef, define
+from ..core.params import CUTOFF, JUDGED_ONLY, REL
+
+RR = define(MeasureDef(
+    name='RR',
+    params=(CUTOFF, REL, JUDGED_ONLY),
+    summary='Reciprocal of the rank of the first relevant document (0 if none in the top k).',
+    formula='RR@k = 1 / min{i <= k : document at rank i is relevant}, or 0 if there is none',
+    citation='E. M. Voorhees. The TREC-8 Question Answering Track Report. TREC 1999; '
+             'P. B. Kantor and E. M. Voorhees. The TREC-5 Confusion Track. Information Retrieval 2(2-3), 2000.',
+), aliases=['MRR'])

@@ -1,0 +1,12 @@
+"""Success at k: whether any relevant document is in the top k (trec_eval ``success``)."""
+from ..core.measure import MeasureDef, define
+from ..core.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
+
+Success = define(MeasureDef(
+    name='Success',
+    params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY),
+    summary='1 if a relevant document appears in the top k, else 0.',
+    formula='Success@k = 1 if |{relevant documents in the top k}| > 0 else 0',
+    citation='E. M. Voorhees. The TREC-8 Question Answering Track Report. TREC 1999.',
+    notes='Also called hit rate or, in some communities, recall@k.',
+))

@@ -1,0 +1,11 @@
+"""The engines that compute measures, registered in preference order (native first).
+
+Third-party engines are imported lazily inside their provider, so a missing
+one only makes the registry fall back; ``import irmetrics`` never needs them.
+"""
+from ..core.provider import PROVIDERS
+from .native import NativeProvider
+from .pytrec_eval import PytrecEvalProvider
+
+PROVIDERS.register(NativeProvider())
+PROVIDERS.register(PytrecEvalProvider())

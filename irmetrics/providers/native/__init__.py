@@ -1,0 +1,41 @@
+"""irmetrics' own engine: vectorised numpy over one ranked, joined table.
+
+Every native kernel lives in the module named like its measure family in
+:mod:`irmetrics.measures`; :mod:`.table` holds the shared ranking and join.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ...core.data import Qrels, Run
+from ...core.measure import REGISTRY, Measure
+from ...core.provider import ANY, Pattern, Prepared, Provider
+from . import ap, bpref, counts, infap, iprec, ndcg, precision, recall, rprec, rr, set_measures, success  # noqa: F401
+from .kernels import KERNELS
+from .table import QrelsIndex, RankedTable
+
+
+class NativePrepared(Prepared):
+    def __init__(self, measures: Sequence[Measure], qrels: Qrels):
+        self.measures = list(measures)
+        self.index = QrelsIndex(qrels)
+
+    def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
+        table = RankedTable(self.index, run)
+        return {m: KERNELS[m.name](m, table) for m in self.measures}
+
+
+class NativeProvider(Provider):
+    name = 'native'
+    install = 'built in'
+    description = "irmetrics' own vectorised numpy engine (the default; every measure)"
+
+    @property
+    def patterns(self):
+        return [Pattern(d.name, **{p.name: ANY for p in d.params})
+                for d in REGISTRY.definitions() if d.name in KERNELS]
+
+    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
+        return NativePrepared(measures, qrels)

@@ -1,0 +1,18 @@
+"""AP: sum of the precision at each relevant rank (within the cutoff), over R."""
+import numpy as np
+
+from ...core.measure import Measure
+from .kernels import cutoff_of, kernel, safe_divide
+from .table import RankedTable
+
+
+@kernel('AP')
+def average_precision(measure: Measure, t: RankedTable):
+    rel = measure['rel']
+    mask = t.relevant(rel)
+    rank = t.rank_in(measure['judged_only'])[mask]
+    seen = t.count_before(mask) + 1                 # relevant documents up to and including this one
+    precision_at = seen / (rank + 1.0)
+    within = rank < cutoff_of(measure)
+    sums = t.total(mask, np.where(within, precision_at, 0.0))
+    return safe_divide(sums, t.index.num_rel(rel))

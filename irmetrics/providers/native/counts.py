@@ -1,0 +1,24 @@
+"""NumQ, NumRel, NumRet: counts, computed also for queries missing from the run."""
+import numpy as np
+
+from ...core.measure import Measure
+from .kernels import kernel
+from .table import RankedTable
+
+
+@kernel('NumQ')
+def num_q(measure: Measure, t: RankedTable):
+    return np.ones(t.nq)
+
+
+@kernel('NumRel')
+def num_rel(measure: Measure, t: RankedTable):
+    return t.index.num_rel(measure['rel']).astype(float)
+
+
+@kernel('NumRet')
+def num_ret(measure: Measure, t: RankedTable):
+    rel = measure['rel']
+    if isinstance(rel, int):
+        return t.count(t.relevant(rel))
+    return t.n_ret.astype(float)

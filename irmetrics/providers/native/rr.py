@@ -1,0 +1,14 @@
+"""RR: reciprocal rank of the first relevant document (within the cutoff)."""
+import numpy as np
+
+from ...core.measure import Measure
+from .kernels import cutoff_of, kernel
+from .table import RankedTable
+
+
+@kernel('RR')
+def reciprocal_rank(measure: Measure, t: RankedTable):
+    rank = t.rank_in(measure['judged_only'])
+    hits = t.relevant(measure['rel']) & (rank < cutoff_of(measure))
+    first = t.first(hits, rank, empty=np.inf)
+    return 1.0 / (first + 1.0)

@@ -1,0 +1,10 @@
+"""Success@k: 1 if any relevant document is in the top k."""
+from ...core.measure import Measure
+from .kernels import kernel
+from .table import RankedTable
+
+
+@kernel('Success')
+def success(measure: Measure, t: RankedTable):
+    hits = t.relevant(measure['rel']) & (t.rank_in(measure['judged_only']) < measure['cutoff'])
+    return (t.count(hits) > 0).astype(float)

@@ -1,0 +1,154 @@
+"""The one join of a ranked run with the qrels that every native kernel reads.
+
+:class:`QrelsIndex` is built once per evaluator: the judged (query, document)
+pairs as sorted integer keys, and per-query counts.  :class:`RankedTable` is
+built once per run: the judged documents the run retrieved, in rank order
+within each query, with their rank in the full ranking and among judged
+documents only.  Unjudged documents matter to most measures only through their
+ranks, so they are not materialised unless a kernel asks for the dense ranking.
+
+Queries are those of the qrels, indexed ``0 .. nq-1`` in the qrels' order; a
+query absent from the run has an empty ranking.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core import arrow_strings as strs
+from ...core.data import Qrels, Run
+from ...core.segments import offsets_of, ranges
+
+
+class QrelsIndex:
+    """Judgments of one qrels, keyed for joining (one grade per query and document).
+
+    A document judged under several iterations (subtopics, in diversity qrels)
+    keeps its highest grade for the measures that ignore subtopics.
+    """
+
+    def __init__(self, qrels: Qrels):
+        self.qrels = qrels
+        self.nq = qrels.num_queries
+        self.doc_vocab, doc_codes = strs.encode(qrels.doc_ids)
+        self.n_docs = max(len(self.doc_vocab), 1)
+        keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
+        order = np.lexsort((qrels.relevance, keys))        # by key, highest grade last
+        keys, grades = keys[order], qrels.relevance[order]
+        last = np.ones(len(keys), dtype=bool)
+        last[:-1] = keys[1:] != keys[:-1]
+        self.keys = keys[last]
+        self.grades = grades[last]
+        self.query = self.keys // self.n_docs
+        self.offsets = offsets_of(self.query, self.nq)
+        self._memo: dict[tuple, np.ndarray] = {}
+
+    def cached(self, key: tuple, compute):
+        """Memoise a qrels-only quantity (reused by every run the evaluator sees)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def count(self, low: int | None = None, high: int | None = None) -> np.ndarray:
+        """Per query, the number of judged documents with low <= grade (< high)."""
+        def compute():
+            mask = np.ones(len(self.grades), dtype=bool)
+            if low is not None:
+                mask &= self.grades >= low
+            if high is not None:
+                mask &= self.grades < high
+            return np.bincount(self.query[mask], minlength=self.nq).astype(np.int64)
+        return self.cached(('count', low, high), compute)
+
+    def num_rel(self, rel: int) -> np.ndarray:
+        return self.count(low=rel)
+
+
+class RankedTable:
+    """A run joined with a :class:`QrelsIndex` (see the module docstring).
+
+    Retrieved documents present in the qrels, sorted by (query, rank):
+    ``query``, ``rank`` (0-based rank in the ranking), ``grade`` (negative:
+    pooled but unjudged, as trec_eval reads it), ``judged_rank`` (0-based rank
+    among the judged documents, those with grade >= 0; -1 for the others).
+    Per query: ``n_ret`` (ranking length) and ``n_judged_ret``.
+    """
+
+    def __init__(self, index: QrelsIndex, run: Run):
+        self.index = index
+        self.run = run
+        self.nq = index.nq
+        qmap = strs.lookup(run.query_ids, index.qrels.query_ids)        # run query -> qrels query (-1)
+        seg_len = np.diff(run.offsets)
+        self.n_ret = np.zeros(self.nq, dtype=np.int64)
+        ok = qmap >= 0
+        self.n_ret[qmap[ok]] = seg_len[ok]
+        self.present = np.zeros(self.nq, dtype=bool)
+        self.present[qmap[ok]] = True
+        self._relevant: dict[int, np.ndarray] = {}
+
+        row_query = qmap[run.qidx]                                       # per run row (file order)
+        doc_code = strs.lookup(run.doc_ids, index.doc_vocab)
+        cand = np.flatnonzero((doc_code >= 0) & (row_query >= 0))
+        keys = row_query[cand] * index.n_docs + doc_code[cand]
+        at = np.searchsorted(index.keys, keys)
+        at_ok = at < len(index.keys)
+        hit = np.zeros(len(cand), dtype=bool)
+        hit[at_ok] = index.keys[at[at_ok]] == keys[at_ok]
+        rows, at = cand[hit], at[hit]
+        position = self._positions(rows)
+        rank = position - run.offsets[run.qidx[rows]]
+        query = row_query[rows]
+        order = np.lexsort((rank, query))
+        self.query = query[order]
+        self.rank = rank[order]
+        self.grade = index.grades[at[order]]
+        self.offsets = offsets_of(self.query, self.nq)
+        judged = self.grade >= 0
+        self.n_judged_ret = np.bincount(self.query[judged], minlength=self.nq).astype(np.int64)
+        self.judged_rank = np.full(len(self.query), -1, dtype=np.int64)
+        self.judged_rank[judged] = ranges(self.n_judged_ret)
+
+    def _positions(self, rows: np.ndarray) -> np.ndarray:
+        """Position of each run row in the ranked order (``run.order``)."""
+        order = self.run.order
+        inverse = np.empty(len(order), dtype=np.int64)
+        inverse[order] = np.arange(len(order), dtype=np.int64)
+        return inverse[rows]
+
+    def rank_in(self, judged_only: bool) -> np.ndarray:
+        """Ranks of the judged rows in the ranking, or among judged documents (trec_eval -J)."""
+        return self.judged_rank if judged_only else self.rank
+
+    def ret_count(self, judged_only: bool) -> np.ndarray:
+        """Per query, the length of the ranking (only judged documents with judged_only)."""
+        return self.n_judged_ret if judged_only else self.n_ret
+
+    def relevant(self, rel: int) -> np.ndarray:
+        """Mask of the rows with grade >= rel."""
+        if rel not in self._relevant:
+            self._relevant[rel] = self.grade >= rel
+        return self._relevant[rel]
+
+    def count(self, mask: np.ndarray) -> np.ndarray:
+        """Per query, the number of rows selected by ``mask``."""
+        return np.bincount(self.query[mask], minlength=self.nq).astype(np.float64)
+
+    def total(self, mask: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Per query, the sum of ``values`` (one per row selected by ``mask``)."""
+        return np.bincount(self.query[mask], weights=values, minlength=self.nq)
+
+    def count_before(self, mask: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
+        """For each row selected by ``at`` (default ``mask``), how many ``mask`` rows of its query rank above it."""
+        cum = np.cumsum(mask, dtype=np.int64)
+        before_query = np.concatenate(([0], cum))[self.offsets[:-1]]
+        above = cum - mask - before_query[self.query]
+        return above[mask if at is None else at]
+
+    def first(self, mask: np.ndarray, values: np.ndarray, empty: float) -> np.ndarray:
+        """Per query, ``values`` (one per row) at the best-ranked row selected by ``mask``, or ``empty``."""
+        out = np.full(self.nq, empty, dtype=np.float64)
+        q = self.query[mask]
+        first = np.ones(len(q), dtype=bool)
+        first[1:] = q[1:] != q[:-1]
+        out[q[first]] = values[mask][first]
+        return out

@@ -1,0 +1,146 @@
+"""pytrec_eval (pytrec-eval-terrier, which embeds trec_eval 9.0.8) as a provider.
+
+Measures are translated to trec_eval names by :mod:`irmetrics.core.trec_names`
+and grouped into one ``RelevanceEvaluator`` per invocation setting (relevance
+level, judged-only flag, gain mapping, set_F's beta).  The run is fed in the
+canonical order as rank-derived scores, because pytrec_eval compares scores as
+32-bit floats and would otherwise tie scores that differ as doubles.
+
+Queries of the qrels absent from the run are not given to pytrec_eval (an empty
+ranking is undefined behaviour there); their NumQ and NumRel are counted here,
+as trec_eval -c does.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..core.data import Qrels, Run
+from ..core.measure import Measure
+from ..core.params import NOT_PROVIDED
+from ..core.provider import ANY, Pattern, Prepared, Provider
+from ..core.trec_names import to_trec_name
+
+_ANY_REL = dict(rel=ANY, judged_only=ANY)
+
+
+def _invocation(measure: Measure, setf_slot: int) -> tuple:
+    """Settings of the RelevanceEvaluator that computes ``measure``."""
+    given = measure.params
+    return given.get('rel', 1), given.get('judged_only', False), given.get('gains'), setf_slot
+
+
+class PytrecPrepared(Prepared):
+    def __init__(self, pytrec_eval, measures: Sequence[Measure], qrels: Qrels):
+        self.measures = list(measures)
+        self.qrels = qrels
+        self.query_ids = qrels.query_ids.to_pylist()
+        self.judgments = _qrels_dict(qrels)
+        self.invocations: dict[tuple, dict[str, Measure]] = {}
+        setf = 0
+        for m in self.measures:
+            base, value = to_trec_name(m)
+            if base == 'set_F':
+                key, name, setf = _invocation(m, setf), 'set_F', setf + 1
+                request = 'set_F' if value == 1.0 else f'set_F_{value}'
+            else:
+                key = _invocation(m, 0)
+                name = base if value is None else (
+                    f'{base}_{value:.2f}' if base == 'iprec_at_recall' else f'{base}_{value}')
+                request = name
+            self.invocations.setdefault(key, {})[name] = (m, request)
+        self.evaluators = []
+        for (rel, judged_only, gains, _), names in self.invocations.items():
+            judgments = self.judgments if gains is None else _with_gains(self.judgments, gains)
+            requests = {req for _, req in names.values()}
+            self.evaluators.append((pytrec_eval.RelevanceEvaluator(
+                judgments, requests, relevance_level=rel, judged_docs_only_flag=judged_only), names))
+
+    def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
+        ranked = _ranked_dict(run, set(self.query_ids))
+        position = {q: i for i, q in enumerate(self.query_ids)}
+        out = {m: np.full(len(self.query_ids), np.nan) for m in self.measures}
+        for evaluator, names in self.evaluators:
+            for qid, values in evaluator.evaluate(ranked).items():
+                for name, value in values.items():
+                    out[names[name][0]][position[qid]] = value
+        missing = [position[q] for q in self.query_ids if q not in ranked]
+        for m in self.measures:
+            if m.name == 'NumQ':
+                out[m][missing] = 1.0
+            elif m.name == 'NumRel':
+                out[m][missing] = [sum(g >= m['rel'] for g in self.judgments.get(self.query_ids[i], {}).values())
+                                   for i in missing]
+        return out
+
+
+def _qrels_dict(qrels: Qrels) -> dict[str, dict[str, int]]:
+    """{query: {doc: grade}}; a document judged under several subtopics keeps its highest grade."""
+    out: dict[str, dict[str, int]] = {}
+    for q, d, g, _ in qrels:
+        docs = out.setdefault(q, {})
+        docs[d] = max(g, docs.get(d, g))
+    return out
+
+
+def _with_gains(judgments: dict, gains: tuple) -> dict:
+    mapping = {g: int(v) for g, v in gains}
+    return {q: {d: (mapping.get(g, g) if g >= 0 else g) for d, g in docs.items()} for q, docs in judgments.items()}
+
+
+def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
+    """{query: {doc: score}} with distinct integer scores giving the canonical order."""
+    out: dict[str, dict[str, float]] = {}
+    qids = run.query_ids.to_pylist()
+    docs = run.doc_ids.take(run.order).to_pylist()
+    for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
+        if qids[q] in queries and end > start:
+            n = end - start
+            out[qids[q]] = {d: float(n - i) for i, d in enumerate(docs[start:end])}
+    return out
+
+
+class PytrecEvalProvider(Provider):
+    name = 'pytrec_eval'
+    install = 'pip install "irmetrics[pytrec_eval]"  (pytrec-eval-terrier)'
+    description = 'pytrec_eval: trec_eval 9.0.8 in C, through pytrec-eval-terrier'
+    patterns = (
+        Pattern('P', cutoff=ANY, **_ANY_REL), Pattern('R', cutoff=ANY, **_ANY_REL),
+        Pattern('AP', cutoff=ANY, **_ANY_REL), Pattern('RR', **_ANY_REL), Pattern('Rprec', **_ANY_REL),
+        Pattern('Bpref', rel=ANY), Pattern('infAP', rel=ANY),
+        Pattern('nDCG', cutoff=ANY, gains=ANY, judged_only=ANY),
+        Pattern('Success', cutoff=ANY, **_ANY_REL), Pattern('IPrec', recall=ANY, **_ANY_REL),
+        Pattern('SetP', relative=ANY, **_ANY_REL), Pattern('SetR', rel=ANY),
+        Pattern('SetF', beta=ANY, **_ANY_REL), Pattern('SetAP', **_ANY_REL),
+        Pattern('NumQ'), Pattern('NumRel', rel=ANY), Pattern('NumRet', rel=ANY),
+    )
+
+    def __init__(self):
+        self._module = None
+
+    def _load(self):
+        if self._module is None:
+            import pytrec_eval
+            self._module = pytrec_eval
+        return self._module
+
+    def is_available(self) -> bool:
+        try:
+            self._load()
+            return True
+        except ImportError:
+            return False
+
+    def supports(self, measure: Measure) -> bool:
+        if not super().supports(measure):
+            return False
+        gains = measure['gains'] if measure.name == 'nDCG' else NOT_PROVIDED
+        if isinstance(gains, tuple) and not all(float(v).is_integer() for _, v in gains):
+            return False                        # pytrec_eval takes integer grades only
+        if measure.name == 'IPrec' and round(measure['recall'], 2) != measure['recall']:
+            return False                        # trec_eval names carry two decimals
+        return True
+
+    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
+        return PytrecPrepared(self._load(), measures, qrels)
