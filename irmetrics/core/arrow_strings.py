@@ -71,14 +71,41 @@ def encode(values: pa.Array) -> tuple[pa.Array, np.ndarray]:
     enc = pc.dictionary_encode(values)
     if isinstance(enc, pa.ChunkedArray):
         enc = enc.combine_chunks()
-    return enc.dictionary, enc.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    return enc.dictionary, numbers(enc.indices).astype(np.int32, copy=False)
 
 
 def lookup(values: pa.Array, vocabulary: pa.Array) -> np.ndarray:
     """Index of each value in ``vocabulary`` (int64), -1 where absent."""
     idx = pc.index_in(values, value_set=vocabulary)
-    return idx.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    chunks = idx.chunks if isinstance(idx, pa.ChunkedArray) else [idx]
+    parts = [numbers(c).astype(np.int64) for c in chunks]
+    for c, part in zip(chunks, parts):
+        if c.null_count:
+            bits = np.unpackbits(np.frombuffer(c.buffers()[0], dtype=np.uint8), bitorder='little')
+            part[bits[c.offset:c.offset + len(c)] == 0] = -1
+    return np.concatenate(parts) if len(parts) != 1 else parts[0]
 
 
-def to_list(values: pa.Array) -> list[str]:
-    return values.to_pylist()
+def arrow_array(values: np.ndarray) -> pa.Array:
+    """A zero-copy Arrow view of a numeric numpy array (``pa.array`` would import pandas)."""
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
+
+
+def take(values: pa.Array, indices: np.ndarray) -> pa.Array:
+    """``values[indices]`` for an Arrow array and numpy integer indices."""
+    return values.take(arrow_array(np.asarray(indices, dtype=np.int64)))
+
+
+def numbers(values) -> np.ndarray:
+    """A numpy view (or one concatenation) of a null-free numeric Arrow array or chunked array.
+
+    Unlike ``to_numpy(zero_copy_only=False)`` this never imports pandas.
+    """
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    dtype = np.dtype(values.type.to_pandas_dtype())
+    parts = [np.frombuffer(c.buffers()[1], dtype=dtype, count=len(c), offset=c.offset * dtype.itemsize)
+             for c in chunks if len(c)]
+    if not parts:
+        return np.zeros(0, dtype=dtype)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)

@@ -88,7 +88,7 @@ def _duplicate_groups(codes: np.ndarray, doc_ids: pa.Array, extra: np.ndarray | 
     if len(repeated) == 0:
         return []
     rows = np.flatnonzero(np.isin(fp, repeated))
-    docs = doc_ids.take(pa.array(rows)).to_pylist()
+    docs = strs.take(doc_ids, rows).to_pylist()
     keys: dict[tuple, list[int]] = {}
     for r, d in zip(rows.tolist(), docs):
         key = (int(codes[r]), d, None if extra is None else int(extra[r]))
@@ -136,9 +136,8 @@ class Qrels:
                               f'{qids[int(g[0])].as_py()!r} (subtopic {its[int(g[0])].as_py()!r}), at '
                               f'{where.describe_lines(g)}', int(g[1]))
         order = np.argsort(codes, kind='stable')
-        idx = pa.array(order)
         codes = codes[order]
-        return cls(vocab, codes, docs.take(idx), rel[order], its.take(idx),
+        return cls(vocab, codes, strs.take(docs, order), rel[order], strs.take(its, order),
                    offsets_of(codes, len(vocab)), source)
 
     def __len__(self) -> int:
@@ -214,7 +213,7 @@ class Run:
             kept = np.flatnonzero(keep)
             dropped = len(drop)
             codes, sc = codes[kept], sc[kept]
-            docs = docs.take(pa.array(kept))
+            docs = strs.take(docs, kept)
         order = canonical_order(codes, sc, docs)
         return cls(vocab, codes, docs, sc, order, offsets_of(codes[order], len(vocab)), source, dropped)
 
@@ -228,8 +227,7 @@ class Run:
     def __iter__(self) -> Iterator[ScoredDoc]:
         """The rows in trec_eval order."""
         q = self.query_ids.to_pylist()
-        idx = pa.array(self.order)
-        for qi, d, s in zip(self.qidx[self.order].tolist(), self.doc_ids.take(idx).to_pylist(),
+        for qi, d, s in zip(self.qidx[self.order].tolist(), strs.take(self.doc_ids, self.order).to_pylist(),
                             self.scores[self.order].tolist()):
             yield ScoredDoc(q[qi], d, s)
 

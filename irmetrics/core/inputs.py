@@ -21,7 +21,7 @@ from .errors import InputError
 
 def read_trec_qrels(source: str | os.PathLike | bytes) -> Qrels:
     """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path or raw text."""
-    data, name = trec_files.load_bytes(source)
+    data, name = trec_files.load(source)
     cols, lines = trec_files.parse(data, name, trec_files.QRELS)
     return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
                               source=name, lines=lines)
@@ -34,7 +34,7 @@ def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') 
     ``'first'``, ``'last'`` (ir_measures' and ranx's silent behaviour) or ``'max'``
     (the occurrence with the highest score).
     """
-    data, name = trec_files.load_bytes(source)
+    data, name = trec_files.load(source)
     cols, lines = trec_files.parse(data, name, trec_files.RUN)
     return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
                             duplicates=duplicates, lines=lines)

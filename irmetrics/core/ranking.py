@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow_strings import arrow_array, numbers, take
 from .segments import ranges
 
 
@@ -43,15 +44,15 @@ def _order_ties_by_doc_desc(order: np.ndarray, tied: np.ndarray, doc_ids: pa.Arr
     sizes = ends - starts
     pairs = starts[sizes == 2]
     if len(pairs):
-        first = doc_ids.take(pa.array(order[pairs]))
-        second = doc_ids.take(pa.array(order[pairs + 1]))
-        swap = pairs[pc.less(first, second).to_numpy(zero_copy_only=False)]
+        first = take(doc_ids, order[pairs])
+        second = take(doc_ids, order[pairs + 1])
+        swap = pairs[numbers(pc.less(first, second).cast(pa.uint8())).astype(bool)]
         order[swap], order[swap + 1] = order[swap + 1], order[swap].copy()
     big = sizes > 2
     if big.any():
         group_start, group_size = starts[big], sizes[big]
         positions = np.repeat(group_start, group_size) + ranges(group_size)
         groups = np.repeat(np.arange(len(group_start)), group_size)
-        table = pa.table({'g': groups, 'd': doc_ids.take(pa.array(order[positions]))})
-        within = pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')]).to_numpy()
+        table = pa.table({'g': arrow_array(groups), 'd': take(doc_ids, order[positions])})
+        within = numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')]))
         order[positions] = order[positions[within]]

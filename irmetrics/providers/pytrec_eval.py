@@ -16,6 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..core import arrow_strings as strs
 from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.params import NOT_PROVIDED
@@ -93,7 +94,7 @@ def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
     """{query: {doc: score}} with distinct integer scores giving the canonical order."""
     out: dict[str, dict[str, float]] = {}
     qids = run.query_ids.to_pylist()
-    docs = run.doc_ids.take(run.order).to_pylist()
+    docs = strs.take(run.doc_ids, run.order).to_pylist()
     for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
         if qids[q] in queries and end > start:
             n = end - start
