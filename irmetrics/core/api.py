@@ -12,8 +12,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from . import arrow_strings as strs
-from .data import Qrels, Run
+from . import ids
+from .data import Qrels
 from .inputs import to_qrels, to_run
 from .measure import COMPUTED, Measure
 from .parse import parse_measures
@@ -31,12 +31,12 @@ class Evaluator:
         self.qrels: Qrels = to_qrels(qrels)
         self.plan: list[tuple[str, list[Measure], Prepared]] = [
             (p.name, ms, p.prepare(ms, self.qrels)) for p, ms in PROVIDERS.resolve(self.measures, provider)]
-        self._query_ids = self.qrels.query_ids.to_pylist()
+        self._query_ids = ids.to_list(self.qrels.query_ids)
 
     def calc(self, run: Any, duplicates: str = 'error') -> CalcResults:
         """Per-query values and aggregates of ``run``."""
         run = to_run(run, duplicates=duplicates)
-        present = strs.lookup(self.qrels.query_ids, run.query_ids) >= 0
+        present = ids.lookup(self.qrels.query_ids, run.query_ids) >= 0
         values = np.empty((self.qrels.num_queries, len(self.measures)), dtype=np.float64)
         column = {m: j for j, m in enumerate(self.measures)}
         for _name, measures, prepared in self.plan:

@@ -19,13 +19,25 @@ def as_string_array(values) -> pa.Array:
     """A single-chunk ``pa.string()`` array (large strings are kept as they are)."""
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
-    if not isinstance(values, pa.Array):
-        values = pa.array(values, type=pa.string())
     if pa.types.is_dictionary(values.type):
         values = values.cast(values.type.value_type)
     if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
         values = values.cast(pa.string())
     return values
+
+
+def from_values(values) -> pa.Array:
+    """A string array from a numpy array or sequence of ids (numbers become their text; no nulls)."""
+    from .errors import InputError
+    try:
+        arr = pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        arr = pa.array([str(v) for v in values], pa.string())
+    if arr.null_count:
+        raise InputError('ids must not be missing (None/NaN)')
+    if pa.types.is_floating(arr.type) and pc.all(pc.equal(arr, pc.floor(arr))).as_py():
+        arr = arr.cast(pa.int64())              # 301.0 -> '301'
+    return as_string_array(arr)
 
 
 def fingerprint(values) -> np.ndarray:
@@ -109,3 +121,14 @@ def numbers(values) -> np.ndarray:
     if not parts:
         return np.zeros(0, dtype=dtype)
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def order_within_groups(values: pa.Array, groups: np.ndarray) -> np.ndarray:
+    """Permutation sorting rows by group ascending, then string descending (byte-wise)."""
+    table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': values})
+    return numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')])).astype(np.int64)
+
+
+def less(a: pa.Array, b: pa.Array) -> np.ndarray:
+    """Element-wise ``a < b``, byte-wise."""
+    return numbers(pc.less(a, b).cast(pa.uint8())).astype(bool)

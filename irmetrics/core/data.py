@@ -12,12 +12,11 @@ which occurrence to keep.  Its rows are then ranked once, by the rule of
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
-import pyarrow as pa
 
-from . import arrow_strings as strs
+from . import ids
 from .errors import DuplicateError, InputError
 from .ranking import canonical_order
 from .segments import offsets_of
@@ -72,7 +71,7 @@ class RowLocator:
         return f'{word} {", ".join(str(self.line(r)) for r in rows[:5])}{", ..." if len(rows) > 5 else ""}'
 
 
-def _duplicate_groups(codes: np.ndarray, doc_ids: pa.Array, extra: np.ndarray | None = None) -> list[np.ndarray]:
+def _duplicate_groups(codes: np.ndarray, doc_ids, extra: np.ndarray | None = None) -> list[np.ndarray]:
     """Groups (arrays of row indices, ascending) of rows sharing (code, doc id[, extra]).
 
     Fingerprints find candidates in O(n log n) on integers; candidates are then
@@ -80,15 +79,15 @@ def _duplicate_groups(codes: np.ndarray, doc_ids: pa.Array, extra: np.ndarray | 
     """
     if len(codes) < 2:
         return []
-    fp = strs.pair_fingerprint(codes, doc_ids)
+    fp = ids.pair_fingerprint(codes, doc_ids)
     if extra is not None:
-        fp = strs.pair_fingerprint(extra, doc_ids) ^ (fp * np.uint64(31))
+        fp = ids.pair_fingerprint(extra, doc_ids) ^ (fp * np.uint64(31))
     sorted_fp = np.sort(fp)
     repeated = sorted_fp[1:][sorted_fp[1:] == sorted_fp[:-1]]
     if len(repeated) == 0:
         return []
     rows = np.flatnonzero(np.isin(fp, repeated))
-    docs = strs.take(doc_ids, rows).to_pylist()
+    docs = ids.to_list(ids.take(doc_ids, rows))
     keys: dict[tuple, list[int]] = {}
     for r, d in zip(rows.tolist(), docs):
         key = (int(codes[r]), d, None if extra is None else int(extra[r]))
@@ -104,11 +103,11 @@ class Qrels:
     belongs to query ``qidx[i]``; rows of query ``q`` are ``offsets[q]:offsets[q+1]``.
     """
 
-    query_ids: pa.Array
+    query_ids: Any
     qidx: np.ndarray
-    doc_ids: pa.Array
+    doc_ids: Any
     relevance: np.ndarray
-    iteration: pa.Array
+    iteration: Any
     offsets: np.ndarray
     source: str = 'qrels'
 
@@ -117,27 +116,27 @@ class Qrels:
                      lines=None) -> 'Qrels':
         """Build from per-row columns; the same (query, doc, iteration) twice is an error."""
         where = RowLocator(source, lines)
-        qids = strs.as_string_array(query_ids)
-        docs = strs.as_string_array(doc_ids)
+        qids = ids.column(query_ids)
+        docs = ids.column(doc_ids)
         rel = np.asarray(relevance)
         if rel.dtype.kind not in 'iu':
             rel = _integral(rel, where)
         rel = rel.astype(np.int64, copy=False)
-        its = strs.as_string_array(iteration if iteration is not None else pa.repeat(pa.scalar('0'), len(qids)))
+        its = ids.column(iteration) if iteration is not None else ids.repeat('0', len(qids))
         if not (len(qids) == len(docs) == len(rel) == len(its)):
             raise InputError('qrels columns have different lengths', source)
-        vocab, codes = strs.encode(qids)
-        it_vocab, it_codes = strs.encode(its)
+        vocab, codes = ids.encode(qids)
+        it_vocab, it_codes = ids.encode(its)
         groups = _duplicate_groups(codes, docs, it_codes if len(it_vocab) > 1 else None)
         if groups:
             g = min(groups, key=lambda rows: rows[0])
             raise where.error(DuplicateError,
-                              f'document {docs[int(g[0])].as_py()!r} is judged more than once for query '
-                              f'{qids[int(g[0])].as_py()!r} (subtopic {its[int(g[0])].as_py()!r}), at '
+                              f'document {_at(docs, g[0])!r} is judged more than once for query '
+                              f'{_at(qids, g[0])!r} (subtopic {_at(its, g[0])!r}), at '
                               f'{where.describe_lines(g)}', int(g[1]))
         order = np.argsort(codes, kind='stable')
         codes = codes[order]
-        return cls(vocab, codes, strs.take(docs, order), rel[order], strs.take(its, order),
+        return cls(vocab, codes, ids.take(docs, order), rel[order], ids.take(its, order),
                    offsets_of(codes, len(vocab)), source)
 
     def __len__(self) -> int:
@@ -148,9 +147,9 @@ class Qrels:
         return len(self.query_ids)
 
     def __iter__(self) -> Iterator[Qrel]:
-        q = self.query_ids.to_pylist()
-        for qi, d, r, it in zip(self.qidx.tolist(), self.doc_ids.to_pylist(), self.relevance.tolist(),
-                                self.iteration.to_pylist()):
+        q = ids.to_list(self.query_ids)
+        for qi, d, r, it in zip(self.qidx.tolist(), ids.to_list(self.doc_ids), self.relevance.tolist(),
+                                ids.to_list(self.iteration)):
             yield Qrel(q[qi], d, r, it)
 
     def __repr__(self) -> str:
@@ -167,9 +166,9 @@ class Run:
     slice of ``order`` holding query ``q``'s ranking.
     """
 
-    query_ids: pa.Array
+    query_ids: Any
     qidx: np.ndarray
-    doc_ids: pa.Array
+    doc_ids: Any
     scores: np.ndarray
     order: np.ndarray
     offsets: np.ndarray
@@ -184,8 +183,8 @@ class Run:
             raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, '
                              f'not {duplicates!r}')
         where = RowLocator(source, lines)
-        qids = strs.as_string_array(query_ids)
-        docs = strs.as_string_array(doc_ids)
+        qids = ids.column(query_ids)
+        docs = ids.column(doc_ids)
         sc = np.asarray(scores)
         if sc.dtype.kind not in 'fiub':
             raise InputError(f'scores must be numbers (got {sc.dtype})', source)
@@ -195,7 +194,7 @@ class Run:
         bad = np.flatnonzero(~np.isfinite(sc))
         if len(bad):
             raise where.error(InputError, f'score {sc[bad[0]]!r} is not a finite number', int(bad[0]))
-        vocab, codes = strs.encode(qids)
+        vocab, codes = ids.encode(qids)
         groups = _duplicate_groups(codes, docs)
         dropped = 0
         if groups:
@@ -203,8 +202,8 @@ class Run:
                 g = min(groups, key=lambda rows: rows[0])
                 raise where.error(
                     DuplicateError,
-                    f'document {docs[int(g[0])].as_py()!r} is retrieved more than once for query '
-                    f'{qids[int(g[0])].as_py()!r}, at {where.describe_lines(g)} ({len(groups)} duplicated '
+                    f'document {_at(docs, g[0])!r} is retrieved more than once for query '
+                    f'{_at(qids, g[0])!r}, at {where.describe_lines(g)} ({len(groups)} duplicated '
                     f'pair(s) in all); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
                     f'to keep one', int(g[1]))
             drop = np.concatenate([_drop_all_but_one(g, sc, duplicates) for g in groups])
@@ -213,7 +212,7 @@ class Run:
             kept = np.flatnonzero(keep)
             dropped = len(drop)
             codes, sc = codes[kept], sc[kept]
-            docs = strs.take(docs, kept)
+            docs = ids.take(docs, kept)
         order = canonical_order(codes, sc, docs)
         return cls(vocab, codes, docs, sc, order, offsets_of(codes[order], len(vocab)), source, dropped)
 
@@ -226,13 +225,17 @@ class Run:
 
     def __iter__(self) -> Iterator[ScoredDoc]:
         """The rows in trec_eval order."""
-        q = self.query_ids.to_pylist()
-        for qi, d, s in zip(self.qidx[self.order].tolist(), strs.take(self.doc_ids, self.order).to_pylist(),
+        q = ids.to_list(self.query_ids)
+        for qi, d, s in zip(self.qidx[self.order].tolist(), ids.to_list(ids.take(self.doc_ids, self.order)),
                             self.scores[self.order].tolist()):
             yield ScoredDoc(q[qi], d, s)
 
     def __repr__(self) -> str:
         return f'<Run {self.source}: {self.num_queries} queries, {len(self)} documents>'
+
+
+def _at(values, row) -> str:
+    return ids.to_list(ids.take(values, [int(row)]))[0]
 
 
 def _drop_all_but_one(rows: np.ndarray, scores: np.ndarray, policy: str) -> np.ndarray:

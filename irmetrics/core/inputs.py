@@ -12,9 +12,8 @@ import os
 from typing import Any, Iterable
 
 import numpy as np
-import pyarrow as pa
 
-from . import trec_files
+from . import ids, trec_files
 from .data import Qrel, Qrels, Run, ScoredDoc
 from .errors import InputError
 
@@ -83,21 +82,6 @@ def _is_dataframe(obj: Any) -> bool:
     return hasattr(obj, 'columns') and hasattr(obj, 'itertuples')
 
 
-def _ids(values: Any) -> pa.Array:
-    """Ids as Arrow strings; numbers (e.g. integer query ids in a DataFrame) become their text."""
-    if isinstance(values, np.ndarray) and values.dtype.kind in 'iu':
-        return pa.array(values).cast(pa.string())
-    try:
-        arr = pa.array(values, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        arr = pa.array([str(v) for v in values], pa.string())
-    if arr.null_count:
-        raise InputError('ids must not be missing (None/NaN)')
-    if not pa.types.is_string(arr.type):
-        arr = arr.cast(pa.string())
-    return arr
-
-
 def _numbers(values: Any, what: str, source: str) -> np.ndarray:
     try:
         arr = np.asarray(values, dtype=np.float64) if what == 'score' else np.asarray(values)
@@ -117,11 +101,11 @@ def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...
     for f in fields:
         if f in frame.columns:
             col = frame[f].to_numpy()
-            out[f] = _ids(col) if f in ('query_id', 'doc_id', 'iteration') else col
+            out[f] = ids.column(col) if f in ('query_id', 'doc_id', 'iteration') else col
     return out
 
 
-def _flatten_dict(obj: dict, kind: str) -> tuple[pa.Array, pa.Array, list]:
+def _flatten_dict(obj: dict, kind: str) -> tuple[Any, Any, list]:
     q, d, v = [], [], []
     for qid, docs in obj.items():
         if not isinstance(docs, dict):
@@ -130,7 +114,7 @@ def _flatten_dict(obj: dict, kind: str) -> tuple[pa.Array, pa.Array, list]:
         q.extend([qid] * len(docs))
         d.extend(docs.keys())
         v.extend(docs.values())
-    return _ids(q), _ids(d), v
+    return ids.column(q), ids.column(d), v
 
 
 def _rows(obj: Iterable, record: type, kind: str) -> list:
@@ -156,5 +140,5 @@ def _rows(obj: Iterable, record: type, kind: str) -> list:
         cols = [[r[i] if i < len(r) else defaults[f] for r in items] for i, f in enumerate(fields)]
     out = []
     for f, col in zip(fields, cols):
-        out.append(_ids(col) if f in ('query_id', 'doc_id', 'iteration') else col)
+        out.append(ids.column(col) if f in ('query_id', 'doc_id', 'iteration') else col)
     return out

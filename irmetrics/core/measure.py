@@ -18,7 +18,7 @@ from .errors import MeasureError, UnknownMeasureError
 from .params import NOT_PROVIDED, REQUIRED, Param
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .results import CalcResults, Metric
+    from .results import CalcResults
 
 
 #: Value of a query that is in the qrels but absent from the run, for measures

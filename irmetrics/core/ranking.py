@@ -6,15 +6,15 @@ doubles; equal scores are ordered by document id descending, compared byte-wise
 """
 from __future__ import annotations
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
+from typing import Any
 
-from .arrow_strings import arrow_array, numbers, take
+import numpy as np
+
+from . import ids
 from .segments import ranges
 
 
-def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: pa.Array) -> np.ndarray:
+def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Any) -> np.ndarray:
     """Row indices in trec_eval order: query code ascending, score descending, doc id descending.
 
     Runs are usually written grouped by query and sorted by score; that case is
@@ -36,23 +36,18 @@ def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: pa.Array) -> 
     return order
 
 
-def _order_ties_by_doc_desc(order: np.ndarray, tied: np.ndarray, doc_ids: pa.Array) -> None:
+def _order_ties_by_doc_desc(order: np.ndarray, tied: np.ndarray, doc_ids: Any) -> None:
     """Reorder, in place, each run of tied rows of ``order`` by doc id descending."""
-    edge = np.concatenate(([False], tied, [False])).astype(np.int8)
-    starts = np.flatnonzero(np.diff(edge) == 1)        # first row of each tie group
-    ends = np.flatnonzero(np.diff(edge) == -1) + 1     # one past its last row
-    sizes = ends - starts
-    pairs = starts[sizes == 2]
+    edge = np.diff(np.concatenate(([False], tied, [False])).astype(np.int8))
+    starts = np.flatnonzero(edge == 1)             # first row of each tie group
+    sizes = np.flatnonzero(edge == -1) + 1 - starts
+    pairs = starts[sizes == 2]                      # the common case: swap when first < second
     if len(pairs):
-        first = take(doc_ids, order[pairs])
-        second = take(doc_ids, order[pairs + 1])
-        swap = pairs[numbers(pc.less(first, second).cast(pa.uint8())).astype(bool)]
+        swap = pairs[ids.less(ids.take(doc_ids, order[pairs]), ids.take(doc_ids, order[pairs + 1]))]
         order[swap], order[swap + 1] = order[swap + 1], order[swap].copy()
     big = sizes > 2
     if big.any():
-        group_start, group_size = starts[big], sizes[big]
-        positions = np.repeat(group_start, group_size) + ranges(group_size)
-        groups = np.repeat(np.arange(len(group_start)), group_size)
-        table = pa.table({'g': arrow_array(groups), 'd': take(doc_ids, order[positions])})
-        within = numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')]))
+        positions = np.repeat(starts[big], sizes[big]) + ranges(sizes[big])
+        groups = np.repeat(np.arange(int(big.sum())), sizes[big])
+        within = ids.order_within_groups(ids.take(doc_ids, order[positions]), groups)
         order[positions] = order[positions[within]]

@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core import arrow_strings as strs
+from ..core import ids
 from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.params import NOT_PROVIDED
@@ -36,7 +36,7 @@ class PytrecPrepared(Prepared):
     def __init__(self, pytrec_eval, measures: Sequence[Measure], qrels: Qrels):
         self.measures = list(measures)
         self.qrels = qrels
-        self.query_ids = qrels.query_ids.to_pylist()
+        self.query_ids = ids.to_list(qrels.query_ids)
         self.judgments = _qrels_dict(qrels)
         self.invocations: dict[tuple, dict[str, Measure]] = {}
         setf = 0
@@ -93,8 +93,8 @@ def _with_gains(judgments: dict, gains: tuple) -> dict:
 def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
     """{query: {doc: score}} with distinct integer scores giving the canonical order."""
     out: dict[str, dict[str, float]] = {}
-    qids = run.query_ids.to_pylist()
-    docs = strs.take(run.doc_ids, run.order).to_pylist()
+    qids = ids.to_list(run.query_ids)
+    docs = ids.to_list(ids.take(run.doc_ids, run.order))
     for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
         if qids[q] in queries and end > start:
             n = end - start

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import arrow_strings as strs
+from ...core import ids
 from ...core.data import Qrels, Run
 from ...core.segments import offsets_of, ranges
 
@@ -29,7 +29,7 @@ class QrelsIndex:
     def __init__(self, qrels: Qrels):
         self.qrels = qrels
         self.nq = qrels.num_queries
-        self.doc_vocab, doc_codes = strs.encode(qrels.doc_ids)
+        self.doc_vocab, doc_codes = ids.encode(qrels.doc_ids)
         self.n_docs = max(len(self.doc_vocab), 1)
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
         order = np.lexsort((qrels.relevance, keys))        # by key, highest grade last
@@ -77,7 +77,7 @@ class RankedTable:
         self.index = index
         self.run = run
         self.nq = index.nq
-        qmap = strs.lookup(run.query_ids, index.qrels.query_ids)        # run query -> qrels query (-1)
+        qmap = ids.lookup(run.query_ids, index.qrels.query_ids)        # run query -> qrels query (-1)
         seg_len = np.diff(run.offsets)
         self.n_ret = np.zeros(self.nq, dtype=np.int64)
         ok = qmap >= 0
@@ -87,7 +87,7 @@ class RankedTable:
         self._relevant: dict[int, np.ndarray] = {}
 
         row_query = qmap[run.qidx]                                       # per run row (file order)
-        doc_code = strs.lookup(run.doc_ids, index.doc_vocab)
+        doc_code = ids.lookup(run.doc_ids, index.doc_vocab)
         cand = np.flatnonzero((doc_code >= 0) & (row_query >= 0))
         keys = row_query[cand] * index.n_docs + doc_code[cand]
         at = np.searchsorted(index.keys, keys)
