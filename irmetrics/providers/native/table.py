@@ -70,7 +70,9 @@ class RankedTable:
     ``query``, ``rank`` (0-based rank in the ranking), ``grade`` (negative:
     pooled but unjudged, as trec_eval reads it), ``judged_rank`` (0-based rank
     among the judged documents, those with grade >= 0; -1 for the others).
-    Per query: ``n_ret`` (ranking length) and ``n_judged_ret``.
+    Per query: ``n_ret`` (ranking length) and ``n_judged_ret``.  ``judgment``
+    is each row's position in ``index.keys`` (to reach per-subtopic judgments).
+    Kernels that need every retrieved document, judged or not, call :meth:`dense`.
     """
 
     def __init__(self, index: QrelsIndex, run: Run):
@@ -101,7 +103,11 @@ class RankedTable:
         order = np.lexsort((rank, query))
         self.query = query[order]
         self.rank = rank[order]
-        self.grade = index.grades[at[order]]
+        self.judgment = at[order]
+        self.grade = index.grades[self.judgment]
+        self._run_rows = rows[order]
+        self._qmap = qmap
+        self._dense: DenseRanking | None = None
         self.offsets = offsets_of(self.query, self.nq)
         judged = self.grade >= 0
         self.n_judged_ret = np.bincount(self.query[judged], minlength=self.nq).astype(np.int64)
@@ -114,6 +120,12 @@ class RankedTable:
         inverse = np.empty(len(order), dtype=np.int64)
         inverse[order] = np.arange(len(order), dtype=np.int64)
         return inverse[rows]
+
+    def dense(self) -> 'DenseRanking':
+        """Every retrieved document of the qrels' queries, in rank order (computed once, on demand)."""
+        if self._dense is None:
+            self._dense = DenseRanking(self)
+        return self._dense
 
     def rank_in(self, judged_only: bool) -> np.ndarray:
         """Ranks of the judged rows in the ranking, or among judged documents (trec_eval -J)."""
@@ -152,3 +164,27 @@ class RankedTable:
         first[1:] = q[1:] != q[:-1]
         out[q[first]] = values[mask][first]
         return out
+
+
+class DenseRanking:
+    """All retrieved documents of the qrels' queries, sorted by (query, rank).
+
+    ``query``, ``rank`` (0-based), ``grade`` (:data:`ABSENT` for documents not
+    in the qrels; negative grades are pooled-unjudged), ``offsets`` per query.
+    """
+
+    #: Grade of a retrieved document that the qrels do not mention.
+    ABSENT = np.iinfo(np.int64).min
+
+    def __init__(self, table: RankedTable):
+        run = table.run
+        in_qrels = np.flatnonzero(table._qmap >= 0)                     # run queries that count
+        segments = in_qrels[np.argsort(table._qmap[in_qrels], kind='stable')]
+        sizes = run.offsets[segments + 1] - run.offsets[segments]
+        self.query = np.repeat(table._qmap[segments], sizes)
+        self.rank = ranges(sizes)
+        positions = np.repeat(run.offsets[segments], sizes) + self.rank
+        grade_of_row = np.full(len(run.order), self.ABSENT, dtype=np.int64)
+        grade_of_row[table._run_rows] = table.grade
+        self.grade = grade_of_row[run.order[positions]]
+        self.offsets = offsets_of(self.query, table.nq)
