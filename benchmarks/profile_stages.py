@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Where irmetrics' end-to-end time goes: nested stage timers, in one process.
+
+Runs exactly what ``python -m irmetrics QRELS RUN <9 measures>`` runs
+(``irmetrics.cli.run``), with timers wrapped around the reader and core
+stages (file load and Arrow CSV parse, id encoding, duplicate detection and
+its fingerprints, canonical ordering, the qrels index, the ranked-table join,
+each native kernel).  The wrappers are installed from outside (monkeypatching
+module attributes); nothing under irmetrics/ is changed.  The wrappers cost a
+few microseconds per call and are called a few dozen times per evaluation.
+
+The pipeline runs --warmup times untimed (the VM is slow on the first touch
+of memory and of the page cache), then --reps times; each stage's median
+inclusive time (ms) over the reps is printed as a tree, with "(self)" lines for
+time not covered by a child timer, and a column of process CPU time (all
+threads: Arrow's CSV reader is multi-threaded), less sensitive than wall time
+to other processes competing for the cores.  --cprofile adds a cProfile listing of one
+warm run.
+
+    .venv/bin/python benchmarks/profile_stages.py                       # msmarco in benchdata/
+    .venv/bin/python benchmarks/profile_stages.py --data /tmp/bench --scale robust --reps 7
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import inspect
+import io
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))      # profile the checkout this script lives in
+MEASURES = ["AP", "nDCG", "nDCG@10", "P@10", "R@100", "RR", "Rprec", "Bpref", "Success@10"]
+
+_stack: list[str] = []
+_times: dict[tuple, float] = defaultdict(float)
+_cpu: dict[tuple, float] = defaultdict(float)
+_calls: dict[tuple, int] = defaultdict(int)
+
+
+def _timed(fn, label):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        _stack.append(label)
+        path = tuple(_stack)
+        c0, t0 = time.process_time(), time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _times[path] += time.perf_counter() - t0
+            _cpu[path] += time.process_time() - c0
+            _calls[path] += 1
+            _stack.pop()
+    return wrapper
+
+
+_skipped: list[str] = []
+
+
+def wrap(owner, attr: str, label: str | None = None) -> None:
+    """Replace ``owner.attr`` (function, method or classmethod) by a timed version.
+
+    The code under test changes often: a stage that no longer exists is skipped
+    (and listed at the end) rather than an error.
+    """
+    label = label or attr
+    try:
+        static = inspect.getattr_static(owner, attr)
+    except AttributeError:
+        _skipped.append(f"{getattr(owner, '__name__', owner)}.{attr}")
+        return
+    if isinstance(static, classmethod):
+        setattr(owner, attr, classmethod(_timed(static.__func__, label)))
+        return
+    timed = _timed(static, label)
+    setattr(owner, attr, timed)
+    for module in list(sys.modules.values()):     # also names bound by 'from x import f'
+        if getattr(module, "__name__", "").startswith("irmetrics") and getattr(module, attr, None) is static:
+            setattr(module, attr, timed)
+
+
+def install(large: bool) -> None:
+    import importlib
+
+    def mod(name):
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            _skipped.append(name)
+            return None
+
+    cli, api, data, inputs = (mod(f"irmetrics.{m}") for m in ("cli", "core.api", "core.data", "core.inputs"))
+    ids, ranking, trec_files = (mod(f"irmetrics.core.{m}") for m in ("ids", "ranking", "trec_files"))
+    native, kernels, table = (mod(f"irmetrics.providers.{m}") for m in ("native", "native.kernels",
+                                                                       "native.table"))
+    wrap(cli, "run", "cli.run")
+    wrap(cli, "resolve_measures")
+    wrap(inputs, "read_trec_qrels")
+    wrap(inputs, "read_trec_run")
+    wrap(trec_files, "load", "load (read / mmap)")
+    wrap(trec_files, "parse")
+    wrap(trec_files, "_parse_small", "_parse_small (str.split)")
+    wrap(data.Qrels, "from_columns", "Qrels.from_columns")
+    wrap(data.Run, "from_columns", "Run.from_columns")
+    wrap(data, "_duplicate_groups")
+    wrap(data, "canonical_order")
+    wrap(ranking, "_order_ties_by_doc_desc", "order ties by doc desc")
+    for name in ("column", "encode", "lookup", "take", "pair_fingerprint", "order_within_groups", "less",
+                 "to_list"):
+        wrap(ids, name, f"ids.{name}")
+    if large:       # Arrow layout: imported lazily by irmetrics, only when inputs are large
+        trec_arrow, strs = mod("irmetrics.core.trec_arrow"), mod("irmetrics.core.arrow_strings")
+        wrap(trec_arrow, "parse_spaced")
+        wrap(trec_arrow, "_arrow_read", "arrow csv read")
+        wrap(trec_arrow, "_has_empty", "empty-field check")
+        wrap(trec_arrow, "_numeric", "numeric column")
+        wrap(strs, "fingerprint")
+    wrap(api.Evaluator, "__init__", "Evaluator()")
+    wrap(api.Evaluator, "calc", "Evaluator.calc")
+    wrap(native.NativePrepared, "evaluate", "native evaluate")
+    wrap(table.QrelsIndex, "__init__", "QrelsIndex()")
+    wrap(table.RankedTable, "__init__", "RankedTable()")
+    wrap(table.RankedTable, "_positions", "_positions (inverse perm)")
+    for name in list(kernels.KERNELS):
+        kernels.KERNELS[name] = _timed(kernels.KERNELS[name], f"kernel {name}")
+
+
+def one_run(qrels: str, run: str) -> float:
+    import irmetrics.cli as cli
+    args = cli.build_parser().parse_args([qrels, run, *MEASURES, "-p", "12"])
+    _times.clear()
+    _cpu.clear()
+    _calls.clear()
+    cli.run(args, out=io.StringIO())
+    return _times[("cli.run",)]
+
+
+def print_tree(samples: list[dict], cpu_samples: list[dict], calls: dict) -> None:
+    paths = sorted({p for s in samples for p in s})
+    med = {p: statistics.median(s.get(p, 0.0) for s in samples) for p in paths}
+    cpu = {p: statistics.median(s.get(p, 0.0) for s in cpu_samples) for p in paths}
+    print(f"{'stage':<44} {'wall':>12} {'share':>6} {'cpu (all threads)':>18}")
+    top = med[("cli.run",)]
+
+    def children(p):
+        return [c for c in paths if len(c) == len(p) + 1 and c[:len(p)] == p]
+
+    def show(p, depth):
+        kids = sorted(children(p), key=lambda c: -med[c])
+        n = calls.get(p, 1)
+        print(f"{'  ' * depth}{p[-1]:<{44 - 2 * depth}} {1000 * med[p]:9.1f} ms {100 * med[p] / top:5.1f}%"
+              f" {1000 * cpu[p]:12.1f} ms" + (f"  ({n} calls)" if n > 1 else ""))
+        if kids:
+            rest = med[p] - sum(med[c] for c in kids)
+            cpu_rest = cpu[p] - sum(cpu[c] for c in kids)
+            for c in kids:
+                show(c, depth + 1)
+            if rest > 0.0005:
+                print(f"{'  ' * (depth + 1)}{'(self)':<{42 - 2 * depth}} {1000 * rest:9.1f} ms "
+                      f"{100 * rest / top:5.1f}% {1000 * cpu_rest:12.1f} ms")
+
+    show(("cli.run",), 0)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=REPO / "benchdata")
+    ap.add_argument("--scale", default="msmarco")
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--cprofile", action="store_true", help="also print cProfile of one warm run")
+    args = ap.parse_args(argv)
+    qrels, run = str(args.data / f"{args.scale}.qrels"), str(args.data / f"{args.scale}.run")
+
+    t0 = time.perf_counter()
+    import irmetrics  # noqa: F401
+    import irmetrics.cli  # noqa: F401
+    t_import = time.perf_counter() - t0
+    heavy = [m for m in ("numpy", "pyarrow", "pyarrow.csv", "pandas", "polars") if m in sys.modules]
+    print(f"import irmetrics: {t_import:.3f} s (loaded: {', '.join(heavy)}) from {irmetrics.__file__}")
+
+    install(large=(args.data / f"{args.scale}.run").stat().st_size > 10_000_000)
+    for _ in range(args.warmup):
+        one_run(qrels, run)
+    samples, cpu_samples, totals = [], [], []
+    for _ in range(args.reps):
+        totals.append(one_run(qrels, run))
+        samples.append(dict(_times))
+        cpu_samples.append(dict(_cpu))
+    calls = dict(_calls)
+    print(f"{args.scale}: cli.run median {statistics.median(totals):.3f} s "
+          f"(runs: {', '.join(f'{t:.3f}' for t in totals)}), medians of {args.reps} warm runs:\n")
+    print_tree(samples, cpu_samples, calls)
+
+    if _skipped:
+        print(f"\n(stages not found in this version, not timed: {', '.join(_skipped)})")
+    if args.cprofile:
+        import cProfile
+        import pstats
+        prof = cProfile.Profile()
+        prof.enable()
+        one_run(qrels, run)
+        prof.disable()
+        print()
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
