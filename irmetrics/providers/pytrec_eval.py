@@ -7,8 +7,11 @@ canonical order as rank-derived scores, because pytrec_eval compares scores as
 32-bit floats and would otherwise tie scores that differ as doubles.
 
 Queries of the qrels absent from the run are not given to pytrec_eval (an empty
-ranking is undefined behaviour there); their NumQ and NumRel are counted here,
-as trec_eval -c does.
+ranking is undefined behaviour there), nor are queries whose judgments are all
+negative (trec_eval 9 then reads relevance-level arrays it never allocated, in
+bpref and ndcg: the process crashes or hangs).  Neither kind has a relevant
+document retrieved, so their values are set here: 0, except the counts (NumQ,
+NumRel as trec_eval -c counts them, NumRet the documents retrieved).
 """
 from __future__ import annotations
 
@@ -38,6 +41,8 @@ class PytrecPrepared(Prepared):
         self.qrels = qrels
         self.query_ids = ids.to_list(qrels.query_ids)
         self.judgments = _qrels_dict(qrels)
+        self.evaluable = {q for q, docs in self.judgments.items() if max(docs.values()) >= 0}
+        evaluable_judgments = {q: docs for q, docs in self.judgments.items() if q in self.evaluable}
         self.invocations: dict[tuple, dict[str, Measure]] = {}
         setf = 0
         for m in self.measures:
@@ -53,27 +58,36 @@ class PytrecPrepared(Prepared):
             self.invocations.setdefault(key, {})[name] = (m, request)
         self.evaluators = []
         for (rel, judged_only, gains, _), names in self.invocations.items():
-            judgments = self.judgments if gains is None else _with_gains(self.judgments, gains)
+            judgments = evaluable_judgments if gains is None else _with_gains(evaluable_judgments, gains)
             requests = {req for _, req in names.values()}
             self.evaluators.append((pytrec_eval.RelevanceEvaluator(
                 judgments, requests, relevance_level=rel, judged_docs_only_flag=judged_only), names))
 
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
-        ranked = _ranked_dict(run, set(self.query_ids))
+        ranked = _ranked_dict(run, self.evaluable)
         position = {q: i for i, q in enumerate(self.query_ids)}
         out = {m: np.full(len(self.query_ids), np.nan) for m in self.measures}
         for evaluator, names in self.evaluators:
             for qid, values in evaluator.evaluate(ranked).items():
                 for name, value in values.items():
                     out[names[name][0]][position[qid]] = value
-        missing = [position[q] for q in self.query_ids if q not in ranked]
-        for m in self.measures:
-            if m.name == 'NumQ':
-                out[m][missing] = 1.0
-            elif m.name == 'NumRel':
-                out[m][missing] = [sum(g >= m['rel'] for g in self.judgments.get(self.query_ids[i], {}).values())
-                                   for i in missing]
+        retrieved = dict(zip(ids.to_list(run.query_ids), np.diff(run.offsets).tolist()))
+        for q in self.query_ids:
+            if q not in ranked:
+                for m in self.measures:
+                    out[m][position[q]] = _unevaluated_value(m, self.judgments.get(q, {}), retrieved.get(q, 0))
         return out
+
+
+def _unevaluated_value(measure: Measure, judgments: dict[str, int], n_retrieved: int) -> float:
+    """Value of a query not given to pytrec_eval: no relevant document retrieved, so 0 but the counts."""
+    if measure.name == 'NumQ':
+        return 1.0
+    if measure.name == 'NumRel':
+        return float(sum(g >= measure['rel'] for g in judgments.values()))
+    if measure.name == 'NumRet' and 'rel' not in measure.params:
+        return float(n_retrieved)
+    return 0.0
 
 
 def _qrels_dict(qrels: Qrels) -> dict[str, dict[str, int]]:
@@ -141,6 +155,8 @@ class PytrecEvalProvider(Provider):
             return False                        # pytrec_eval takes integer grades only
         if measure.name == 'IPrec' and round(measure['recall'], 2) != measure['recall']:
             return False                        # trec_eval names carry two decimals
+        if 'rel' in measure.params and measure['rel'] < 1:
+            return False                        # pytrec_eval refuses relevance levels below 1 (NumRet(rel=0))
         return True
 
     def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
