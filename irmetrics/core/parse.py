@@ -92,6 +92,10 @@ def _value(tokens: _Tokens) -> Any:
             return mapping
         while True:
             key = _value(tokens)
+            if isinstance(key, dict):
+                raise tokens.error('expected a number or a string as key, found a mapping')
+            if key in mapping:
+                raise tokens.error(f'key {key!r} given twice')
             tokens.take('punct', ':')
             mapping[key] = _value(tokens)
             if tokens.accept('}'):

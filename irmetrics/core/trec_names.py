@@ -86,7 +86,8 @@ def _param_values(entry: TrecName, text: str) -> list[Any]:
         item = item.strip()
         if not re.fullmatch(r'\d+(\.\d+)?|\.\d+', item):
             raise MeasureError(f'invalid parameter {item!r} in trec_eval measure {entry.trec!r}')
-        values.append(int(item) if entry.param == 'cutoff' else float(item))
+        # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError
+        values.append(int(item) if entry.param == 'cutoff' and item.isdigit() else float(item))
     return values
 
 
