@@ -22,6 +22,7 @@ import lzma
 import os
 import re
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Callable, Union
 
 import numpy as np
@@ -133,7 +134,8 @@ def _parse_small(data: bytes, name: str, layout: Layout):
     n_rows = len(lines) - lines.count('')
     tokens = text.split()
     width = len(layout.names)
-    if len(tokens) != n_rows * width:
+    # n_rows * width fields in all and no line longer than width: every line has exactly width fields
+    if len(tokens) != n_rows * width or max(map(str.count, lines, repeat(' ')), default=0) >= width:
         return None                     # extra fields or a malformed line: the general reader says which
 
     def line_numbers() -> np.ndarray:
