@@ -193,7 +193,7 @@ class Run:
             raise InputError('run columns have different lengths', source)
         bad = np.flatnonzero(~np.isfinite(sc))
         if len(bad):
-            raise where.error(InputError, f'score {sc[bad[0]]!r} is not a finite number', int(bad[0]))
+            raise where.error(InputError, f'score {sc[bad[0]].item()!r} is not a finite number', int(bad[0]))
         vocab, codes = ids.encode(qids)
         groups = _duplicate_groups(codes, docs)
         dropped = 0
@@ -257,5 +257,5 @@ def _integral(values: np.ndarray, where: RowLocator) -> np.ndarray:
         raise where.error(InputError, 'relevance must be an integer') from None
     bad = np.flatnonzero(~np.isfinite(as_float) | (as_float != np.round(as_float)))
     if len(bad):
-        raise where.error(InputError, f'relevance {values[bad[0]]!r} is not an integer', int(bad[0]))
+        raise where.error(InputError, f'relevance {values[bad[:1]].tolist()[0]!r} is not an integer', int(bad[0]))
     return as_float.astype(np.int64)
