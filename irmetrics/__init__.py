@@ -20,11 +20,13 @@ from .core.results import CalcResults, Metric
 from .core.trec_names import parse_trec_measure
 from .measures import *  # noqa: F401,F403
 from .measures import __all__ as _measure_names
+from .providers.native.auc import roc_curve
+from .providers.native.custom import define
 
 __version__ = '0.1.0'
 
 __all__ = ['CalcResults', 'DuplicateError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure',
            'MeasureError', 'Metric', 'NOT_PROVIDED', 'ProviderError', 'Qrel', 'Qrels', 'Run', 'ScoredDoc',
-           'UnknownMeasureError', 'UnsupportedMeasureError', 'calc', 'calc_aggregate', 'evaluator',
+           'UnknownMeasureError', 'UnsupportedMeasureError', 'calc', 'calc_aggregate', 'define', 'evaluator',
            'iter_calc', 'parse_measure', 'parse_trec_measure', 'read_trec_qrels', 'read_trec_run',
-           'to_qrels', 'to_run', '__version__', *_measure_names]
+           'roc_curve', 'to_qrels', 'to_run', '__version__', *_measure_names]

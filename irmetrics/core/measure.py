@@ -11,8 +11,9 @@ canonical identity: parameters sorted by name and defaults dropped, so
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from .errors import MeasureError, UnknownMeasureError
 from .params import NOT_PROVIDED, REQUIRED, Param
@@ -25,6 +26,11 @@ if TYPE_CHECKING:  # pragma: no cover
 #: that are computed on the empty ranking instead (NumQ, NumRel: trec_eval -c).
 COMPUTED = None
 
+#: Value of a query for which a measure is undefined (e.g. Accuracy without a relevant document
+#: retrieved).  Measures whose definition sets ``skips_undefined`` leave such queries out of the
+#: per-query results and of the aggregate, as ir_measures' accuracy provider does.
+UNDEFINED = math.nan
+
 
 @dataclass(frozen=True, eq=False)
 class MeasureDef:
@@ -34,6 +40,10 @@ class MeasureDef:
     (``COMPUTED``: evaluate it as an empty ranking).  ``aggregate`` is ``'mean'``
     or ``'sum'``.  ``bounds`` is the range every per-query value lies in, or
     ``None`` if unbounded.  ``formula`` and ``citation`` feed the generated docs.
+    ``skips_undefined``: the measure is undefined (:data:`UNDEFINED`, NaN) on some
+    queries, and those queries are left out of the per-query results and of the mean.
+    ``check`` validates combinations of parameters: it receives the explicitly set
+    parameters and raises :class:`MeasureError` when they cannot go together.
     """
 
     name: str
@@ -47,6 +57,8 @@ class MeasureDef:
     aggregate: str = 'mean'
     bounds: tuple[float, float] | None = (0.0, 1.0)
     higher_is_better: bool = True
+    skips_undefined: bool = False
+    check: Callable[[Mapping[str, Any]], None] | None = None
     _index: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -88,7 +100,10 @@ class Measure:
         for name, value in kwargs.items():
             param = self.definition.param(name)
             values[name] = param.validate(value)
-        return Measure(self.definition, _canonical(self.definition, values))
+        params = _canonical(self.definition, values)
+        if self.definition.check is not None:
+            self.definition.check(dict(params))
+        return Measure(self.definition, params)
 
     def __matmul__(self, value: Any) -> 'Measure':
         at = self.definition.at_param
@@ -190,6 +205,7 @@ class MeasureRegistry:
     def __init__(self):
         self._defs: dict[str, MeasureDef] = {}
         self._aliases: dict[str, Measure] = {}
+        self._plugins_loaded = False
 
     def define(self, definition: MeasureDef, aliases: Mapping[str, Mapping[str, Any]] | Iterable[str] = ()) -> Measure:
         """Register a definition (and aliases, optionally with preset parameters); return its bare measure."""
@@ -203,6 +219,12 @@ class MeasureRegistry:
             self.alias(alias, bare(**preset))
         return bare
 
+    def remove(self, name: str) -> None:
+        """Forget a definition and its aliases (used to redefine a custom measure)."""
+        self._defs.pop(name, None)
+        for alias in [a for a, m in self._aliases.items() if m.name == name]:
+            del self._aliases[alias]
+
     def alias(self, name: str, measure: Measure) -> None:
         if name in self._defs or name in self._aliases:
             raise ValueError(f'measure name {name} registered twice')
@@ -214,7 +236,34 @@ class MeasureRegistry:
             return self._defs[name].bare
         if name in self._aliases:
             return self._aliases[name]
+        if self.load_plugins():
+            return self.lookup(name)
         raise UnknownMeasureError(f'unknown measure {name!r}{self.suggest(name)}')
+
+    def load_plugins(self) -> bool:
+        """Import, once, the modules that register custom measures; True if any was imported.
+
+        They are the entry points of group ``irmetrics.measures`` of installed packages and the
+        modules named in the environment variable ``IRMETRICS_PLUGINS`` (comma-separated), so a
+        measure defined with ``irmetrics.define`` there is known to the CLI too.
+        """
+        if self._plugins_loaded:
+            return False
+        self._plugins_loaded = True
+        import importlib
+        import os
+        from importlib.metadata import entry_points
+        loaded = False
+        for ep in entry_points(group='irmetrics.measures'):
+            ep.load()
+            loaded = True
+        for module in filter(None, (m.strip() for m in os.environ.get('IRMETRICS_PLUGINS', '').split(','))):
+            try:
+                importlib.import_module(module)
+            except ImportError as ex:
+                raise MeasureError(f'cannot import plugin module {module!r} (IRMETRICS_PLUGINS): {ex}') from None
+            loaded = True
+        return loaded
 
     def suggest(self, name: str) -> str:
         import difflib

@@ -7,6 +7,8 @@ One parser serves the API, the CLI and printed labels:
 Values are integers, floats, quoted strings, ``True``/``False`` and
 ``{int: number, ...}`` mappings.  ``parse_trec_measure`` reads trec_eval's
 names (``map``, ``P_5,10``, ``P.5,10``, ``ndcg_cut_10``, ``official``, ...).
+ranx's lower-case metric names (``ndcg@10``, ``map``, ``rbp.95``) are accepted
+too, with ranx's meaning (see :mod:`.ranx_names`).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any
 
 from .errors import MeasureError
 from .measure import REGISTRY, Measure
+from .ranx_names import is_ranx_name, parse_ranx_measure
 
 _TOKEN = re.compile(r"""
     \s*(?:
@@ -115,6 +118,8 @@ def parse_measure(text: str | Measure) -> Measure:
         return text.check_complete()
     if not isinstance(text, str):
         raise MeasureError(f'expected a measure or a measure string, got {type(text).__name__}')
+    if is_ranx_name(text):
+        return parse_ranx_measure(text)
     tokens = _Tokens(text)
     name = tokens.take('name')[1]
     measure = REGISTRY.lookup(name)

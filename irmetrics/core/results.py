@@ -19,8 +19,11 @@ class Metric(NamedTuple):
 def aggregate(measure: Measure, values: np.ndarray) -> float:
     """Aggregate per-query values as the measure's definition says (mean, or sum for counts).
 
-    The mean of no queries is NaN (nothing was evaluated); a sum of none is 0.
+    The mean of no queries is NaN (nothing was evaluated); a sum of none is 0.  Queries where a
+    measure that ``skips_undefined`` is undefined (NaN) are left out.
     """
+    if measure.definition.skips_undefined:
+        values = values[~np.isnan(values)]
     if measure.definition.aggregate == 'sum':
         total = float(values.sum())
         return int(total) if total.is_integer() else total
@@ -47,10 +50,13 @@ class CalcResults:
         return list(self.iter_metrics())
 
     def iter_metrics(self) -> Iterator[Metric]:
+        """Every (query, measure) value, except where a measure that skips undefined queries is undefined."""
         rows = self.values.tolist()
+        skips = [m.definition.skips_undefined for m in self.measures]
         for qid, row in zip(self.query_ids, rows):
-            for m, v in zip(self.measures, row):
-                yield Metric(qid, m, v)
+            for m, v, skip in zip(self.measures, row, skips):
+                if not (skip and v != v):
+                    yield Metric(qid, m, v)
 
     def __iter__(self):
         return iter((self.aggregated, self.per_query))

@@ -2,13 +2,22 @@
 
 Importing this package registers every definition in the measure registry.
 """
+from .accuracy import Accuracy
 from .ap import AP
+from .auc import AUC
 from .bpref import Bpref
+from .compat import Compat
 from .counts import NumQ, NumRel, NumRet
+from .err import ERR, nERR
+from .f1 import F1
+from .hits import Hits
 from .infap import infAP
 from .iprec import IPrec
-from .ndcg import nDCG
+from .judged import Judged
+from .lag import LAG
+from .ndcg import DCG, nDCG
 from .precision import P
+from .rbp import RBP, RBPResidual
 from .recall import R
 from .rprec import Rprec
 from .rr import RR
@@ -16,4 +25,6 @@ from .set_measures import SetAP, SetF, SetP, SetR
 from .success import Success
 
 __all__ = ['AP', 'Bpref', 'IPrec', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'RR', 'Rprec',
-           'SetAP', 'SetF', 'SetP', 'SetR', 'Success', 'infAP', 'nDCG']
+           'SetAP', 'SetF', 'SetP', 'SetR', 'Success', 'infAP', 'nDCG',
+           'AUC', 'Accuracy', 'Compat', 'DCG', 'ERR', 'F1', 'Hits', 'Judged', 'LAG', 'RBP', 'RBPResidual',
+           'nERR']

@@ -6,6 +6,8 @@ one only makes the registry fall back; ``import irmetrics`` never needs them.
 from ..core.provider import PROVIDERS
 from .native import NativeProvider
 from .pytrec_eval import PytrecEvalProvider
+from .trectools import TrectoolsProvider
 
 PROVIDERS.register(NativeProvider())
 PROVIDERS.register(PytrecEvalProvider())
+PROVIDERS.register(TrectoolsProvider())

@@ -1,0 +1,95 @@
+"""ranx's metric names (``ndcg@10``, ``map``, ``rbp.95``, ``precision@5-l2``), translated by one table.
+
+ranx writes a metric as ``name[@k][-lN]``: ``k`` a rank cutoff (0 or absent: the whole ranking) and
+``N`` the minimum relevant grade; for ``rbp`` the number after ``.`` or ``@`` is the persistence
+(``rbp.95`` is p = 0.95).  :func:`parse_ranx_measure` gives the irmetrics measure computing the same
+values (on rankings without score ties: ranx orders tied documents its own way, irmetrics by docno
+descending).  The names are lower case, so they never collide with irmetrics' own (``P``, ``nDCG``,
+``RBP@95`` is a cutoff of 95, ``rbp@95`` ranx's p = 0.95).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import MeasureError
+from .measure import REGISTRY, Measure
+
+
+@dataclass(frozen=True)
+class RanxName:
+    """A ranx metric: the irmetrics measure (and preset) it is, with @k and without."""
+
+    measure: str
+    preset: dict = field(default_factory=dict)
+    whole: str | None = ''          # measure for the whole ranking (no @k); '' = the same, None = none
+    takes_k: bool = True            # False: ranx ignores @k, irmetrics refuses it
+    rel_as_gains: bool = False      # -lN zeroes the gains of grades below N (DCG family)
+
+
+_EXP = {'dcg': 'exp-log2'}
+RANX_NAMES = {
+    'hits': RanxName('Hits'),
+    'hit_rate': RanxName('Success', whole=None),
+    'precision': RanxName('P', whole='SetP'),
+    'recall': RanxName('R', whole='SetR'),
+    'f1': RanxName('F1'),
+    'r_precision': RanxName('Rprec', takes_k=False),
+    'r-precision': RanxName('Rprec', takes_k=False),
+    'bpref': RanxName('Bpref', takes_k=False),
+    'rbp': RanxName('RBP', takes_k=False),
+    'mrr': RanxName('RR'),
+    'map': RanxName('AP'),
+    'dcg': RanxName('DCG', rel_as_gains=True),
+    'dcg_burges': RanxName('DCG', _EXP, rel_as_gains=True),
+    'ndcg': RanxName('nDCG', rel_as_gains=True),
+    'ndcg_burges': RanxName('nDCG', _EXP, rel_as_gains=True),
+}
+
+_SYNTAX = re.compile(r'(?P<name>[a-z][a-z0-9_\-]*?)(?:(?P<sep>[@.])(?P<k>\d+))?(?:-l(?P<rel>\d+))?')
+
+
+def is_ranx_name(text: str) -> bool:
+    m = _SYNTAX.fullmatch(text.strip())
+    return bool(m) and m['name'] in RANX_NAMES
+
+
+def parse_ranx_measure(text: str) -> Measure:
+    """The irmetrics measure of a ranx metric name (``ndcg@10``, ``precision@5-l2``, ``rbp.95``)."""
+    m = _SYNTAX.fullmatch(text.strip())
+    if not m or m['name'] not in RANX_NAMES:
+        raise MeasureError(f'{text!r} is not a ranx metric name (known: {", ".join(RANX_NAMES)})')
+    entry = RANX_NAMES[m['name']]
+    k = m['k']
+    if m['name'] == 'rbp':
+        measure = REGISTRY.lookup('RBP')
+        if k is not None:
+            measure = measure(p=float(f'0.{k}'))       # ranx: rbp.95 and rbp@95 are p = 0.95
+    else:
+        if m['sep'] == '.':
+            raise MeasureError(f'ranx metric {text!r}: write the cutoff as @k ({m["name"]}@{k})')
+        if k is not None and not entry.takes_k:
+            raise MeasureError(f'ranx ignores @k for {m["name"]}; irmetrics\' {entry.measure} takes no cutoff '
+                               f'(write {m["name"]})')
+        cutoff = int(k) if k is not None and int(k) > 0 else None
+        name = entry.measure if cutoff is not None or entry.whole == '' else entry.whole
+        if name is None:
+            raise MeasureError(f'ranx metric {text!r} (the whole ranking) has no irmetrics equivalent: give a '
+                               f'cutoff, e.g. {m["name"]}@10')
+        measure = REGISTRY.lookup(name)(**(entry.preset if name == entry.measure else {}))
+        if cutoff is not None:
+            measure = measure(cutoff=cutoff)
+    if m['rel'] is not None:
+        measure = _with_rel(measure, entry, int(m['rel']), text)
+    return measure.check_complete()
+
+
+def _with_rel(measure: Measure, entry: RanxName, rel: int, text: str) -> Measure:
+    if entry.rel_as_gains:
+        return measure(gains={g: 0 for g in range(1, rel)}) if rel > 1 else measure
+    if measure.name == 'RBP' or not any(p.name == 'rel' for p in measure.definition.params):
+        if rel == 1:
+            return measure
+        raise MeasureError(f'ranx metric {text!r}: irmetrics has no {measure.name} with graded gains above '
+                           f'a minimum grade')
+    return measure(rel=rel)

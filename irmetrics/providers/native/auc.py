@@ -1,0 +1,70 @@
+"""ROC-AUC of a ranking over the judged documents, and the ROC curve itself.
+
+The ranking is completed as the AUC definition says: the judged documents in the top k in rank order,
+then every other judged document, tied (each tied relevant/non-relevant pair counts 1/2).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.measure import Measure
+from ...core.segments import offsets_of
+from .kernels import cutoff_of, kernel
+from .table import QrelsIndex, RankedTable
+
+
+def _judged_classes(t: RankedTable, rel: int, k: float):
+    """Masks of the relevant and judged non-relevant rows in the top k, and the class sizes R, N."""
+    in_top = t.rank < k
+    relevant = t.relevant(rel) & in_top
+    nonrel = (t.grade >= 0) & ~t.relevant(rel) & in_top
+    return relevant, nonrel, t.index.num_rel(rel).astype(np.float64), \
+        t.index.count(low=0, high=rel).astype(np.float64)
+
+
+@kernel('AUC')
+def auc(measure: Measure, t: RankedTable):
+    relevant, nonrel, num_rel, num_nonrel = _judged_classes(t, measure['rel'], cutoff_of(measure))
+    nonrel_outside = num_nonrel - t.count(nonrel)
+    below = num_nonrel[t.query[relevant]] - t.count_before(nonrel, at=relevant)
+    ordered = t.total(relevant, below) + (num_rel - t.count(relevant)) * nonrel_outside / 2.0
+    pairs = num_rel * num_nonrel
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return np.where(pairs > 0, ordered / pairs, np.nan)
+
+
+def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
+              duplicates: str = 'error') -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The ROC curve of each query: ``{query_id: (false positive rates, true positive rates)}``.
+
+    Points start at (0, 0), take one step per judged document of the top ``cutoff`` (up for a relevant
+    one, grade >= ``rel``; right for a judged non-relevant one) and end at (1, 1): the last segment is
+    the judged documents not retrieved, tied.  Its area is ``AUC(rel=rel)@cutoff``.  Queries of the
+    qrels without relevant or without judged non-relevant documents have no curve and are left out.
+    """
+    from ...core.inputs import to_qrels, to_run
+    from ...core import ids
+    qrels, run = to_qrels(qrels), to_run(run, duplicates=duplicates)
+    t = RankedTable(QrelsIndex(qrels), run)
+    relevant, nonrel, num_rel, num_nonrel = _judged_classes(t, rel, np.inf if cutoff is None else cutoff)
+    steps = relevant | nonrel
+    q = t.query[steps]
+    offsets = offsets_of(q, t.nq)
+    true_pos = _cumsum_within(relevant[steps], offsets, q)
+    false_pos = _cumsum_within(nonrel[steps], offsets, q)
+    out = {}
+    for i, qid in enumerate(ids.to_list(qrels.query_ids)):
+        if num_rel[i] == 0 or num_nonrel[i] == 0:
+            continue
+        part = slice(offsets[i], offsets[i + 1])
+        out[qid] = (np.concatenate(([0.0], false_pos[part] / num_nonrel[i], [1.0])),
+                    np.concatenate(([0.0], true_pos[part] / num_rel[i], [1.0])))
+    return out
+
+
+def _cumsum_within(mask: np.ndarray, offsets: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Running count of ``mask`` within each query (rows sorted by query)."""
+    cum = np.cumsum(mask, dtype=np.int64)
+    return cum - np.concatenate(([0], cum))[offsets[:-1]][query]

@@ -1,0 +1,144 @@
+"""Custom measures: user functions registered as measures, usable wherever a built-in one is.
+
+    >>> @irmetrics.define(name='TopRel', params=('cutoff', 'rel'))
+    ... def top_rel(qrels, run, cutoff, rel):          # one query: its Qrel rows, its ranked ScoredDoc rows
+    ...     grades = {q.doc_id: q.relevance for q in qrels}
+    ...     return float(any(grades.get(d.doc_id, 0) >= rel for d in run[:cutoff]))
+    >>> irmetrics.calc_aggregate(['TopRel@5'], qrels, run)          # doctest: +SKIP
+
+A definition goes into the measure registry (so ``parse_measure`` and the CLI know its name) and
+its computation into the native engine's kernel table.  The per-query form receives, for each query
+of the qrels present in the run, the query's qrels rows (``Qrel``) and run rows (``ScoredDoc``, in
+irmetrics' ranking order: score descending, docno descending); ``vectorized=True`` functions receive
+the native :class:`~.table.RankedTable` instead and return one value per qrels query.  Parameters are
+passed as keyword arguments (``None`` when an optional one is not given).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from ...core import ids
+from ...core.data import Qrel, ScoredDoc
+from ...core.errors import MeasureError
+from ...core.measure import COMPUTED, REGISTRY, Measure, MeasureDef
+from ...core.params import (CUTOFF, GAINS, JUDGED_ONLY, NOT_PROVIDED, P_PERSISTENCE, REL, Bool, Float, Int,
+                            Param)
+from .kernels import KERNELS
+from .table import RankedTable
+
+#: Shared parameters a custom measure can name instead of declaring.
+SHARED_PARAMS = {p.name: p for p in (CUTOFF, REL, JUDGED_ONLY, GAINS, P_PERSISTENCE)}
+_CUSTOM: set[str] = set()
+
+
+def define(fn: Callable | None = None, *, name: str, params: Iterable[Param | str] | dict = (),
+           vectorized: bool = False, summary: str = '', formula: str = '', citation: str = '',
+           notes: str = '', missing_value: float | None = 0.0, aggregate: str = 'mean',
+           bounds: tuple[float, float] | None = None, higher_is_better: bool = True,
+           skips_undefined: bool = False, aliases: Iterable[str] = ()) -> Any:
+    """Register ``fn`` as measure ``name`` and return the bare :class:`Measure` (or a decorator).
+
+    ``fn(qrels_rows, run_rows, **params) -> float`` is called once per query; with ``vectorized=True``,
+    ``fn(table, **params) -> array`` once per run.  ``params``: :class:`Param` objects, names of shared
+    parameters (``'cutoff'`` — settable with ``@`` —, ``'rel'``, ``'judged_only'``, ``'gains'``, ``'p'``)
+    or a ``{name: default}`` mapping (typed by the default).  ``missing_value`` is the value of a qrels
+    query absent from the run (``None``: call ``fn`` with no run rows).  A custom measure may be defined
+    again under the same name (e.g. in a notebook); a built-in one may not.
+    """
+    if fn is None:
+        return lambda f: define(f, name=name, params=params, vectorized=vectorized, summary=summary,
+                                formula=formula, citation=citation, notes=notes, missing_value=missing_value,
+                                aggregate=aggregate, bounds=bounds, higher_is_better=higher_is_better,
+                                skips_undefined=skips_undefined, aliases=aliases)
+    declared = _params(params)
+    if name in REGISTRY and name not in _CUSTOM:
+        raise MeasureError(f'{name} is a built-in measure name; choose another name for a custom measure')
+    if name in _CUSTOM:
+        REGISTRY.remove(name)
+        KERNELS.pop(name, None)
+    definition = MeasureDef(
+        name=name, params=declared,
+        summary=summary or (fn.__doc__ or '').strip().split('\n')[0] or f'custom measure {name}',
+        formula=formula or f'computed by {getattr(fn, "__qualname__", repr(fn))}',
+        citation=citation, notes=notes,
+        at_param='cutoff' if any(p.name == 'cutoff' for p in declared) else None,
+        missing_value=COMPUTED if missing_value is None else missing_value,
+        aggregate=aggregate, bounds=bounds, higher_is_better=higher_is_better, skips_undefined=skips_undefined)
+    bare = REGISTRY.define(definition, aliases=list(aliases))
+    KERNELS[name] = _vectorized_kernel(fn) if vectorized else _per_query_kernel(fn, missing_value is None)
+    _CUSTOM.add(name)
+    return bare
+
+
+def _params(params: Iterable[Param | str] | dict) -> tuple[Param, ...]:
+    if isinstance(params, dict):
+        return tuple(_typed(k, v) for k, v in params.items())
+    out = []
+    for p in params:
+        if isinstance(p, Param):
+            out.append(p)
+        elif p in SHARED_PARAMS:
+            out.append(SHARED_PARAMS[p])
+        else:
+            raise MeasureError(f'unknown shared parameter {p!r} (shared: {", ".join(SHARED_PARAMS)}); '
+                               f'declare it with irmetrics.core.params.Param')
+    return tuple(out)
+
+
+def _typed(name: str, default: Any) -> Param:
+    if isinstance(default, bool):
+        constraint = Bool()
+    elif isinstance(default, int):
+        constraint = Int()
+    elif isinstance(default, float):
+        constraint = Float()
+    else:
+        raise MeasureError(f'cannot infer the type of parameter {name!r} from {default!r}; declare a Param')
+    return Param(name, constraint, default, f'{name} (default {default!r})')
+
+
+def _arguments(measure: Measure) -> dict[str, Any]:
+    return {p.name: (None if measure[p.name] is NOT_PROVIDED else measure[p.name])
+            for p in measure.definition.params}
+
+
+def _vectorized_kernel(fn: Callable) -> Callable[[Measure, RankedTable], np.ndarray]:
+    def kernel(measure: Measure, t: RankedTable) -> np.ndarray:
+        values = np.asarray(fn(t, **_arguments(measure)), dtype=np.float64)
+        if values.shape != (t.nq,):
+            raise MeasureError(f'custom measure {measure.name} returned shape {values.shape}, expected ({t.nq},) '
+                               f'(one value per qrels query)')
+        return values
+    return kernel
+
+
+def _per_query_kernel(fn: Callable, call_missing: bool) -> Callable[[Measure, RankedTable], np.ndarray]:
+    def kernel(measure: Measure, t: RankedTable) -> np.ndarray:
+        kwargs = _arguments(measure)
+        qrels_rows = t.index.cached(('custom_qrels_rows',), lambda: _qrels_rows(t))
+        run_rows = _run_rows(t)
+        out = np.full(t.nq, np.nan)
+        for q in range(t.nq):
+            ranking = run_rows.get(q)
+            if ranking is None and not call_missing:
+                continue
+            out[q] = fn(qrels_rows[q], ranking or [], **kwargs)
+        return out
+    return kernel
+
+
+def _qrels_rows(t: RankedTable) -> list[list[Qrel]]:
+    rows = list(t.index.qrels)
+    offsets = t.index.qrels.offsets.tolist()
+    return [rows[offsets[q]:offsets[q + 1]] for q in range(t.nq)]
+
+
+def _run_rows(t: RankedTable) -> dict[int, list[ScoredDoc]]:
+    """Ranked rows of each qrels query present in the run."""
+    run = t.run
+    to_qrels = ids.lookup(run.query_ids, t.index.qrels.query_ids)
+    rows = list(run)                                    # ranking order, grouped by run query code
+    offsets = run.offsets.tolist()
+    return {int(q): rows[offsets[r]:offsets[r + 1]] for r, q in enumerate(to_qrels.tolist()) if q >= 0}
