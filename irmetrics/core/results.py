@@ -1,8 +1,12 @@
-"""Result types: one per-query value, and a whole evaluation's results."""
+"""Result types: one per-query value, and a whole evaluation's results.
+
+:class:`CalcResults` renders to pandas (tidy and wide per-query DataFrames; pandas is imported
+only then) and to a text table of the aggregates (``print(results)``).
+"""
 from __future__ import annotations
 
 import math
-from typing import Iterator, NamedTuple
+from typing import Iterator, NamedTuple, Sequence
 
 import numpy as np
 
@@ -61,5 +65,61 @@ class CalcResults:
     def __iter__(self):
         return iter((self.aggregated, self.per_query))
 
+    # --- renderers ---------------------------------------------------------------------------
+    def to_dataframe(self, wide: bool = False, run: str | None = None):
+        """Per-query values as a pandas DataFrame, measures labelled by their string (``'nDCG@10'``).
+
+        Tidy (default): columns ``query_id, measure, value``, one row per (query, measure), without
+        the rows :meth:`iter_metrics` leaves out.  ``wide=True``: one row per query (index
+        ``query_id``), one column per measure, NaN where a measure is undefined.  ``run`` labels the
+        rows with a run name (a first ``run`` column; in the wide frame an index level), so the
+        frames of several runs concatenate: ``pd.concat([ev.calc(r).to_dataframe(run=n) for ...])``.
+        """
+        import pandas as pd
+        names = [str(m) for m in self.measures]
+        if wide:
+            frame = pd.DataFrame(self.values, columns=names, index=pd.Index(self.query_ids, name='query_id'))
+            frame.columns.name = 'measure'
+            if run is not None:
+                frame = pd.concat({run: frame}, names=['run'])
+            return frame
+        n_q, n_m = self.values.shape
+        keep = ~(np.isnan(self.values) & np.array([m.definition.skips_undefined for m in self.measures],
+                                                     dtype=bool)).ravel()
+        columns = {
+            'query_id': np.repeat(np.array(self.query_ids, dtype=object), n_m)[keep],
+            'measure': np.tile(np.array(names, dtype=object), n_q)[keep],
+            'value': self.values.ravel()[keep],
+        }
+        if run is not None:
+            columns = {'run': np.full(int(keep.sum()), run, dtype=object), **columns}
+        return pd.DataFrame(columns)
+
+    def to_table(self, places: int = 4) -> str:
+        """The aggregates as an aligned text table (``measure  value``); also what ``print`` shows."""
+        rows = [[str(m), _format(m, v, places)] for m, v in self.aggregated.items()]
+        return text_table(['measure', 'value'], rows, numeric_from=1)
+
+    def __str__(self) -> str:
+        return self.to_table()
+
     def __repr__(self) -> str:
         return f'<CalcResults: {len(self.measures)} measures x {len(self.query_ids)} queries>'
+
+
+def _format(measure: Measure, value: float, places: int) -> str:
+    if measure.definition.aggregate == 'sum' and float(value).is_integer():
+        return str(int(value))
+    return f'{value:.{places}f}'
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int | None = None) -> str:
+    """An aligned text table; columns from ``numeric_from`` on (numbers) are right-aligned."""
+    table = [list(header)] + [list(r) for r in rows]
+    widths = [max(len(row[j]) for row in table) for j in range(len(header))]
+    lines = []
+    for row in table:
+        cells = [cell.rjust(w) if numeric_from is not None and j >= numeric_from else cell.ljust(w)
+                 for j, (cell, w) in enumerate(zip(row, widths))]
+        lines.append('  '.join(cells).rstrip())
+    return '\n'.join(lines) + '\n'

@@ -127,3 +127,22 @@ def to_trec_name(measure: Measure) -> tuple[str, Any] | None:
         if len(entry.preset) > best_score:
             best, best_score = (entry.trec, value), len(entry.preset)
     return best
+
+
+def trec_output_name(measure: Measure) -> str | None:
+    """The name trec_eval prints for ``measure`` (``P_5``, ``map``, ``iprec_at_recall_0.10``), or None.
+
+    Invocation settings (``rel``, ``judged_only``, ``gains``) do not appear in
+    trec_eval's names, so ``P(rel=2)@5`` prints as ``P_5``, as under ``trec_eval -l2``.
+    """
+    found = to_trec_name(measure)
+    if found is None:
+        return None
+    base, value = found
+    if value is None:
+        return base
+    if base == 'iprec_at_recall':
+        return f'{base}_{value:.2f}'          # trec_eval's "%s_%3.2f"
+    if base == 'set_F':
+        return base if value == 1.0 else f'{base}_{value:g}'
+    return f'{base}_{value}'

@@ -1,0 +1,122 @@
+"""Command-line grammar: the evaluation command and the ``measures`` / ``providers`` commands.
+
+    irmetrics QRELS RUN MEASURE...              one run; as in ir_measures
+    irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
+    irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
+    irmetrics providers                         the engines and whether they are installed
+
+A usage error is one line on stderr and exit status 2, like every user error.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .formats import FORMATS
+
+EXIT_USAGE = 2
+COMMANDS = ('measures', 'providers')
+
+USAGE = '''irmetrics QRELS RUN MEASURE... [options]
+       irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
+       irmetrics measures [NAME...]
+       irmetrics providers'''
+
+EPILOG = '''measures: irmetrics/ir_measures syntax (AP, nDCG@10, "P(rel=2)@5"), trec_eval names (map,
+ndcg_cut.10, P.5,10, official) or several in one quoted word ("nDCG@10 P@5"). Quote measures
+with parentheses. QRELS may be an ir_datasets id when ir_datasets is installed.
+
+examples:
+  irmetrics qrels.txt run.txt AP nDCG@10 "P(rel=2)@5"
+  irmetrics qrels.txt bm25.txt dense.txt -m "AP nDCG@10"      # one row per run
+  irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
+  irmetrics measures nDCG                                       # formula, parameters, conventions
+
+full reference: docs/cli.md in the irmetrics source tree'''
+
+
+class UsageError(Exception):
+    """A command line that does not parse; printed as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+class _EvaluateParser(_Parser):
+    """Options may come between the positional words; the words are then split into runs and measures."""
+
+    def parse_args(self, args=None, namespace=None):
+        args = self.parse_intermixed_args(args, namespace)
+        if args.measure:
+            args.runs, args.measures = args.words, args.measure
+            if not args.runs:
+                raise UsageError('no run given: irmetrics QRELS RUN [RUN...] -m MEASURE')
+        else:
+            if len(args.words) < 2:
+                missing = 'a run and measures' if not args.words else 'measures'
+                raise UsageError(f'no {missing} given: irmetrics QRELS RUN MEASURE... '
+                                 f'(or irmetrics QRELS RUN [RUN...] -m MEASURE...)')
+            args.runs, args.measures = args.words[:1], args.words[1:]
+        if args.no_summary and not args.by_query:
+            raise UsageError('-n/--no_summary only makes sense with -q/--by_query')
+        if args.trec_eval and len(args.runs) > 1:
+            raise UsageError("--trec-eval prints one run (trec_eval's layout has no run column); give one run")
+        if args.format is None and not args.trec_eval:
+            args.format = 'table' if sys.stdout.isatty() else 'tsv'
+        return args
+
+
+def evaluate_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+    p = _EvaluateParser(prog='irmetrics', usage=USAGE, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                description='Evaluate TREC runs against qrels with IR measures, exactly as trec_eval '
+                            'ranks and counts (see docs/conventions.md).')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format; .gz/.bz2/.xz accepted) '
+                   'or an ir_datasets id')
+    p.add_argument('words', nargs='*', metavar='RUN|MEASURE',
+                   help='without -m: one RUN then MEASUREs; with -m: RUNs')
+    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
+                   help='a measure (or several, space-separated); repeatable. With -m every word after QRELS is a run')
+    p.add_argument('-q', '--by_query', '--by-query', action='store_true',
+                   help='per-query values, then the aggregates (query "all")')
+    p.add_argument('-n', '--no_summary', '--no-summary', action='store_true',
+                   help='with -q: leave out the aggregates')
+    p.add_argument('-p', '--places', type=int, default=None,
+                   help='decimal places (default: 4 for table, tsv and --trec-eval; every digit for csv, json '
+                        'and jsonl; -1: every digit)')
+    out = p.add_mutually_exclusive_group()
+    out.add_argument('-f', '--format', '-o', '--output_format', dest='format', choices=FORMATS, default=None,
+                     metavar='FORMAT', help=f'output format: {", ".join(FORMATS)} (default: table on a '
+                                            'terminal, else tsv, the ir_measures layout)')
+    out.add_argument('--trec-eval', '--trec_eval', dest='trec_eval', action='store_true',
+                     help="trec_eval's three-column layout and measure names (one run)")
+    p.add_argument('--provider', metavar='NAME', help='force one provider (engine): see irmetrics providers')
+    p.add_argument('--duplicates', choices=['error', 'first', 'last', 'max'], default='error',
+                   help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
+                        'first, last or highest-scored occurrence')
+    p.add_argument('--quiet', action='store_true', help='no progress bar')
+    p.add_argument('--version', action='version', version=f'irmetrics {__version__}')
+    return p
+
+
+def measures_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics measures', description='List the measures, or describe some: formula, '
+                'parameters and defaults, aliases, trec_eval names, providers, conventions, citation.')
+    p.add_argument('names', nargs='*', metavar='NAME',
+                   help='a measure name, alias, measure string (nDCG@10) or trec_eval name (ndcg_cut)')
+    return p
+
+
+def providers_parser() -> argparse.ArgumentParser:
+    return _Parser(prog='irmetrics providers',
+                   description='The providers (engines), whether each is installed, and how to install it.')
+
+
+def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
+    """(command, arguments); raises :class:`UsageError`."""
+    if argv and argv[0] in COMMANDS:
+        parser = measures_parser() if argv[0] == 'measures' else providers_parser()
+        return argv[0], parser.parse_args(argv[1:])
+    return 'evaluate', evaluate_parser().parse_args(argv)

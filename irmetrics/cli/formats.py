@@ -1,0 +1,224 @@
+"""Output formats of the evaluation command: one renderer per format, all fed the same results.
+
+``table``   aligned columns for people: one row per run and a column per measure (measures become
+            rows when that would not fit the terminal); with ``-q`` one row per query.
+``tsv``     ir_measures' layout: ``measure<TAB>value``; with ``-q`` ``query<TAB>measure<TAB>value``
+            and ``all`` lines; with several runs a first ``run`` column.
+``csv``     the tsv columns, comma-separated, under a header line.
+``jsonl``   ir_measures' layout: one ``{"query_id", "measure", "value"}`` object a line
+            (``query_id`` only with ``-q``; ``run`` first with several runs).
+``json``    one document: ``{"measures": [...], "runs": [{"run", "aggregate", "per_query"}]}``.
+``trec_eval`` trec_eval's three columns ``%-22s<TAB>query<TAB>%6.4f``, trec_eval's measure names,
+            queries in trec_eval's (byte-wise) order, ``all`` lines last; one run only.
+
+Values print with ``places`` decimals (table, tsv and trec_eval default to 4; csv, json and jsonl
+to full precision); counts (measures summed over queries) print as integers.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import shutil
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from ..core.measure import Measure
+from ..core.results import CalcResults, text_table
+
+SUMMARY_QID = 'all'
+DEFAULT_PLACES = 4
+FORMATS = ('table', 'tsv', 'csv', 'json', 'jsonl')
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to render: per-query rows, the summary, decimal places (None: the format's default)."""
+
+    by_query: bool = False
+    summary: bool = True
+    places: int | None = None
+    width: int | None = None       # terminal width for ``table`` (None: ask the terminal)
+
+
+@dataclass(frozen=True)
+class RunResults:
+    """The results of one run, labelled as the user named the run."""
+
+    name: str
+    results: CalcResults
+
+
+def format_value(measure: Measure, value: float, places: int | None) -> str:
+    """A value as text: counts as integers, others with ``places`` decimals (None or < 0: all digits)."""
+    if value != value:
+        return 'nan'
+    if measure.definition.aggregate == 'sum' and float(value).is_integer():
+        return str(int(value))
+    if places is None or places < 0:
+        return repr(float(value))
+    return f'{value:.{places}f}'
+
+
+def json_value(measure: Measure, value: float, places: int | None):
+    """A value as a JSON number (None for NaN), rounded only when ``places`` is given."""
+    if value != value or math.isinf(value):
+        return None
+    if measure.definition.aggregate == 'sum' and float(value).is_integer():
+        return int(value)
+    return round(float(value), places) if places is not None and places >= 0 else float(value)
+
+
+def _records(runs: Sequence[RunResults], opts: Options) -> Iterator[tuple[str, str, Measure, float]]:
+    """(run, query id or 'all', measure, value): per-query values, then each run's aggregates."""
+    for run in runs:
+        if opts.by_query:
+            for metric in run.results.iter_metrics():
+                yield run.name, metric.query_id, metric.measure, metric.value
+        if opts.summary:
+            for measure, value in run.results.aggregated.items():
+                yield run.name, SUMMARY_QID, measure, value
+
+
+def _columns(runs: Sequence[RunResults], opts: Options) -> list[str]:
+    return (['run'] if len(runs) > 1 else []) + (['query_id'] if opts.by_query else []) + ['measure', 'value']
+
+
+def _tidy_rows(runs: Sequence[RunResults], opts: Options, value: Callable) -> Iterator[list]:
+    several = len(runs) > 1
+    for name, qid, measure, v in _records(runs, opts):
+        yield ([name] if several else []) + ([qid] if opts.by_query else []) + [str(measure), value(measure, v)]
+
+
+def render_tsv(runs: Sequence[RunResults], opts: Options) -> str:
+    places = DEFAULT_PLACES if opts.places is None else opts.places
+    lines = ['\t'.join(row) for row in _tidy_rows(runs, opts, lambda m, v: format_value(m, v, places))]
+    return ''.join(line + '\n' for line in lines)
+
+
+def render_csv(runs: Sequence[RunResults], opts: Options) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator='\n')
+    writer.writerow(_columns(runs, opts))
+    writer.writerows(_tidy_rows(runs, opts, lambda m, v: format_value(m, v, opts.places)))
+    return out.getvalue()
+
+
+def render_jsonl(runs: Sequence[RunResults], opts: Options) -> str:
+    keys = _columns(runs, opts)
+    rows = _tidy_rows(runs, opts, lambda m, v: json_value(m, v, opts.places))
+    return ''.join(json.dumps(dict(zip(keys, row))) + '\n' for row in rows)
+
+
+def render_json(runs: Sequence[RunResults], opts: Options) -> str:
+    measures = runs[0].results.measures if runs else []
+    doc = {'measures': [str(m) for m in measures], 'runs': []}
+    for run in runs:
+        entry: dict = {'run': run.name}
+        if opts.summary:
+            entry['aggregate'] = {str(m): json_value(m, v, opts.places) for m, v in run.results.aggregated.items()}
+        if opts.by_query:
+            per_query: dict = {}
+            for metric in run.results.iter_metrics():
+                per_query.setdefault(metric.query_id, {})[str(metric.measure)] = \
+                    json_value(metric.measure, metric.value, opts.places)
+            entry['per_query'] = per_query
+        doc['runs'].append(entry)
+    return json.dumps(doc, indent=2) + '\n'
+
+
+def render_table(runs: Sequence[RunResults], opts: Options) -> str:
+    places = DEFAULT_PLACES if opts.places is None else opts.places
+    measures = runs[0].results.measures if runs else []
+    header = [str(m) for m in measures]
+    if opts.by_query:
+        lead = (['run'] if len(runs) > 1 else []) + ['query']
+        rows = []
+        for run in runs:
+            name = [run.name] if len(runs) > 1 else []
+            for qid, values in zip(run.results.query_ids, run.results.values.tolist()):
+                rows.append(name + [qid] + [_cell(m, v, places) for m, v in zip(measures, values)])
+            if opts.summary:
+                rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
+                                                    for m, v in run.results.aggregated.items()])
+        return text_table(lead + header, rows, numeric_from=len(lead))
+    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregated.items()] for run in runs]
+    table = text_table(['run'] + header, rows, numeric_from=1)
+    width = opts.width or shutil.get_terminal_size().columns
+    if max(map(len, table.splitlines()), default=0) <= width:
+        return table
+    transposed = [[h] + [row[j + 1] for row in rows] for j, h in enumerate(header)]
+    return text_table(['measure'] + [run.name for run in runs], transposed, numeric_from=1)
+
+
+def _cell(measure: Measure, value: float, places: int) -> str:
+    """A per-query table cell; a query on which the measure is undefined shows '-'."""
+    if value != value and measure.definition.skips_undefined:
+        return '-'
+    return format_value(measure, value, places)
+
+
+def trec_eval_names(measures: Sequence[Measure]) -> dict[Measure, str]:
+    """The name each measure prints under in trec_eval's layout.
+
+    trec_eval's own name where it has one (``P_5``, ``map``, ``ndcg_cut_10``); irmetrics' name for
+    measures trec_eval lacks, and for measures that would share a trec_eval name (``P@5`` and
+    ``P(rel=2)@5`` are both ``P_5`` to trec_eval, whose relevance level is a global flag).
+    """
+    from ..core.trec_names import trec_output_name
+    names = {m: trec_output_name(m) or str(m) for m in measures}
+    taken: dict[str, int] = {}
+    for name in names.values():
+        taken[name] = taken.get(name, 0) + 1
+    return {m: (name if taken[name] == 1 else str(m)) for m, name in names.items()}
+
+
+def render_trec_eval(runs: Sequence[RunResults], opts: Options) -> str:
+    """trec_eval's layout (see the module docstring); NumQ has no per-query lines, as in trec_eval.
+
+    Means are summed in trec_eval's order (queries sorted byte-wise, one addition after another),
+    so that a mean exactly between two printed values rounds as trec_eval rounds it.
+    """
+    places = DEFAULT_PLACES if opts.places is None or opts.places < 0 else opts.places
+
+    def line(measure: Measure, name: str, qid: str, value: float) -> str:
+        if measure.definition.aggregate == 'sum' and float(value).is_integer():
+            text = str(int(value))
+        else:
+            text = f'{value:6.{places}f}'
+        return f'{name:<22}\t{qid}\t{text}\n'
+
+    (run,) = runs
+    res = run.results
+    names = trec_eval_names(res.measures)
+    order = sorted(range(len(res.query_ids)), key=lambda i: res.query_ids[i].encode('utf-8'))
+    out = []
+    if opts.by_query:
+        for i in order:
+            for j, m in enumerate(res.measures):
+                value = float(res.values[i, j])
+                if m.name != 'NumQ' and not (value != value and m.definition.skips_undefined):
+                    out.append(line(m, names[m], res.query_ids[i], value))
+    if opts.summary:
+        for j, (m, value) in enumerate(res.aggregated.items()):
+            if m.definition.aggregate == 'mean':
+                value = _sequential_mean(res.values[order, j], m.definition.skips_undefined, value)
+            out.append(line(m, names[m], SUMMARY_QID, value))
+    return ''.join(out)
+
+
+def _sequential_mean(values, skip_nan: bool, fallback: float) -> float:
+    total, count = 0.0, 0
+    for v in values.tolist():
+        if skip_nan and v != v:
+            continue
+        total += v
+        count += 1
+    return total / count if count else fallback
+
+
+RENDERERS: dict[str, Callable[[Sequence[RunResults], Options], str]] = {
+    'table': render_table, 'tsv': render_tsv, 'csv': render_csv, 'json': render_json,
+    'jsonl': render_jsonl, 'trec_eval': render_trec_eval,
+}

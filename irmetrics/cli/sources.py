@@ -1,0 +1,62 @@
+"""Where the command line's qrels and runs come from: files, or an ir_datasets dataset id for qrels.
+
+A qrels argument that names an existing file is read as a TREC qrels file.  Otherwise, as in
+ir_measures, it may be an ir_datasets id (``msmarco-passage/dev/small``) when ir_datasets is
+installed (``pip install "irmetrics[ir_datasets]"``).  ir_datasets is imported only then.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+
+from ..core.data import Qrels, Run
+from ..core.errors import InputError
+from ..core.inputs import read_trec_qrels, read_trec_run, to_qrels
+
+IR_DATASETS_INSTALL = 'pip install "irmetrics[ir_datasets]"'
+_FILE_SUFFIXES = ('.txt', '.tsv', '.qrels', '.gz', '.bz2', '.xz')
+
+
+def load_qrels(arg: str) -> Qrels:
+    """Qrels from a file, or from an ir_datasets dataset when ``arg`` is not a file."""
+    if os.path.exists(arg) or not _could_be_dataset_id(arg):
+        return read_trec_qrels(arg)
+    try:
+        import ir_datasets
+    except ImportError:
+        raise InputError(f'no such file, and ir_datasets is not installed to read it as a dataset id '
+                         f'(install it with: {IR_DATASETS_INSTALL})', arg) from None
+    return _dataset_qrels(ir_datasets, arg)
+
+
+def load_run(arg: str, duplicates: str) -> Run:
+    return read_trec_run(arg, duplicates=duplicates)
+
+
+def _could_be_dataset_id(arg: str) -> bool:
+    """ir_datasets ids are names joined by '/': not absolute or relative paths, no file suffix."""
+    return bool(arg) and not arg.startswith(('.', '/', '~', '\\')) \
+        and os.path.splitext(arg)[1].lower() not in _FILE_SUFFIXES
+
+
+def _dataset_qrels(ir_datasets, dataset_id: str) -> Qrels:
+    where = f'ir_datasets:{dataset_id}'
+    try:
+        dataset = ir_datasets.load(dataset_id)
+    except KeyError:
+        raise InputError('no such file, and no ir_datasets dataset of that id', dataset_id) from None
+    if not dataset.has_qrels():
+        raise InputError('this ir_datasets dataset has no qrels', where)
+    # ir_datasets logs download attempts on stderr; irmetrics reports a failure in one line instead.
+    logging.disable(logging.CRITICAL)
+    try:
+        records = list(dataset.qrels_iter())
+    except Exception as ex:     # noqa: BLE001 - downloads fail in many ways (network, disk, checksum)
+        reason = str(ex.args[0]) if ex.args else type(ex).__name__
+        raise InputError(f'the qrels are not available offline and could not be downloaded ({reason}); '
+                         f'see the ir_datasets documentation of {dataset_id!r} for how to obtain them',
+                         where) from None
+    finally:
+        logging.disable(logging.NOTSET)
+    return dataclasses.replace(to_qrels(records), source=where)

@@ -1,0 +1,44 @@
+"""Running the ``irmetrics`` command in a real subprocess, and the small inputs the CLI tests share."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# Three queries; q3 is missing from run A (it scores 0), d5 of run A is unjudged.
+QRELS = 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\nq2 0 d4 1\nq3 0 d9 1\n'
+RUN_A = 'q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\nq2 Q0 d4 1 5.0 a\nq2 Q0 d5 2 4.0 a\n'
+RUN_B = 'q1 Q0 d3 1 9 b\nq1 Q0 d1 2 8 b\nq2 Q0 d1 1 1 b\nq3 Q0 d9 1 1 b\n'
+
+
+def write_inputs(directory: Path) -> dict[str, str]:
+    """The shared qrels and runs as files named qrels, a.run and b.run in ``directory``."""
+    paths = {}
+    for name, text in (('qrels', QRELS), ('a.run', RUN_A), ('b.run', RUN_B)):
+        (directory / name).write_text(text)
+        paths[name] = name
+    return paths
+
+
+def irmetrics(*args: str, cwd: Path | str | None = None, env: dict | None = None,
+              timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python -m irmetrics ARGS`` with text output captured (stdout and stderr are not terminals)."""
+    full_env = dict(os.environ)
+    full_env.pop('COLUMNS', None)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, '-m', 'irmetrics', *args], cwd=cwd, env=full_env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def assert_user_error(proc: subprocess.CompletedProcess, *fragments: str) -> str:
+    """Exit status 2, nothing on stdout, one line on stderr holding every fragment, no traceback."""
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout == ''
+    assert 'Traceback' not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith('irmetrics: error: '), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]

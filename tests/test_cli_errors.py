@@ -1,0 +1,219 @@
+"""Every user error of the CLI is one line on stderr naming the problem, exit status 2, no traceback.
+
+Each test runs the real command in a subprocess.  Missing engines and datasets are simulated with a
+stand-in module put first on PYTHONPATH.
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cli_support import assert_user_error, irmetrics, write_inputs
+
+
+@pytest.fixture
+def here(tmp_path):
+    write_inputs(tmp_path)
+    return tmp_path
+
+
+def fake_module(tmp_path, name: str, source: str) -> dict:
+    """An environment whose PYTHONPATH starts with a package ``name`` holding ``source``."""
+    root = tmp_path / 'fake_modules'
+    (root / name).mkdir(parents=True)
+    (root / name / '__init__.py').write_text(source)
+    return {'PYTHONPATH': os.pathsep.join([str(root), os.environ.get('PYTHONPATH', '')])}
+
+
+# --- command-line usage --------------------------------------------------------------------------
+@pytest.mark.parametrize('args, fragment', [
+    ([], 'required: QRELS'),
+    (['qrels'], 'no a run and measures given'),
+    (['qrels', 'a.run'], 'no measures given'),
+    (['qrels', '-m', 'AP'], 'no run given'),
+    (['qrels', 'a.run', 'AP', '-n'], '-n/--no_summary only makes sense with -q'),
+    (['qrels', 'a.run', 'b.run', '-m', 'AP', '--trec-eval'], '--trec-eval prints one run'),
+    (['qrels', 'a.run', 'AP', '--trec-eval', '--format', 'tsv'], 'not allowed with argument'),
+    (['qrels', 'a.run', 'AP', '--format', 'xml'], "invalid choice: 'xml'"),
+    (['qrels', 'a.run', 'AP', '-p', 'four'], "invalid int value: 'four'"),
+    (['qrels', 'a.run', 'AP', '--no-such-flag'], 'unrecognized arguments: --no-such-flag'),
+    (['qrels', 'a.run', 'AP', '--duplicates', 'sum'], "invalid choice: 'sum'"),
+    (['measures', '--bogus'], 'unrecognized arguments: --bogus'),
+    (['providers', 'extra'], 'unrecognized arguments: extra'),
+])
+def test_usage_errors(here, args, fragment):
+    line = assert_user_error(irmetrics(*args, cwd=here), fragment)
+    assert line.endswith('(see irmetrics --help)')
+
+
+def test_help_and_version_exit_0(here):
+    for args in (['--help'], ['measures', '--help'], ['providers', '-h']):
+        proc = irmetrics(*args, cwd=here)
+        assert proc.returncode == 0 and 'usage' in proc.stdout.lower() and proc.stderr == ''
+    proc = irmetrics('--version', cwd=here)
+    assert proc.returncode == 0 and proc.stdout.startswith('irmetrics ')
+
+
+# --- files ---------------------------------------------------------------------------------------
+def test_missing_run_file(here):
+    assert_user_error(irmetrics('qrels', 'nope.run', 'AP', cwd=here), 'nope.run: no such file')
+
+
+def test_missing_qrels_file(here):
+    assert_user_error(irmetrics('nope.txt', 'a.run', 'AP', cwd=here), 'nope.txt: no such file')
+
+
+def test_directory_instead_of_a_file(here):
+    (here / 'dir').mkdir()
+    assert_user_error(irmetrics('qrels', 'dir', 'AP', cwd=here), 'dir: is a directory')
+
+
+@pytest.mark.skipif(hasattr(os, 'geteuid') and os.geteuid() == 0, reason='root reads any file')
+def test_unreadable_file(here):
+    os.chmod(here / 'a.run', 0)
+    assert_user_error(irmetrics('qrels', 'a.run', 'AP', cwd=here), 'a.run', 'ermission denied')
+
+
+def test_malformed_qrels_line_names_file_and_line(here):
+    (here / 'bad.qrels').write_text('q1 0 d1 1\nq1 0 d2\n')
+    assert_user_error(irmetrics('bad.qrels', 'a.run', 'AP', cwd=here), 'bad.qrels:2')
+
+
+def test_malformed_run_line_names_file_and_line(here):
+    (here / 'bad.run').write_text('q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 high a\n')
+    assert_user_error(irmetrics('qrels', 'bad.run', 'AP', cwd=here), 'bad.run:2')
+
+
+def test_non_finite_score(here):
+    (here / 'nan.run').write_text('q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 nan a\n')
+    assert_user_error(irmetrics('qrels', 'nan.run', 'AP', cwd=here), 'nan.run:2', 'not a finite number')
+
+
+def test_duplicate_document_is_an_error_unless_resolved(here):
+    (here / 'dup.run').write_text('q1 Q0 d1 1 3.0 a\nq1 Q0 d1 2 2.0 a\n')
+    assert_user_error(irmetrics('qrels', 'dup.run', 'P@1', cwd=here), 'dup.run', "'d1'", 'more than once')
+    for policy in ('first', 'last', 'max'):
+        proc = irmetrics('qrels', 'dup.run', 'P@1', '--duplicates', policy, cwd=here)
+        assert proc.returncode == 0 and proc.stdout == 'P@1\t0.3333\n', proc.stderr
+
+
+def test_a_later_run_failing_prints_nothing(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'missing.run', '-m', 'AP', cwd=here), 'missing.run: no such file')
+
+
+# --- measures ------------------------------------------------------------------------------------
+def test_unknown_measure_suggests_names(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'nDGC@10', cwd=here), "unknown measure 'nDGC'", 'did you mean')
+
+
+def test_invalid_parameter(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'P@0', cwd=here), "parameter 'cutoff'", 'an integer >= 1')
+
+
+def test_measure_syntax_error(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'P(rel=2@5', cwd=here), 'cannot parse measure')
+
+
+def test_missing_required_parameter(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'Success', cwd=here), 'Success needs parameter(s) cutoff')
+
+
+def test_bad_trec_eval_parameter(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'P.5,x', cwd=here), "invalid parameter 'x'")
+
+
+def test_run_file_given_as_measure_without_m(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'b.run', 'AP', cwd=here), "'b.run' is a file, not a measure",
+                      '-m')
+
+
+def test_measure_given_as_run_with_m(here):
+    assert_user_error(irmetrics('qrels', 'a.run', '-m', 'AP', 'P@2', cwd=here), "'P@2' is not a file but a measure",
+                      "-m 'AP P@2'")
+
+
+def test_unknown_measure_in_measures_command():
+    assert_user_error(irmetrics('measures', 'nDCGG'), "unknown measure 'nDCGG'", 'did you mean', 'DCG')
+
+
+# --- providers -----------------------------------------------------------------------------------
+def test_unknown_provider(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'AP', '--provider', 'trec_evil', cwd=here),
+                      "unknown provider 'trec_evil'", 'native')
+
+
+def test_provider_that_does_not_support_the_measure(here):
+    pytest.importorskip('pytrec_eval')
+    assert_user_error(irmetrics('qrels', 'a.run', 'Hits@2', '--provider', 'pytrec_eval', cwd=here),
+                      "provider 'pytrec_eval' does not support Hits@2", 'native')
+
+
+def test_provider_not_installed(here, tmp_path):
+    env = fake_module(tmp_path, 'pytrec_eval', 'raise ImportError("No module named pytrec_eval")\n')
+    assert_user_error(irmetrics('qrels', 'a.run', 'AP', '--provider', 'pytrec_eval', cwd=here, env=env),
+                      "provider 'pytrec_eval' is not installed", 'pip install')
+
+
+# --- ir_datasets ---------------------------------------------------------------------------------
+def test_dataset_id_without_ir_datasets(here, tmp_path):
+    env = fake_module(tmp_path, 'ir_datasets', 'raise ImportError("No module named ir_datasets")\n')
+    assert_user_error(irmetrics('msmarco-passage/dev/small', 'a.run', 'AP', cwd=here, env=env),
+                      'msmarco-passage/dev/small', 'ir_datasets is not installed', 'irmetrics[ir_datasets]')
+
+
+FAKE_IR_DATASETS = '''
+from collections import namedtuple
+TrecQrel = namedtuple('TrecQrel', 'query_id doc_id relevance iteration')
+
+class Dataset:
+    def __init__(self, dataset_id):
+        self.dataset_id = dataset_id
+    def has_qrels(self):
+        return self.dataset_id != 'fake/no-qrels'
+    def qrels_iter(self):
+        if self.dataset_id == 'fake/offline':
+            raise RuntimeError('All download sources failed', ['network unreachable'])
+        yield TrecQrel('q1', 'd1', 1, '0')
+        yield TrecQrel('q1', 'd3', 2, '0')
+        yield TrecQrel('q2', 'd4', 1, '0')
+
+def load(dataset_id):
+    if not dataset_id.startswith('fake/'):
+        raise KeyError(dataset_id)
+    return Dataset(dataset_id)
+'''
+
+
+def test_dataset_id_reads_the_qrels(here, tmp_path):
+    env = fake_module(tmp_path, 'ir_datasets', FAKE_IR_DATASETS)
+    proc = irmetrics('fake/qrels', 'a.run', 'P@3', 'NumQ', '-q', cwd=here, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ('q1\tP@3\t0.6667\nq1\tNumQ\t1\nq2\tP@3\t0.3333\nq2\tNumQ\t1\n'
+                           'all\tP@3\t0.5000\nall\tNumQ\t2\n')
+
+
+@pytest.mark.parametrize('dataset_id, fragments', [
+    ('fake/offline', ('ir_datasets:fake/offline', 'not available offline', 'All download sources failed')),
+    ('fake/no-qrels', ('ir_datasets:fake/no-qrels', 'has no qrels')),
+    ('nothing/here', ('nothing/here: no such file, and no ir_datasets dataset of that id',)),
+])
+def test_dataset_errors(here, tmp_path, dataset_id, fragments):
+    env = fake_module(tmp_path, 'ir_datasets', FAKE_IR_DATASETS)
+    assert_user_error(irmetrics(dataset_id, 'a.run', 'AP', cwd=here, env=env), *fragments)
+
+
+def test_unknown_dataset_id_with_the_real_ir_datasets(here):
+    pytest.importorskip('ir_datasets')
+    assert_user_error(irmetrics('no-such-collection/dev', 'a.run', 'AP', cwd=here),
+                      'no such file, and no ir_datasets dataset of that id')
+
+
+# --- output closed early -------------------------------------------------------------------------
+def test_closed_pipe_is_not_an_error(here):
+    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', 'qrels', 'a.run', 'official', '-q'], cwd=here,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0 and 'Traceback' not in err and err == ''

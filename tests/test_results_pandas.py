@@ -1,0 +1,92 @@
+"""Results as pandas DataFrames (tidy and wide) and as a printed table, from the API and from an evaluator."""
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import irmetrics as irm
+from irmetrics import AP, P, NumRet
+
+pd = pytest.importorskip('pandas')
+
+from cli_support import QRELS, RUN_A, RUN_B  # noqa: E402
+
+
+@pytest.fixture
+def results():
+    return irm.calc([AP, P@2, NumRet], QRELS, RUN_A)
+
+
+def test_tidy_frame(results):
+    frame = results.to_dataframe()
+    assert list(frame.columns) == ['query_id', 'measure', 'value']
+    assert len(frame) == 3 * 3
+    assert frame.iloc[0].tolist() == ['q1', 'AP', pytest.approx(5 / 6)]
+    expected = {(m.query_id, str(m.measure)): m.value for m in results.iter_metrics()}
+    assert {(r.query_id, r.measure): r.value for r in frame.itertuples()} == expected
+
+
+def test_wide_frame(results):
+    frame = results.to_dataframe(wide=True)
+    assert frame.index.name == 'query_id' and list(frame.index) == ['q1', 'q2', 'q3']
+    assert list(frame.columns) == ['AP', 'P@2', 'NumRet']
+    assert frame.loc['q2', 'AP'] == 0.5 and frame.loc['q3', 'NumRet'] == 0
+    assert frame.mean()['AP'] == pytest.approx(results.aggregated[AP])
+
+
+def test_run_label_concatenates_several_runs():
+    ev = irm.evaluator([AP, P@2], QRELS)
+    tidy = pd.concat([ev.calc(text).to_dataframe(run=name) for name, text in (('a', RUN_A), ('b', RUN_B))])
+    assert list(tidy.columns) == ['run', 'query_id', 'measure', 'value']
+    table = tidy[tidy.measure == 'AP'].groupby('run')['value'].mean()
+    assert table['a'] == pytest.approx(4 / 9) and table['b'] == pytest.approx(5 / 6)
+    wide = pd.concat([ev.calc(text).to_dataframe(wide=True, run=name) for name, text in (('a', RUN_A),
+                                                                                          ('b', RUN_B))])
+    assert wide.index.names == ['run', 'query_id'] and wide.loc[('b', 'q3'), 'AP'] == 1.0
+
+
+def test_evaluator_results_render_the_same(results):
+    ev = irm.evaluator([AP, P@2, NumRet], QRELS)
+    pd.testing.assert_frame_equal(ev.calc(RUN_A).to_dataframe(), results.to_dataframe())
+    pd.testing.assert_frame_equal(ev.calc(RUN_A).to_dataframe(wide=True), results.to_dataframe(wide=True))
+
+
+def test_undefined_values_are_left_out_of_the_tidy_frame_and_nan_in_the_wide_one():
+    skipping = [d for d in irm.core.measure.REGISTRY.definitions() if d.skips_undefined]
+    if not skipping:
+        pytest.skip('no measure that skips undefined queries is registered')
+    measure = skipping[0].bare
+    if measure.missing_required():
+        pytest.skip(f'{measure!r} needs parameters')
+    res = irm.CalcResults(['q1', 'q2'], [measure, AP], np.array([[math.nan, 0.5], [0.25, 1.0]]))
+    tidy = res.to_dataframe()
+    assert len(tidy) == 3 and not tidy.value.isna().any()
+    assert math.isnan(res.to_dataframe(wide=True).loc['q1', str(measure)])
+
+
+def test_empty_results():
+    res = irm.CalcResults([], [AP], np.empty((0, 1)))
+    assert len(res.to_dataframe()) == 0 and list(res.to_dataframe().columns) == ['query_id', 'measure', 'value']
+    assert res.to_dataframe(wide=True).shape == (0, 1)
+
+
+def test_aggregates_print_as_a_table(results):
+    assert results.to_table() == ('measure   value\n'
+                                  'AP       0.4444\n'
+                                  'P@2      0.3333\n'
+                                  'NumRet        5\n')
+    assert str(results) == results.to_table()
+    assert results.to_table(places=2).splitlines()[1] == 'AP        0.44'
+
+
+def test_pandas_is_imported_only_when_asked():
+    code = ('import sys, irmetrics as irm\n'
+            f'r = irm.calc(["AP"], {QRELS!r}, {RUN_A!r})\n'
+            'str(r); list(r.iter_metrics())\n'
+            'assert "pandas" not in sys.modules, "pandas imported"\n'
+            'r.to_dataframe()\n'
+            'assert "pandas" in sys.modules\n')
+    proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
