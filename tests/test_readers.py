@@ -1,8 +1,7 @@
 """Reading qrels and runs: every input format, and every bad input named by file and line.
 
-TREC files are read by two implementations (small regular files by a pure-Python splitter, the
-rest by Arrow's CSV reader), and ids are held in two layouts (numpy objects, Arrow strings); the
-``layout`` fixture runs each test under both, by lowering the size thresholds.
+TREC files are read by two implementations and ids are held in two layouts; the ``layout``
+fixture (conftest.py) runs a test under both.
 """
 import bz2
 import gzip
@@ -17,7 +16,7 @@ import pytest
 
 import irmetrics as irm
 from irmetrics import AP, P, DuplicateError, InputError, NumQ, NumRel, NumRet, nDCG
-from irmetrics.core import ids, trec_files
+from irmetrics.core import ids
 
 TESTDATA = pathlib.Path(__file__).resolve().parents[2] / 'shared' / 'trec_eval_testdata'
 
@@ -27,15 +26,6 @@ QRELS_ROWS = [('q1', 'd1', 1, '0'), ('q1', 'd2', 0, '0'), ('q1', 'd3', 2, '0'), 
 RUN_ROWS = [('q1', 'd2', 0.9), ('q1', 'd1', 0.5), ('q1', 'd3', 0.1), ('q3', 'd1', 1.0)]   # ranked
 MEASURES = [AP, nDCG@10, P@2, NumQ, NumRel, NumRet]
 EXPECTED = {AP: (1 / 2 + 2 / 3) / 2 / 2, P@2: 0.25, NumQ: 2, NumRel: 3, NumRet: 3}
-
-
-@pytest.fixture(params=['python', 'arrow'])
-def layout(request, monkeypatch):
-    """Read with the pure-Python splitter and numpy ids, or with Arrow's reader and Arrow ids."""
-    if request.param == 'arrow':
-        monkeypatch.setattr(trec_files, 'SMALL_FILE', -1)
-        monkeypatch.setattr(ids, 'ARROW_MIN_ROWS', 0)
-    return request.param
 
 
 def write(tmp_path, name, text, opener=open):
