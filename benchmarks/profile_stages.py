@@ -14,7 +14,10 @@ of memory and of the page cache), then --reps times; each stage's median
 inclusive time (ms) over the reps is printed as a tree, with "(self)" lines for
 time not covered by a child timer, and a column of process CPU time (all
 threads: Arrow's CSV reader is multi-threaded), less sensitive than wall time
-to other processes competing for the cores.  --cprofile adds a cProfile listing of one
+to other processes competing for the cores.  --memory first does one (cold) run that
+attributes each rise of the peak RSS to the stage running when it happened
+(the peak is only sampled when a stage ends, so it is attributed to the
+innermost stage that ended after it).  --cprofile adds a cProfile listing of one
 warm run.
 
     .venv/bin/python benchmarks/profile_stages.py                       # msmarco in benchdata/
@@ -53,12 +56,49 @@ def _timed(fn, label):
         finally:
             _times[path] += time.perf_counter() - t0
             _cpu[path] += time.process_time() - c0
+            if _peak:
+                hwm = _vm_hwm()
+                if hwm > _peak[0]:         # this stage (innermost running) raised the peak
+                    _peak_raise[path] += hwm - _peak[0]
+                    _peak[0] = hwm
             _calls[path] += 1
             _stack.pop()
     return wrapper
 
 
 _skipped: list[str] = []
+_peak: list[int] = []                           # [current high-water mark, KiB] in --memory mode
+_peak_raise: dict[tuple, int] = defaultdict(int)
+
+
+def _vm_hwm() -> int:
+    """The process's peak resident set size so far (KiB), from /proc (Linux)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def memory_run(qrels: str, run: str) -> None:
+    """One run attributing each rise of the peak RSS to the innermost stage running."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")                        # reset VmHWM to the current RSS
+    except OSError:
+        print("(cannot reset the peak RSS: attribution includes earlier runs)")
+    import gc
+    gc.collect()
+    _peak[:] = [_vm_hwm()]
+    _peak_raise.clear()
+    start = _peak[0]
+    one_run(qrels, run)
+    print(f"\npeak RSS {_peak[0] / 1024:.0f} MB (from {start / 1024:.0f} MB before the run); rises of the "
+          f"peak by stage (innermost stage running when the new peak was seen):")
+    for path, kib in sorted(_peak_raise.items(), key=lambda kv: -kv[1]):
+        if kib >= 1024:
+            print(f"  {kib / 1024:7.0f} MB  {' > '.join(path)}")
+    _peak.clear()
 
 
 def wrap(owner, attr: str, label: str | None = None) -> None:
@@ -172,6 +212,8 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", default="msmarco")
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--memory", action="store_true",
+                    help="first attribute the peak RSS to stages (one extra, cold run; Linux /proc)")
     ap.add_argument("--cprofile", action="store_true", help="also print cProfile of one warm run")
     args = ap.parse_args(argv)
     qrels, run = str(args.data / f"{args.scale}.qrels"), str(args.data / f"{args.scale}.run")
@@ -184,6 +226,9 @@ def main(argv=None) -> int:
     print(f"import irmetrics: {t_import:.3f} s (loaded: {', '.join(heavy)}) from {irmetrics.__file__}")
 
     install(large=(args.data / f"{args.scale}.run").stat().st_size > 10_000_000)
+    if args.memory:            # first, in a fresh process: later runs start from a larger RSS
+        memory_run(qrels, run)
+        print()
     for _ in range(args.warmup):
         one_run(qrels, run)
     samples, cpu_samples, totals = [], [], []

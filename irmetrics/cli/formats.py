@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from ..core.measure import Measure
-from ..core.results import CalcResults, text_table
+from ..core.results import CalcResults, format_value, text_table
 
 SUMMARY_QID = 'all'
 DEFAULT_PLACES = 4
@@ -48,17 +48,6 @@ class RunResults:
 
     name: str
     results: CalcResults
-
-
-def format_value(measure: Measure, value: float, places: int | None) -> str:
-    """A value as text: counts as integers, others with ``places`` decimals (None or < 0: all digits)."""
-    if value != value:
-        return 'nan'
-    if measure.definition.aggregate == 'sum' and float(value).is_integer():
-        return str(int(value))
-    if places is None or places < 0:
-        return repr(float(value))
-    return f'{value:.{places}f}'
 
 
 def json_value(measure: Measure, value: float, places: int | None):

@@ -5,7 +5,10 @@ ranx writes a metric as ``name[@k][-lN]``: ``k`` a rank cutoff (0 or absent: the
 (``rbp.95`` is p = 0.95).  :func:`parse_ranx_measure` gives the irmetrics measure computing the same
 values (on rankings without score ties: ranx orders tied documents its own way, irmetrics by docno
 descending).  The names are lower case, so they never collide with irmetrics' own (``P``, ``nDCG``,
-``RBP@95`` is a cutoff of 95, ``rbp@95`` ranx's p = 0.95).
+``RBP@95`` is a cutoff of 95, ``rbp@95`` ranx's p = 0.95).  Some are trec_eval names too, with the
+same meaning (``map``, ``ndcg``, ``bpref``) except bare ``recall``: R at trec_eval's default cutoffs
+for trec_eval (the CLI reads trec_eval names first), the recall of the whole ranking (SetR) for ranx
+and :func:`~irmetrics.parse_measure`.
 """
 from __future__ import annotations
 

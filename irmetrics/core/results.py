@@ -97,7 +97,7 @@ class CalcResults:
 
     def to_table(self, places: int = 4) -> str:
         """The aggregates as an aligned text table (``measure  value``); also what ``print`` shows."""
-        rows = [[str(m), _format(m, v, places)] for m, v in self.aggregated.items()]
+        rows = [[str(m), format_value(m, v, places)] for m, v in self.aggregated.items()]
         return text_table(['measure', 'value'], rows, numeric_from=1)
 
     def __str__(self) -> str:
@@ -107,9 +107,14 @@ class CalcResults:
         return f'<CalcResults: {len(self.measures)} measures x {len(self.query_ids)} queries>'
 
 
-def _format(measure: Measure, value: float, places: int) -> str:
+def format_value(measure: Measure, value: float, places: int | None = 4) -> str:
+    """A value as text: counts as integers, others with ``places`` decimals (None or < 0: every digit)."""
+    if value != value:
+        return 'nan'
     if measure.definition.aggregate == 'sum' and float(value).is_integer():
         return str(int(value))
+    if places is None or places < 0:
+        return repr(float(value))
     return f'{value:.{places}f}'
 
 

@@ -8,6 +8,8 @@ from .auc import AUC
 from .bpref import Bpref
 from .compat import Compat
 from .counts import NumQ, NumRel, NumRet
+from .cwl import BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG
+from .diversity import AP_IA, ERR_IA, NRBP, P_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
 from .err import ERR, nERR
 from .f1 import F1
 from .hits import Hits
@@ -28,3 +30,5 @@ __all__ = ['AP', 'Bpref', 'IPrec', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'RR', '
            'SetAP', 'SetF', 'SetP', 'SetR', 'Success', 'infAP', 'nDCG',
            'AUC', 'Accuracy', 'Compat', 'DCG', 'ERR', 'F1', 'Hits', 'Judged', 'LAG', 'RBP', 'RBPResidual',
            'nERR']
+__all__ += ['BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11', 'SDCG',
+            'AP_IA', 'ERR_IA', 'NRBP', 'P_IA', 'StRecall', 'alpha_DCG', 'alpha_nDCG', 'nERR_IA', 'nNRBP']

@@ -14,6 +14,7 @@ from ...core.measure import REGISTRY, Measure
 from ...core.provider import ANY, Pattern, Prepared, Provider
 from . import ap, bpref, counts, infap, iprec, ndcg, precision, recall, rprec, rr, set_measures, success  # noqa: F401
 from . import accuracy, auc, compat, err, f1, hits, judged, lag, rbp  # noqa: F401  (issue 3 families)
+from . import cwl, diversity  # noqa: F401  (issue 4 families)
 from .kernels import KERNELS
 from .table import QrelsIndex, RankedTable
 

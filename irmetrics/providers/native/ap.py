@@ -1,4 +1,4 @@
-"""AP: sum of the precision at each relevant rank (within the cutoff), over R."""
+"""AP: sum of the precision at each relevant rank (within the cutoff), over R (or over the relevant retrieved)."""
 import numpy as np
 
 from ...core.measure import Measure
@@ -15,4 +15,6 @@ def average_precision(measure: Measure, t: RankedTable):
     precision_at = seen / (rank + 1.0)
     within = rank < cutoff_of(measure)
     sums = t.total(mask, np.where(within, precision_at, 0.0))
+    if measure['divisor'] == 'num_rel_ret':
+        return safe_divide(sums, t.total(mask, within.astype(np.float64)))
     return safe_divide(sums, t.index.num_rel(rel))

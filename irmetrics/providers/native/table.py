@@ -30,6 +30,7 @@ class QrelsIndex:
         self.qrels = qrels
         self.nq = qrels.num_queries
         self.doc_vocab, doc_codes = ids.encode(qrels.doc_ids)
+        self._row_doc_codes = doc_codes                     # for row_judgment
         self.n_docs = max(len(self.doc_vocab), 1)
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
         order = np.lexsort((qrels.relevance, keys))        # by key, highest grade last
@@ -61,6 +62,14 @@ class QrelsIndex:
 
     def num_rel(self, rel: int) -> np.ndarray:
         return self.count(low=rel)
+
+    def row_judgment(self) -> np.ndarray:
+        """For each qrels row, its position in ``keys`` (rows judging one document under several
+        iterations, i.e. subtopics, share it): the way from a ranked row's ``judgment`` back to them."""
+        def compute():
+            row_keys = self.qrels.qidx.astype(np.int64) * self.n_docs + self._row_doc_codes
+            return np.searchsorted(self.keys, row_keys)
+        return self.cached(('row_judgment',), compute)
 
 
 class RankedTable:
