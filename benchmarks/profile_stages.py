@@ -11,17 +11,20 @@ few microseconds per call and are called a few dozen times per evaluation.
 
 The pipeline runs --warmup times untimed (the VM is slow on the first touch
 of memory and of the page cache), then --reps times; each stage's median
-inclusive time (ms) over the reps is printed as a tree, with "(self)" lines for
-time not covered by a child timer, and a column of process CPU time (all
-threads: Arrow's CSV reader is multi-threaded), less sensitive than wall time
-to other processes competing for the cores.  --memory first does one (cold) run that
-attributes each rise of the peak RSS to the stage running when it happened
-(the peak is only sampled when a stage ends, so it is attributed to the
-innermost stage that ended after it).  --cprofile adds a cProfile listing of one
-warm run.
+inclusive wall time over the reps is printed as a tree, with "(self)" lines
+for time not covered by a child timer, and the process CPU time (all threads:
+Arrow's CSV reader is multi-threaded), less sensitive than wall time to other
+processes competing for the cores.  Warm runs still pay the first touch of
+every large array they allocate (big blocks go back to the OS when freed),
+as the CLI does.
+
+--memory first does one cold run that attributes each rise of the peak RSS to
+the stage running when it happened (the peak is sampled when a stage ends, so
+a rise goes to the innermost stage that ended after it).  --cprofile adds a
+cProfile listing of one warm run.
 
     .venv/bin/python benchmarks/profile_stages.py                       # msmarco in benchdata/
-    .venv/bin/python benchmarks/profile_stages.py --data /tmp/bench --scale robust --reps 7
+    .venv/bin/python benchmarks/profile_stages.py --data /tmp/bench --scale robust --reps 7 --memory
 """
 from __future__ import annotations
 
