@@ -11,6 +11,7 @@ from hypothesis import given, settings
 import irmetrics as irm
 from irmetrics import P
 from irmetrics.core.params import Float, Param
+from irmetrics.providers.native import custom
 from rankdata import collections, per_query
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,13 +26,25 @@ def _precision_vectorised(t, cutoff, rel):
     return t.count(t.relevant(rel) & (t.rank < cutoff)) / cutoff
 
 
-MyP = irm.define(_precision, name='TestMyP', params=('cutoff', 'rel'))
-MyPV = irm.define(_precision_vectorised, name='TestMyPV', params=('cutoff', 'rel'), vectorized=True)
+@pytest.fixture(autouse=True, scope='module')
+def forget_custom_measures():
+    """Custom measures live in the global registry: remove the ones this module defines."""
+    before = set(custom.custom_measures())
+    yield
+    for name in set(custom.custom_measures()) - before:
+        custom.undefine(name)
+
+
+@pytest.fixture(scope='module')
+def my_p(forget_custom_measures):
+    return (irm.define(_precision, name='TestMyP', params=('cutoff', 'rel')),
+            irm.define(_precision_vectorised, name='TestMyPV', params=('cutoff', 'rel'), vectorized=True))
 
 
 @settings(max_examples=40)
-@given(collections())
-def test_custom_measures_equal_the_builtin_one(data):
+@given(data=collections())
+def test_custom_measures_equal_the_builtin_one(my_p, data):
+    MyP, MyPV = my_p
     qrels, run = data
     measures = [P @ 3, MyP @ 3, MyPV @ 3, MyP(rel=2) @ 5, MyPV(rel=2) @ 5, P(rel=2) @ 5]
     res = irm.calc(measures, qrels, run)
@@ -41,7 +54,8 @@ def test_custom_measures_equal_the_builtin_one(data):
     assert per_query(res, MyPV(rel=2) @ 5) == pytest.approx(per_query(res, P(rel=2) @ 5))
 
 
-def test_parse_by_name_round_trip_and_aggregate():
+def test_parse_by_name_round_trip_and_aggregate(my_p):
+    MyP, MyPV = my_p
     m = irm.parse_measure('TestMyP(rel=2)@5')
     assert m == MyP(rel=2) @ 5 and irm.parse_measure(repr(m)) == m
     qrels = {'q1': {'a': 2, 'b': 1}, 'q2': {'c': 1}}
@@ -86,6 +100,11 @@ def test_redefinition_and_builtin_names():
         irm.define(lambda q, r: 1.0, name='AP')
     with pytest.raises(irm.MeasureError):
         irm.define(lambda q, r: 1.0, name='TestBadParam', params=('no_such_shared_param',))
+    custom.undefine('TestAgain')
+    with pytest.raises(irm.UnknownMeasureError):
+        irm.parse_measure('TestAgain')
+    with pytest.raises(irm.MeasureError):
+        custom.undefine('AP')
 
 
 def test_vectorised_shape_is_checked():

@@ -72,6 +72,20 @@ def define(fn: Callable | None = None, *, name: str, params: Iterable[Param | st
     return bare
 
 
+def undefine(name: str) -> None:
+    """Forget the custom measure ``name`` (built-in measures cannot be removed)."""
+    if name not in _CUSTOM:
+        raise MeasureError(f'{name} is not a custom measure')
+    REGISTRY.remove(name)
+    KERNELS.pop(name, None)
+    _CUSTOM.discard(name)
+
+
+def custom_measures() -> list[str]:
+    """Names of the custom measures defined in this process."""
+    return sorted(_CUSTOM)
+
+
 def _params(params: Iterable[Param | str] | dict) -> tuple[Param, ...]:
     if isinstance(params, dict):
         return tuple(_typed(k, v) for k, v in params.items())
