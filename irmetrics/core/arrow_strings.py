@@ -12,14 +12,20 @@ import pyarrow.compute as pc
 
 _MULT = np.uint64(0x100000001B3)          # FNV-1a 64-bit prime
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
-_ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+_BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
+_BLOCK = 1 << 16
 
 
 def as_string_array(values) -> pa.Array:
-    """A single-chunk ``pa.string()`` array (large strings are kept as they are)."""
+    """A single-chunk array of strings: ``string``, ``large_string``, or a dictionary of strings
+    (as the reader gives query ids; :func:`encode` then costs nothing)."""
     if isinstance(values, pa.ChunkedArray):
+        if pa.types.is_dictionary(values.type) and values.num_chunks > 1:
+            values = pa.table({'v': values}).unify_dictionaries().column('v')
         values = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
     if pa.types.is_dictionary(values.type):
+        if pa.types.is_string(values.type.value_type):
+            return values
         values = values.cast(values.type.value_type)
     if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
         values = values.cast(pa.string())
@@ -41,34 +47,40 @@ def from_values(values) -> pa.Array:
 
 
 def fingerprint(values) -> np.ndarray:
-    """A 64-bit hash of each string, computed eight bytes at a time.
+    """A 64-bit hash of each string, computed eight bytes at a time, in cache-sized blocks.
 
     Equal strings give equal fingerprints; different strings collide with
     probability about 2**-64 per pair, so callers verify candidate matches exactly.
     """
     values = as_string_array(values)
+    if pa.types.is_dictionary(values.type):
+        return fingerprint(values.dictionary)[numbers(values.indices)]
     n = len(values)
+    out = np.empty(n, dtype=np.uint64)
     if n == 0:
-        return np.zeros(0, dtype=np.uint64)
+        return out
     off_type = np.int64 if pa.types.is_large_string(values.type) else np.int32
     offsets = np.frombuffer(values.buffers()[1], dtype=off_type, count=n + 1,
-                            offset=values.offset * np.dtype(off_type).itemsize)
+                            offset=values.offset * np.dtype(off_type).itemsize).astype(np.int64)
     data_buf = values.buffers()[2]
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
-    padded = np.zeros(len(data) + 8, np.uint8)
-    padded[:len(data)] = data
-    # word i = the 8 bytes starting at byte i (an unaligned, overlapping view)
-    words = np.ndarray(shape=(len(data) + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
-    starts = offsets[:-1].astype(np.int64)
-    lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)
-    with np.errstate(over='ignore'):
-        out = lengths.astype(np.uint64) * _MIX
-        for j in range((int(lengths.max()) + 7) // 8):
-            word = words[np.minimum(starts + 8 * j, len(data))]
-            kept_bits = np.clip(lengths - 8 * j, 0, 8).astype(np.uint64) * np.uint64(8)
-            word &= np.where(kept_bits >= 64, _ALL_BITS, (np.uint64(1) << kept_bits) - np.uint64(1))
-            out = (out ^ word) * _MULT
-            out ^= out >> np.uint64(29)
+    for lo in range(0, n, _BLOCK):
+        hi = min(lo + _BLOCK, n)
+        first, last = offsets[lo], offsets[hi]
+        padded = np.zeros(last - first + 8, np.uint8)          # this block's bytes, plus room for a word
+        padded[:last - first] = data[first:last]
+        # word i = the 8 bytes starting at byte i (an unaligned, overlapping view)
+        words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
+        starts = offsets[lo:hi] - first
+        lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
+        with np.errstate(over='ignore'):
+            h = lengths.astype(np.uint64) * _MIX
+            for j in range((int(lengths.max()) + 7) // 8):
+                word = words[np.minimum(starts + 8 * j, last - first)]
+                word &= _BYTE_MASKS[np.clip(lengths - 8 * j, 0, 8)]
+                h = (h ^ word) * _MULT
+                h ^= h >> np.uint64(29)
+        out[lo:hi] = h
     return out
 
 
@@ -80,6 +92,12 @@ def pair_fingerprint(codes: np.ndarray, values: pa.Array) -> np.ndarray:
 
 def encode(values: pa.Array) -> tuple[pa.Array, np.ndarray]:
     """(vocabulary in order of first appearance, int32 code per value)."""
+    if pa.types.is_dictionary(values.type):
+        codes = numbers(values.indices).astype(np.int32, copy=False)
+        used = np.bincount(codes, minlength=len(values.dictionary)) > 0
+        if used.all():                                   # the reader's dictionary: nothing to do
+            return values.dictionary, codes
+        values = values.cast(values.type.value_type)
     enc = pc.dictionary_encode(values)
     if isinstance(enc, pa.ChunkedArray):
         enc = enc.combine_chunks()

@@ -84,6 +84,7 @@ def _duplicate_groups(codes: np.ndarray, doc_ids, extra: np.ndarray | None = Non
         fp = ids.pair_fingerprint(extra, doc_ids) ^ (fp * np.uint64(31))
     sorted_fp = np.sort(fp)
     repeated = sorted_fp[1:][sorted_fp[1:] == sorted_fp[:-1]]
+    del sorted_fp
     if len(repeated) == 0:
         return []
     rows = np.flatnonzero(np.isin(fp, repeated))

@@ -18,7 +18,7 @@ import pyarrow.csv as pa_csv
 from . import ids
 from .arrow_strings import numbers, take
 from .errors import InputError
-from .trec_files import SNIFF, Data, Layout, line_of, numbers_of_text, row_lines, width_problem
+from .trec_files import SNIFF, Data, FileData, Layout, head, line_of, numbers_of_text, row_lines, width_problem
 
 
 def parse_spaced(data: Data, name: str, layout: Layout, check_empty: bool):
@@ -44,8 +44,8 @@ def parse_spaced(data: Data, name: str, layout: Layout, check_empty: bool):
         return 'error'
 
     table = _read(data, name, names, layout, invalid_row, fatal, kept_rows)
-    if check_empty and any(_has_empty(table.column(c)) for c in table.column_names):
-        return None
+    if check_empty and any(_has_empty(table.column(c)) for c in layout.keep):
+        return None                     # two separators in a row somewhere: irregular white space
     extra: list[tuple[int, list[str]]] = []
     pos = 0
     raw = bytes(data) if kept_rows else b''
@@ -55,7 +55,7 @@ def parse_spaced(data: Data, name: str, layout: Layout, check_empty: bool):
     skipped = np.array([line for line, _ in extra], dtype=np.int64)
 
     def lines() -> np.ndarray:
-        return row_lines(data, skipped)
+        return row_lines(bytes(data), skipped)
 
     columns = {c: table.column(c) for c in layout.keep}
     if extra:
@@ -68,7 +68,7 @@ def parse_spaced(data: Data, name: str, layout: Layout, check_empty: bool):
 
 def _first_line(data: Data) -> bytes | None:
     """The first non-blank line, or None if there is none."""
-    sample = bytes(data[:SNIFF])
+    sample = head(data, SNIFF)
     for line in sample.split(b'\n'):
         if line.strip():
             return line.strip()
@@ -76,14 +76,13 @@ def _first_line(data: Data) -> bytes | None:
 
 
 def _read(data, name, names, layout, invalid_row, fatal, kept_rows) -> pa.Table:
-    """The table (numeric columns float64, or text if one holds a non-number; others dictionary-encoded)."""
-    text = {c: pa.string() for c in layout.keep}
-    dictionary = {c: pa.dictionary(pa.int32(), pa.string()) for c in names if c not in layout.keep}
+    """The kept columns: ids as text (dictionary-encoded where few), numbers as float64 (or text if one is not)."""
+    text = {c: pa.dictionary(pa.int32(), pa.string()) if c in layout.coded else pa.string() for c in layout.keep}
     typed = dict(text, **{c: pa.float64() for c in layout.numeric})
     for types in (typed, text):
         kept_rows.clear()
         try:
-            return _arrow_read(data, names, dict(types, **dictionary), invalid_row)
+            return _arrow_read(data, names, types, invalid_row).unify_dictionaries()
         except pa.ArrowInvalid as ex:
             msg = str(ex)
             if fatal:
@@ -99,12 +98,13 @@ def _read(data, name, names, layout, invalid_row, fatal, kept_rows) -> pa.Table:
 
 
 def _arrow_read(data, names, types, invalid_row) -> pa.Table:
+    source = pa.input_stream(data.path) if isinstance(data, FileData) else pa.BufferReader(data)
     return pa_csv.read_csv(
-        pa.BufferReader(data),
+        source,
         read_options=pa_csv.ReadOptions(column_names=names, block_size=1 << 24),
         parse_options=pa_csv.ParseOptions(delimiter=' ', quote_char=False, escape_char=False,
                                           invalid_row_handler=invalid_row),
-        convert_options=pa_csv.ConvertOptions(column_types=types, include_columns=list(names), null_values=[],
+        convert_options=pa_csv.ConvertOptions(column_types=types, include_columns=list(types), null_values=[],
                                               strings_can_be_null=False, quoted_strings_can_be_null=False))
 
 
@@ -140,7 +140,7 @@ def _merge_extra_rows(columns, lines, extra, layout: Layout, name: str):
         i = layout.names.index(c)
         added = pa.array([fields[i] for _, fields in extra], pa.string())
         base = _single(columns[c])
-        if pa.types.is_floating(base.type):
+        if not pa.types.is_string(base.type):
             base = base.cast(pa.string())
         merged[c] = take(pa.concat_arrays([base, added]), order)
     sorted_lines = np.sort(all_lines)

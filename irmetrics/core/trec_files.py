@@ -30,7 +30,31 @@ import numpy as np
 from . import ids
 from .errors import InputError
 
-Data = Union[bytes, memoryview]   # or a pyarrow Buffer of a memory-mapped file
+class FileData:
+    """A large plain file: streamed by the Arrow reader; its bytes are read only when needed (errors)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.size = os.path.getsize(path)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def head(self, n: int) -> bytes:
+        with open(self.path, 'rb') as f:
+            return f.read(n)
+
+    def __bytes__(self) -> bytes:
+        with open(self.path, 'rb') as f:
+            return f.read()
+
+
+Data = Union[bytes, FileData]
+
+
+def head(data: Data, n: int = 1 << 16) -> bytes:
+    """The first ``n`` bytes."""
+    return data.head(n) if isinstance(data, FileData) else bytes(data[:n])
 #: Files up to this size are split by Python's C string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
 _OPENERS = {'.gz': gzip.open, '.bz2': bz2.open, '.xz': lzma.open}
@@ -41,12 +65,13 @@ SNIFF = 1 << 16
 
 @dataclass(frozen=True)
 class Layout:
-    """Fields of one TREC file kind: names, which to keep, which are numeric."""
+    """Fields of one TREC file kind: names, which to keep, which are numeric, which have few values."""
 
     kind: str
     names: tuple[str, ...]
     keep: tuple[str, ...]
     numeric: tuple[str, ...]
+    coded: tuple[str, ...]
     extra_fields_allowed: bool
 
     @property
@@ -55,13 +80,16 @@ class Layout:
 
 
 QRELS = Layout('qrels', ('query_id', 'iteration', 'doc_id', 'relevance'),
-               ('query_id', 'iteration', 'doc_id', 'relevance'), ('relevance',), False)
+               ('query_id', 'iteration', 'doc_id', 'relevance'), ('relevance',), ('query_id', 'iteration'), False)
 RUN = Layout('run', ('query_id', 'Q0', 'doc_id', 'rank', 'score', 'tag'),
-             ('query_id', 'doc_id', 'score'), ('score',), True)
+             ('query_id', 'doc_id', 'score'), ('score',), ('query_id',), True)
 
 
 def load(source) -> tuple[Data, str]:
-    """(content, display name) of a path (plain: memory-mapped; .gz, .bz2, .xz), raw text or bytes."""
+    """(content, display name) of a path (plain, .gz, .bz2, .xz), raw text or bytes.
+
+    A large plain file is not read here: the Arrow reader streams it (see :class:`FileData`).
+    """
     if isinstance(source, bytes):
         return source, '<bytes>'
     if isinstance(source, str) and ('\n' in source or not source.strip()):
@@ -75,8 +103,7 @@ def load(source) -> tuple[Data, str]:
             if os.path.getsize(path) <= SMALL_FILE:
                 with open(path, 'rb') as f:
                     return f.read(), path
-            import pyarrow as pa
-            return pa.memory_map(path).read_buffer(), path
+            return FileData(path), path
         with opener(path, 'rb') as f:
             return f.read(), path
     except FileNotFoundError:
@@ -110,7 +137,7 @@ def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Cal
 
     Id columns are id columns (:mod:`.ids`), numeric ones float64 numpy arrays.
     """
-    sample = bytes(data[:SNIFF])
+    sample = head(data, SNIFF)
     if any(pattern in sample for pattern in _IRREGULAR) or sample.startswith(b' '):
         data = normalise_whitespace(bytes(data))
     if len(data) <= SMALL_FILE:
@@ -118,7 +145,7 @@ def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Cal
         if parsed is not None:
             return parsed
     from .trec_arrow import parse_spaced
-    parsed = parse_spaced(data, name, layout, check_empty=not isinstance(data, bytes) or len(data) > SNIFF)
+    parsed = parse_spaced(data, name, layout, check_empty=len(data) > SNIFF)
     if parsed is None:                  # irregular white space further down the file
         parsed = parse_spaced(normalise_whitespace(bytes(data)), name, layout, check_empty=False)
     return parsed

@@ -126,6 +126,8 @@ class RankedTable:
     def _positions(self, rows: np.ndarray) -> np.ndarray:
         """Position of each run row in the ranked order (``run.order``)."""
         order = self.run.order
+        if np.array_equal(order[rows], rows) and np.array_equal(order, np.arange(len(order))):
+            return rows                                     # the file was already in ranked order
         inverse = np.empty(len(order), dtype=np.int64)
         inverse[order] = np.arange(len(order), dtype=np.int64)
         return inverse[rows]
