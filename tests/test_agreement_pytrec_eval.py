@@ -193,7 +193,8 @@ def collections(draw):
     """(qrels, run) dicts: graded and -1 judgments, ties, queries missing from the run, run-only queries."""
     qids = draw(st.lists(st.sampled_from(QUERIES), min_size=1, max_size=4, unique=True))
     qrels = {q: draw(st.dictionaries(st.sampled_from(JUDGED_DOCS), GRADES, min_size=1, max_size=10)) for q in qids}
-    run_qids = draw(st.lists(st.sampled_from(QUERIES + ['only_in_run']), max_size=5, unique=True))
+    retrieved = [q for q in qids if draw(st.sampled_from([True, True, True, False]))]     # most qrels queries
+    run_qids = retrieved + draw(st.lists(st.sampled_from(['only_in_run', 'q0']), max_size=2, unique=True))
     run = {q: draw(st.dictionaries(st.sampled_from(JUDGED_DOCS + UNJUDGED_DOCS), SCORES, min_size=1, max_size=16))
            for q in run_qids}
     return qrels, run
@@ -289,6 +290,7 @@ def test_divergence_iprec_judged_only_query_without_judged_documents():
     assert provided['q', measures[1]] == 0.0
 
 
+@settings(max_examples=30)
 @given(collections())
 def test_divergence_iprec_judged_only_is_limited_to_empty_judged_rankings(data):
     """Apart from that 0/0, IPrec(judged_only=True) agrees with pytrec_eval everywhere."""
