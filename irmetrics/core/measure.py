@@ -267,8 +267,8 @@ class MeasureRegistry:
 
     def suggest(self, name: str) -> str:
         import difflib
-        names = list(self._defs) + list(self._aliases)
-        folded = {n.lower(): n for n in names}
+        names = list(self._aliases) + list(self._defs)
+        folded = {n.lower(): n for n in names}          # a definition's own name wins over an alias (NDCG)
         close = []
         if name.lower() in folded:
             close.append(folded[name.lower()])
