@@ -202,8 +202,10 @@ def test_parameters_are_validated():
                 'INSQ(min_rel=-1,max_rel=4)', 'BPM(max_rel=0)@10'):
         with pytest.raises(MeasureError):
             irm.parse_measure(bad)
-    with pytest.raises(MeasureError, match='max_rel must be greater than min_rel'):
-        evaluate(INSQ(min_rel=3, max_rel=2), [1])
+    for build in (lambda: INSQ(min_rel=3, max_rel=2), lambda: INSQ(max_rel=2)(min_rel=2),
+                  lambda: irm.parse_measure('BPM(max_rel=3,min_rel=3)@10')):
+        with pytest.raises(MeasureError, match='max_rel .* must be greater than min_rel'):
+            build()
 
 
 def test_identity_and_defaults():

@@ -11,6 +11,7 @@ ir_measures calls it, and are stated in :data:`CWL_CONVENTIONS`.
 cwl_eval's P@k, RR and AP are irmetrics' ``P@k``, ``RR@1000`` and
 ``AP(divisor='num_rel_ret')@1000`` (see :mod:`.ap`).
 """
+from ..core.errors import MeasureError
 from ..core.measure import MeasureDef, define
 from ..core.params import CUTOFF_REQUIRED, P_PERSISTENCE, REQUIRED, Choice, Float, Int, Param
 
@@ -28,7 +29,7 @@ SDCG_FORM = Param('dcg', Choice('log2'), 'log2',
                   "discount: 'log2' = 1 / log2(rank + 1) (the only form cwl_eval implements)")
 
 _CITATION = ('L. Azzopardi, P. Thomas and A. Moffat. cwl_eval: An Evaluation Tool for Information '
-             'Retrieval. SIGIR 2019.  A. Moffat, P. Bailey, F. Scholer and P. Thomas. '
+             'Retrieval. SIGIR 2019; A. Moffat, P. Bailey, F. Scholer and P. Thomas. '
              'Incorporating User Expectations and Behavior into the Measurement of Search '
              'Effectiveness. ACM TOIS 35(3), 2017')
 
@@ -40,11 +41,16 @@ CWL_CONVENTIONS = (
     '(max_rel - min_rel); documents absent from the qrels gain 0 (cwl_eval\'s lower bound). Every '
     'ranking is cut, or padded with zero-gain documents, to depth 1000 (cwl_eval\'s max_n), and the '
     'weights are normalised over those 1000 ranks, so documents below rank 1000 never count. '
-    'Ranks follow irmetrics\' tie rule (score descending, docno descending); cwl_eval keeps file '
-    'order for ties and counts a duplicated docno twice. A document judged under several '
-    'iterations (subtopics) takes its highest grade (ir_measures hands cwl_eval every qrels line, so '
-    'there the last one wins). A qrels query missing from the run scores 0.'
+    'cwl_eval itself keeps file order for tied scores and counts a duplicated docno twice. A document '
+    'judged under several iterations (subtopics) takes its highest grade (ir_measures hands cwl_eval '
+    'every qrels line, so there the last one wins).'
 )
+
+
+def _check_scale(params):
+    if 'max_rel' in params and params['max_rel'] <= params.get('min_rel', MIN_REL.default):
+        raise MeasureError(f'max_rel ({params["max_rel"]}) must be greater than min_rel '
+                           f'({params.get("min_rel", MIN_REL.default)})')
 
 
 def _cwl(name: str, params: tuple, summary: str, continuation: str, citation: str, notes: str = '',
@@ -58,6 +64,7 @@ def _cwl(name: str, params: tuple, summary: str, continuation: str, citation: st
         citation=f'{citation}; {_CITATION}.',
         notes=(notes + ' ' if notes else '') + CWL_CONVENTIONS,
         at_param=at_param,
+        check=_check_scale,
     ), aliases=aliases)
 
 

@@ -29,9 +29,8 @@ NDEVAL_CONVENTIONS = (
     'counts the others. A query without any relevant document scores 0 (ndeval also gives 0, except nNRBP: '
     '0/0 = NaN there). Documents absent from the qrels keep their rank and gain nothing; judged_only=True '
     'removes them first, and documents judged only with negative grades with them (trec_eval -J; '
-    'ir_measures removes only the documents absent from the qrels). Ranks follow irmetrics\' tie rule '
-    '(score descending, docno descending); pyndeval breaks ties by docno ascending. A qrels query missing '
-    'from the run scores 0.'
+    'ir_measures removes only the documents absent from the qrels). pyndeval orders tied scores by docno '
+    'ascending, ndeval by the rank column.'
 )
 IDEAL_RANKING = (
     'The ideal ranking is ndeval\'s greedy approximation over the judged documents: at each rank, the '

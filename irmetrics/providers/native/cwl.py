@@ -15,7 +15,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...core.errors import MeasureError
 from ...core.measure import Measure
 from ...core.segments import offsets_of, ranges
 from ...measures.cwl import CWL_DEPTH
@@ -34,8 +33,6 @@ class GainRows:
 
     def __init__(self, measure: Measure, t: RankedTable, last: int):
         low, high = measure['min_rel'], measure['max_rel']
-        if high <= low:
-            raise MeasureError(f'{measure!r}: max_rel must be greater than min_rel')
         within = t.rank <= last
         grade = np.clip(np.maximum(t.grade[within], 0), low, high)
         gain = (grade - low) / (high - low)
