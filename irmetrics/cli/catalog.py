@@ -190,7 +190,8 @@ def providers_table() -> str:
 
 # --- Markdown for docs/measures.md ------------------------------------------------------------
 def _anchor(name: str) -> str:
-    return name.lower().replace('_', '-')
+    """The anchor GitHub gives the heading ``## name``: lower case, letters, digits, '-' and '_' kept."""
+    return ''.join(c for c in name.lower().replace(' ', '-') if c.isalnum() or c in '-_')
 
 
 def measures_markdown() -> str:

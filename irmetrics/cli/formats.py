@@ -16,11 +16,7 @@ to full precision); counts (measures summed over queries) print as integers.
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
-import shutil
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
@@ -87,6 +83,8 @@ def render_tsv(runs: Sequence[RunResults], opts: Options) -> str:
 
 
 def render_csv(runs: Sequence[RunResults], opts: Options) -> str:
+    import csv
+    import io
     out = io.StringIO()
     writer = csv.writer(out, lineterminator='\n')
     writer.writerow(_columns(runs, opts))
@@ -95,12 +93,14 @@ def render_csv(runs: Sequence[RunResults], opts: Options) -> str:
 
 
 def render_jsonl(runs: Sequence[RunResults], opts: Options) -> str:
+    import json
     keys = _columns(runs, opts)
     rows = _tidy_rows(runs, opts, lambda m, v: json_value(m, v, opts.places))
     return ''.join(json.dumps(dict(zip(keys, row))) + '\n' for row in rows)
 
 
 def render_json(runs: Sequence[RunResults], opts: Options) -> str:
+    import json
     measures = runs[0].results.measures if runs else []
     doc = {'measures': [str(m) for m in measures], 'runs': []}
     for run in runs:
@@ -118,6 +118,7 @@ def render_json(runs: Sequence[RunResults], opts: Options) -> str:
 
 
 def render_table(runs: Sequence[RunResults], opts: Options) -> str:
+    import shutil
     places = DEFAULT_PLACES if opts.places is None else opts.places
     measures = runs[0].results.measures if runs else []
     header = [str(m) for m in measures]

@@ -6,8 +6,6 @@ installed (``pip install "irmetrics[ir_datasets]"``).  ir_datasets is imported o
 """
 from __future__ import annotations
 
-import dataclasses
-import logging
 import os
 
 from ..core.data import Qrels, Run
@@ -41,6 +39,8 @@ def _could_be_dataset_id(arg: str) -> bool:
 
 
 def _dataset_qrels(ir_datasets, dataset_id: str) -> Qrels:
+    import dataclasses
+    import logging
     where = f'ir_datasets:{dataset_id}'
     try:
         dataset = ir_datasets.load(dataset_id)
