@@ -1,8 +1,8 @@
 """Vectorised helpers over Arrow string arrays (ids of queries and documents).
 
 Ids stay in Arrow's compact string layout; these helpers give what the core
-needs from them without a Python loop: a 64-bit fingerprint per string (to find
-duplicate pairs fast), and integer codes in a vocabulary.
+needs from them without a Python loop: fingerprints, integer codes in a
+vocabulary, lookups, takes and byte-wise ordering.
 """
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-_MULT = np.uint64(0x100000001B3)          # FNV-1a 64-bit prime
-_MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
-_BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
-_BLOCK = 1 << 16
+from .ids import fingerprint_bytes
 
 
 def as_string_array(values) -> pa.Array:
@@ -47,47 +44,19 @@ def from_values(values) -> pa.Array:
 
 
 def fingerprint(values) -> np.ndarray:
-    """A 64-bit hash of each string, computed eight bytes at a time, in cache-sized blocks.
-
-    Equal strings give equal fingerprints; different strings collide with
-    probability about 2**-64 per pair, so callers verify candidate matches exactly.
-    """
+    """:func:`irmetrics.core.ids.fingerprint_bytes` of each string, read from the Arrow buffers."""
     values = as_string_array(values)
     if pa.types.is_dictionary(values.type):
         return fingerprint(values.dictionary)[numbers(values.indices)]
     n = len(values)
-    out = np.empty(n, dtype=np.uint64)
     if n == 0:
-        return out
+        return np.zeros(0, dtype=np.uint64)
     off_type = np.int64 if pa.types.is_large_string(values.type) else np.int32
     offsets = np.frombuffer(values.buffers()[1], dtype=off_type, count=n + 1,
                             offset=values.offset * np.dtype(off_type).itemsize).astype(np.int64)
     data_buf = values.buffers()[2]
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
-    for lo in range(0, n, _BLOCK):
-        hi = min(lo + _BLOCK, n)
-        first, last = offsets[lo], offsets[hi]
-        padded = np.zeros(last - first + 8, np.uint8)          # this block's bytes, plus room for a word
-        padded[:last - first] = data[first:last]
-        # word i = the 8 bytes starting at byte i (an unaligned, overlapping view)
-        words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
-        starts = offsets[lo:hi] - first
-        lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
-        with np.errstate(over='ignore'):
-            h = lengths.astype(np.uint64) * _MIX
-            for j in range((int(lengths.max()) + 7) // 8):
-                word = words[np.minimum(starts + 8 * j, last - first)]
-                word &= _BYTE_MASKS[np.clip(lengths - 8 * j, 0, 8)]
-                h = (h ^ word) * _MULT
-                h ^= h >> np.uint64(29)
-        out[lo:hi] = h
-    return out
-
-
-def pair_fingerprint(codes: np.ndarray, values: pa.Array) -> np.ndarray:
-    """Fingerprint of (integer code, string) pairs, e.g. (query, document)."""
-    with np.errstate(over='ignore'):
-        return fingerprint(values) ^ ((codes.astype(np.uint64) + np.uint64(1)) * _MIX)
+    return fingerprint_bytes(data, offsets)
 
 
 def encode(values: pa.Array) -> tuple[pa.Array, np.ndarray]:

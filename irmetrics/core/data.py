@@ -71,17 +71,16 @@ class RowLocator:
         return f'{word} {", ".join(str(self.line(r)) for r in rows[:5])}{", ..." if len(rows) > 5 else ""}'
 
 
-def _duplicate_groups(codes: np.ndarray, doc_ids, extra: np.ndarray | None = None) -> list[np.ndarray]:
-    """Groups (arrays of row indices, ascending) of rows sharing (code, doc id[, extra]).
+def _duplicate_groups(doc_ids, fingerprints: np.ndarray, *codes: np.ndarray) -> list[np.ndarray]:
+    """Groups (arrays of row indices, ascending) of rows sharing (doc id, code, ...).
 
-    Fingerprints find candidates in O(n log n) on integers; candidates are then
-    compared exactly, so a fingerprint collision never merges different pairs.
+    Fingerprints (:func:`ids.fingerprint` of the doc ids) find candidates in
+    O(n log n) on integers; candidates are then compared exactly, so a
+    fingerprint collision never merges different rows.
     """
-    if len(codes) < 2:
+    if len(fingerprints) < 2:
         return []
-    fp = ids.pair_fingerprint(codes, doc_ids)
-    if extra is not None:
-        fp = ids.pair_fingerprint(extra, doc_ids) ^ (fp * np.uint64(31))
+    fp = ids.mix(fingerprints, *codes)
     sorted_fp = np.sort(fp)
     repeated = sorted_fp[1:][sorted_fp[1:] == sorted_fp[:-1]]
     del sorted_fp
@@ -91,8 +90,7 @@ def _duplicate_groups(codes: np.ndarray, doc_ids, extra: np.ndarray | None = Non
     docs = ids.to_list(ids.take(doc_ids, rows))
     keys: dict[tuple, list[int]] = {}
     for r, d in zip(rows.tolist(), docs):
-        key = (int(codes[r]), d, None if extra is None else int(extra[r]))
-        keys.setdefault(key, []).append(r)
+        keys.setdefault((d, *(int(c[r]) for c in codes)), []).append(r)
     return [np.array(v, dtype=np.int64) for v in keys.values() if len(v) > 1]
 
 
@@ -127,8 +125,8 @@ class Qrels:
         if not (len(qids) == len(docs) == len(rel) == len(its)):
             raise InputError('qrels columns have different lengths', source)
         vocab, codes = ids.encode(qids)
-        it_vocab, it_codes = ids.encode(its)
-        groups = _duplicate_groups(codes, docs, it_codes if len(it_vocab) > 1 else None)
+        _, it_codes = ids.encode(its)
+        groups = _duplicate_groups(docs, ids.fingerprint(docs), codes, it_codes)
         if groups:
             g = min(groups, key=lambda rows: rows[0])
             raise where.error(DuplicateError,
@@ -175,6 +173,7 @@ class Run:
     offsets: np.ndarray
     source: str = 'run'
     resolved_duplicates: int = 0
+    doc_fingerprints: np.ndarray | None = None     # ids.fingerprint(doc_ids), kept for joining
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, scores, *, source: str = 'run', duplicates: str = 'error',
@@ -196,7 +195,8 @@ class Run:
         if len(bad):
             raise where.error(InputError, f'score {sc[bad[0]].item()!r} is not a finite number', int(bad[0]))
         vocab, codes = ids.encode(qids)
-        groups = _duplicate_groups(codes, docs)
+        doc_fp = ids.fingerprint(docs)
+        groups = _duplicate_groups(docs, doc_fp, codes)
         dropped = 0
         if groups:
             if duplicates == 'error':
@@ -212,10 +212,10 @@ class Run:
             keep[drop] = False
             kept = np.flatnonzero(keep)
             dropped = len(drop)
-            codes, sc = codes[kept], sc[kept]
+            codes, sc, doc_fp = codes[kept], sc[kept], doc_fp[kept]
             docs = ids.take(docs, kept)
         order = canonical_order(codes, sc, docs)
-        return cls(vocab, codes, docs, sc, order, offsets_of(codes[order], len(vocab)), source, dropped)
+        return cls(vocab, codes, docs, sc, order, offsets_of(codes[order], len(vocab)), source, dropped, doc_fp)
 
     def __len__(self) -> int:
         return len(self.qidx)

@@ -32,6 +32,11 @@ class QrelsIndex:
         self.doc_vocab, doc_codes = ids.encode(qrels.doc_ids)
         self._row_doc_codes = doc_codes                     # for row_judgment
         self.n_docs = max(len(self.doc_vocab), 1)
+        # a bitmap of judged-document fingerprints: rules out most retrieved documents before the exact join
+        bits = int(np.clip(np.ceil(np.log2(16 * self.n_docs)), 16, 26))
+        self._filter_mask = np.uint64((1 << bits) - 1)
+        self._filter = np.zeros(1 << bits, dtype=bool)
+        self._filter[(ids.fingerprint(self.doc_vocab) & self._filter_mask).astype(np.int64)] = True
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
         order = np.lexsort((qrels.relevance, keys))        # by key, highest grade last
         keys, grades = keys[order], qrels.relevance[order]
@@ -59,6 +64,10 @@ class QrelsIndex:
                 mask &= self.grades < high
             return np.bincount(self.query[mask], minlength=self.nq).astype(np.int64)
         return self.cached(('count', low, high), compute)
+
+    def maybe_judged(self, fingerprints: np.ndarray) -> np.ndarray:
+        """False for documents certainly not in the qrels (by their :func:`ids.fingerprint`)."""
+        return self._filter[(fingerprints & self._filter_mask).astype(np.int64)]
 
     def num_rel(self, rel: int) -> np.ndarray:
         return self.count(low=rel)
@@ -98,9 +107,11 @@ class RankedTable:
         self._relevant: dict[int, np.ndarray] = {}
 
         row_query = qmap[run.qidx]                                       # per run row (file order)
-        doc_code = ids.lookup(run.doc_ids, index.doc_vocab)
-        cand = np.flatnonzero((doc_code >= 0) & (row_query >= 0))
-        keys = row_query[cand] * index.n_docs + doc_code[cand]
+        fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else ids.fingerprint(run.doc_ids)
+        cand = np.flatnonzero(index.maybe_judged(fingerprints) & (row_query >= 0))
+        doc_code = ids.lookup(ids.take(run.doc_ids, cand), index.doc_vocab)
+        cand, doc_code = cand[doc_code >= 0], doc_code[doc_code >= 0]
+        keys = row_query[cand] * index.n_docs + doc_code
         at = np.searchsorted(index.keys, keys)
         at_ok = at < len(index.keys)
         hit = np.zeros(len(cand), dtype=bool)

@@ -1,0 +1,44 @@
+"""The two id layouts (numpy objects for small inputs, Arrow for large) give the same numbers,
+also when qrels and run use different layouts (a small qrels file with a large run is the MS MARCO case)."""
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import irmetrics as irm
+from irmetrics.core import ids
+
+QRELS = """q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d9 1\nq2 0 d10 -1\nq3 0 x 1\n"""
+RUN = """q1 Q0 d3 1 1.0 t\nq1 Q0 d1 2 1.0 t\nq1 Q0 zz 3 0.5 t\nq1 Q0 d2 4 0.2 t
+q2 Q0 d10 1 3 t\nq2 Q0 d9 2 3 t\nq2 Q0 d8 3 1 t\nq4 Q0 d1 1 1 t\n"""
+MEASURES = ['AP', 'nDCG@3', 'P@2', 'RR', 'Bpref', 'infAP', 'NumRet(rel=1)', 'NumRel', 'Judged@3']
+
+
+def _as_arrow(obj, cls):
+    fields = {f: getattr(obj, f) for f in obj.__dataclass_fields__}
+    for name in ('query_ids', 'doc_ids', 'iteration'):
+        if name in fields:
+            fields[name] = ids.to_arrow(fields[name])
+    return cls(**fields)
+
+
+@pytest.mark.parametrize('arrow_qrels', [False, True])
+@pytest.mark.parametrize('arrow_run', [False, True])
+def test_mixed_layouts_agree(arrow_qrels, arrow_run):
+    qrels, run = irm.read_trec_qrels(QRELS), irm.read_trec_run(RUN)
+    assert not ids.is_arrow(qrels.doc_ids) and not ids.is_arrow(run.doc_ids)
+    expected = irm.calc(MEASURES, qrels, run).values
+    if arrow_qrels:
+        qrels = _as_arrow(qrels, irm.Qrels)
+    if arrow_run:
+        run = _as_arrow(run, irm.Run)
+    assert ids.is_arrow(run.doc_ids) == arrow_run
+    got = irm.calc(MEASURES, qrels, run).values
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_fingerprints_do_not_depend_on_layout_or_process():
+    values = ['a', '', 'abcdefgh', 'abcdefghi', 'é€x', 'D401-017']
+    as_numpy = ids.fingerprint(np.array(values, dtype=object))
+    assert np.array_equal(as_numpy, ids.fingerprint(pa.array(values)))
+    assert np.array_equal(as_numpy, ids.fingerprint(pa.array(values).dictionary_encode()))
+    assert len(set(as_numpy.tolist())) == len(values)
