@@ -134,7 +134,7 @@ def test_measure_given_as_run_with_m(here):
 
 
 def test_unknown_measure_in_measures_command():
-    assert_user_error(irmetrics('measures', 'nDCGG'), "unknown measure 'nDCGG'", 'did you mean', 'DCG')
+    assert_user_error(irmetrics('measures', 'nDCGG'), "unknown measure 'nDCGG'", 'did you mean nDCG')
 
 
 # --- providers -----------------------------------------------------------------------------------
