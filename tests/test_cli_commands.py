@@ -103,6 +103,10 @@ def test_measure_page(name):
         assert part in text, part
 
 
+def test_measure_page_of_a_measure_lacking_parameters():
+    assert out('.', 'measures', 'Success(rel=2)').startswith('Success: ')
+
+
 def test_several_measure_pages():
     text = out('.', 'measures', 'AP', 'P')
     assert text.startswith('AP: ') and '\nP: ' in text

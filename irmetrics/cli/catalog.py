@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from ..core.errors import UnknownMeasureError
+from ..core.errors import MeasureError, UnknownMeasureError
 from ..core.measure import COMPUTED, REGISTRY, Measure, MeasureDef
 from ..core.params import NOT_PROVIDED, REQUIRED, Param
 from ..core.provider import ANY, PROVIDERS, Provider
@@ -55,7 +55,7 @@ def aliases_of(defn: MeasureDef) -> list[str]:
 
 
 def trec_names_of(defn: MeasureDef) -> list[str]:
-    """trec_eval names computing this family: ``map``, ``map_cut.K`` (K: the list of cutoffs)."""
+    """trec_eval names computing this family: ``map``, ``map_cut.<cutoff list>``."""
     from ..core.trec_names import TREC_NAMES
     out = []
     for entry in TREC_NAMES:
@@ -124,7 +124,9 @@ def conventions_of(defn: MeasureDef) -> list[str]:
 
 
 def find_definition(name: str) -> MeasureDef:
-    """The definition for a family name, an alias, a measure string (``nDCG@10``) or a trec_eval name."""
+    """The definition for a family name, an alias, a measure string (``nDCG@10``, ``BPM(T=2)``) or a
+    trec_eval name (``ndcg_cut``)."""
+    import re
     from ..core.parse import parse_measure
     from ..core.trec_names import parse_trec_measure
     if name in REGISTRY:
@@ -132,10 +134,12 @@ def find_definition(name: str) -> MeasureDef:
     for parse in (parse_measure, parse_trec_measure):
         try:
             found = parse(name)
-        except Exception:      # noqa: BLE001 - any failure means "not this spelling"
+        except MeasureError:
             continue
-        found = found if isinstance(found, Measure) else found[0]
-        return found.definition
+        return (found if isinstance(found, Measure) else found[0]).definition
+    head = re.match(r'[^\W\d]\w*', name)            # a family name with incomplete parameters
+    if head and head.group() in REGISTRY:
+        return REGISTRY.lookup(head.group()).definition
     raise UnknownMeasureError(f'unknown measure {name!r}{REGISTRY.suggest(name)}')
 
 
