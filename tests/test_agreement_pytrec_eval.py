@@ -16,6 +16,7 @@ Known divergences are asserted, not skipped: see the tests named
 ``test_divergence_*``.
 """
 import math
+import pathlib
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ pytrec_eval = pytest.importorskip('pytrec_eval')
 pytrec_eval_ext = pytest.importorskip('pytrec_eval_ext')
 
 TOL = 1e-9
+TESTDATA = pathlib.Path(__file__).resolve().parents[2] / 'shared' / 'trec_eval_testdata'
 LEVELS = [round(0.1 * i, 1) for i in range(11)] + [0.25]
 
 #: Every measure family of the trec_eval suite, with parameter variants.
@@ -108,7 +110,8 @@ def pytrec_values(measures, qrels, run):
         p = m.params
         gains = p.get('gains')
         use_ext = m.name == 'nDCG' and gains is not None and 'cutoff' not in p
-        key = (p.get('rel', 1), p.get('judged_only', False), gains, use_ext, p.get('beta') if m.name == 'SetF' else None)
+        beta = p.get('beta') if m.name == 'SetF' else None
+        key = (p.get('rel', 1), p.get('judged_only', False), gains, use_ext, beta)
         groups.setdefault(key, []).append(m)
     out = {}
     for (rel, judged_only, gains, use_ext, _), ms in groups.items():
@@ -242,13 +245,12 @@ def test_deep_rankings_match_pytrec_eval_provider(data):
     assert_providers_agree(MEASURES, qrels, run)
 
 
-def test_trec_eval_test_files_match_pytrec_eval_provider():
-    import os
-    base = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'trec_eval_testdata')
-    if not os.path.isdir(base):
-        pytest.skip('../shared/trec_eval_testdata is not next to the repository')
-    qrels = irm.read_trec_qrels(os.path.join(base, 'qrels.test'))
-    run = irm.read_trec_run(os.path.join(base, 'results.test'))
+@pytest.mark.skipif(not TESTDATA.is_dir(), reason='../shared/trec_eval_testdata is not next to the repository')
+@pytest.mark.parametrize('qrels_file, run_file', [('qrels.test', 'results.test'), ('qrels.rel_level', 'results.test'),
+                                                  ('qrels-302.test', 'results-302.test')])
+def test_trec_eval_test_files_match_pytrec_eval_provider(qrels_file, run_file):
+    qrels = irm.read_trec_qrels(TESTDATA / qrels_file)
+    run = irm.read_trec_run(TESTDATA / run_file)
     assert_providers_agree(MEASURES + IPREC_JUDGED_ONLY, qrels, run)
 
 

@@ -87,6 +87,7 @@ HAND_COMPUTED = [
     (nDCG(judged_only=True)@1, 2 / 3),
     (IPrec(judged_only=True)@0.5, 3 / 4),            # reached at c (rank 3: 2/3), e gives 3/4 at rank 4
 ]
+HAND_MEASURES = list(dict.fromkeys(m for m, _ in HAND_COMPUTED))
 
 
 @pytest.mark.parametrize('measure, expected', HAND_COMPUTED, ids=[repr(m) for m, _ in HAND_COMPUTED])
@@ -247,5 +248,3 @@ def test_measure_convenience_methods():
     aggregated, per_query = (P@5).calc(QRELS, RUN)
     assert aggregated == {P@5: 2 / 5} and [m.value for m in per_query] == [2 / 5]
 
-
-HAND_MEASURES = list(dict.fromkeys(m for m, _ in HAND_COMPUTED))

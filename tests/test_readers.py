@@ -6,7 +6,6 @@ fixture (conftest.py) runs a test under both.
 import bz2
 import gzip
 import lzma
-import os
 import pathlib
 from collections import namedtuple
 
