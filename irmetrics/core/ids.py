@@ -137,8 +137,9 @@ def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
             for j in range((int(lengths.max()) + 7) // 8):
                 word = words[np.minimum(starts + 8 * j, last - first)]
                 word &= _BYTE_MASKS[np.clip(lengths - 8 * j, 0, 8)]
-                h = (h ^ word) * _MULT
-                h ^= h >> np.uint64(29)
+                mixed = (h ^ word) * _MULT
+                mixed ^= mixed >> np.uint64(29)
+                h = np.where(lengths > 8 * j, mixed, h)      # a string's own words only, not its block's
         out[lo:hi] = h
     return out
 
