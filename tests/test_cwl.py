@@ -220,3 +220,17 @@ def test_cwl_ap_differs_from_trec_eval_ap_only_in_its_divisor():
     run = {'q': {'a': 3.0, 'x': 2.0, 'b': 1.0}}                   # c, relevant, is not retrieved
     assert abs(AP.calc_aggregate(qrels, run) - (1 + 2 / 3) / 3) < 1e-15
     assert abs(CWL_AP.calc_aggregate(qrels, run) - (1 + 2 / 3) / 2) < 1e-15
+
+
+@given(collections(), st.randoms(use_true_random=False))
+def test_invariants(collection, rnd):
+    # Values lie in [0, 1]; the file order of the run does not matter; an unjudged document appended below
+    # every ranking changes nothing (it gains 0, and the weights are normalised over 1000 ranks anyway).
+    qrels, run = collection
+    values = irm.calc(MEASURES, qrels, run).values
+    assert ((values >= 0) & (values <= 1 + 1e-12)).all()
+    lines = [irm.ScoredDoc(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    rnd.shuffle(lines)
+    assert (irm.calc(MEASURES, qrels, lines).values == values).all()
+    longer = {q: {**docs, 'unjudged-last': min(docs.values()) - 1.0} for q, docs in run.items()}
+    assert (irm.calc(MEASURES, qrels, longer).values == values).all()

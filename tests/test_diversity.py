@@ -114,6 +114,23 @@ def test_pyndeval_provider_agrees_with_native(collection):
         assert abs(a.value - b.value) <= TOL, (a, b)
 
 
+@given(collections(), st.randoms(use_true_random=False))
+def test_invariants(collection, rnd):
+    # NRBP, P_IA, AP_IA and StRecall lie in [0, 1]; the file order of the run does not matter; an unjudged
+    # document appended below every ranking changes nothing.
+    qrels, run = collection
+    measures = measures_for(1, 0.5, 0.5, False, (1, 5, 20)) + measures_for(2, 0.8, 0.4, True, (3,))
+    values = irm.calc(measures, qrels, run).values
+    for j, m in enumerate(measures):
+        if m.definition.bounds is not None:
+            assert ((values[:, j] >= 0) & (values[:, j] <= 1 + 1e-12)).all(), m
+    lines = [irm.ScoredDoc(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    rnd.shuffle(lines)
+    assert (irm.calc(measures, qrels, lines).values == values).all()
+    longer = {q: {**docs, 'unjudged-last': min(docs.values()) - 1.0} for q, docs in run.items()}
+    assert (irm.calc(measures, qrels, longer).values == values).all()
+
+
 def test_greedy_ideal_breaks_ties_by_greater_docno():
     # c, z and y tie at 2 for the first ideal rank, then a, b and the rest tie too: which document ndeval
     # takes (the greater docno) changes the gains of the next ranks.
