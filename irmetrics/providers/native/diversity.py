@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core import ids
 from ...core.measure import Measure
-from ...core.segments import offsets_of, ranges
+from ...core.segments import ranges
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -52,11 +52,10 @@ class SubtopicJudgments:
         self.index, self.nq = index, index.nq
         relevant = np.flatnonzero(qrels.relevance >= rel)
         _, iteration = ids.encode(ids.take(qrels.iteration, relevant))
-        query = qrels.qidx[relevant].astype(np.int64)
-        pair = query * (int(iteration.max()) + 1 if len(iteration) else 1) + iteration
-        keys, subtopic = np.unique(pair, return_inverse=True)
+        width = int(iteration.max()) + 1 if len(iteration) else 1
+        keys, subtopic = np.unique(qrels.qidx[relevant].astype(np.int64) * width + iteration, return_inverse=True)
         subtopic = subtopic.reshape(-1)
-        self.subtopic_query = (keys // (int(iteration.max()) + 1 if len(iteration) else 1)).astype(np.int64)
+        self.subtopic_query = keys // width
         self.n_subtopics = len(keys)
         judgment = index.row_judgment()[relevant]
         order = np.lexsort((subtopic, judgment))
@@ -155,7 +154,7 @@ class RankedPairs:
     def __init__(self, t: RankedTable, sj: SubtopicJudgments, judged_only: bool, depth: float):
         rank = t.rank_in(judged_only)
         rows = np.flatnonzero((rank >= 0) & (rank < depth) & (sj.count[t.judgment] > 0))
-        self.sj, self.nq = sj, t.nq
+        self.nq = t.nq
         self.row, self.subtopic = sj.expand(t.judgment[rows])
         self.query = t.query[rows][self.row]
         self.rank = rank[rows][self.row]
