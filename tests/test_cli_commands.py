@@ -30,7 +30,8 @@ def out(here, *args, env=None):
 
 # --- measures as words ------------------------------------------------------------------------------
 def test_measures_in_one_quoted_word_equal_separate_words(here):
-    assert out(here, 'qrels', 'a.run', 'AP P@2 P(rel=2)@3') == out(here, 'qrels', 'a.run', 'AP', 'P@2', 'P(rel=2)@3')
+    assert out(here, 'qrels', 'a.run', 'AP P@2 P(rel=2)@3') == \
+        out(here, 'qrels', 'a.run', 'AP', 'P@2', 'P(rel=2)@3')
 
 
 def test_trec_eval_names(here):

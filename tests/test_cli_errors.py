@@ -99,7 +99,8 @@ def test_duplicate_document_is_an_error_unless_resolved(here):
 
 
 def test_a_later_run_failing_prints_nothing(here):
-    assert_user_error(irmetrics('qrels', 'a.run', 'missing.run', '-m', 'AP', cwd=here), 'missing.run: no such file')
+    assert_user_error(irmetrics('qrels', 'a.run', 'missing.run', '-m', 'AP', cwd=here),
+                      'missing.run: no such file')
 
 
 # --- measures ------------------------------------------------------------------------------------
@@ -129,7 +130,8 @@ def test_run_file_given_as_measure_without_m(here):
 
 
 def test_measure_given_as_run_with_m(here):
-    assert_user_error(irmetrics('qrels', 'a.run', '-m', 'AP', 'P@2', cwd=here), "'P@2' is not a file but a measure",
+    assert_user_error(irmetrics('qrels', 'a.run', '-m', 'AP', 'P@2', cwd=here),
+                      "'P@2' is not a file but a measure",
                       "-m 'AP P@2'")
 
 

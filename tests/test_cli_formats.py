@@ -41,7 +41,8 @@ def test_tsv_by_query_then_all(here):
 
 
 def test_tsv_no_summary_and_places(here):
-    assert run_ok(here, 'qrels', 'a.run', 'AP', '-q', '-n', '-p', '2') == 'q1\tAP\t0.83\nq2\tAP\t0.50\nq3\tAP\t0.00\n'
+    assert run_ok(here, 'qrels', 'a.run', 'AP', '-q', '-n', '-p', '2') == \
+        'q1\tAP\t0.83\nq2\tAP\t0.50\nq3\tAP\t0.00\n'
     assert run_ok(here, 'qrels', 'a.run', 'AP', '--places', '-1') == 'AP\t0.4444444444444444\n'
 
 

@@ -70,7 +70,8 @@ class _EvaluateParser(_Parser):
 
 def evaluate_parser() -> argparse.ArgumentParser:
     from .. import __version__
-    p = _EvaluateParser(prog='irmetrics', usage=USAGE, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = _EvaluateParser(prog='irmetrics', usage=USAGE, epilog=EPILOG,
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
                 description='Evaluate TREC runs against qrels with IR measures, exactly as trec_eval '
                             'ranks and counts (see docs/conventions.md).')
     p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format; .gz/.bz2/.xz accepted) '
@@ -78,7 +79,8 @@ def evaluate_parser() -> argparse.ArgumentParser:
     p.add_argument('words', nargs='*', metavar='RUN|MEASURE',
                    help='without -m: one RUN then MEASUREs; with -m: RUNs')
     p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
-                   help='a measure (or several, space-separated); repeatable. With -m every word after QRELS is a run')
+                   help='a measure (or several, space-separated); repeatable. With -m every word after QRELS '
+                        'is a run')
     p.add_argument('-q', '--by_query', '--by-query', action='store_true',
                    help='per-query values, then the aggregates (query "all")')
     p.add_argument('-n', '--no_summary', '--no-summary', action='store_true',
