@@ -190,3 +190,24 @@ def test_a_small_job_imports_neither_pandas_nor_pyarrow_nor_tqdm(here):
             'assert status == 0 and not heavy, heavy\n')
     proc = subprocess.run([sys.executable, '-c', code], cwd=here, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_default_format_on_a_terminal_is_a_table(here):
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 100, 0, 0))
+    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', 'qrels', 'a.run', 'AP', 'P@2'], cwd=here,
+                            stdout=slave, stderr=subprocess.PIPE)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    assert proc.wait(timeout=120) == 0 and proc.stderr.read() == b''
+    os.close(master)
+    assert b''.join(chunks).decode().replace('\r\n', '\n') == ('run        AP     P@2\n'
+                                                               'a.run  0.4444  0.3333\n')
