@@ -29,6 +29,16 @@ def as_string_array(values) -> pa.Array:
     return values
 
 
+def from_strings(items: list[str]) -> pa.Array:
+    """A string array from Python strings, built from its buffers (``pa.array`` would import pandas)."""
+    encoded = [item.encode('utf-8') for item in items]
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    kind, off_type = (pa.string(), np.int32) if offsets[-1] < 2 ** 31 else (pa.large_string(), np.int64)
+    return pa.Array.from_buffers(kind, len(items), [None, pa.py_buffer(offsets.astype(off_type)),
+                                                    pa.py_buffer(b''.join(encoded))])
+
+
 def from_values(values) -> pa.Array:
     """A string array from a numpy array or sequence of ids (numbers become their text; no nulls)."""
     from .errors import InputError

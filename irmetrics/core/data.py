@@ -80,13 +80,13 @@ def _duplicate_groups(doc_ids, fingerprints: np.ndarray, *codes: np.ndarray) -> 
     """
     if len(fingerprints) < 2:
         return []
-    fp = ids.mix(fingerprints, *codes)
-    sorted_fp = np.sort(fp)
-    repeated = sorted_fp[1:][sorted_fp[1:] == sorted_fp[:-1]]
-    del sorted_fp
+    keys = ids.mix(fingerprints, *codes)
+    keys.sort()                                             # in place: the common case needs nothing else
+    repeated = keys[1:][keys[1:] == keys[:-1]]
+    del keys
     if len(repeated) == 0:
         return []
-    rows = np.flatnonzero(np.isin(fp, repeated))
+    rows = np.flatnonzero(np.isin(ids.mix(fingerprints, *codes), repeated))
     docs = ids.to_list(ids.take(doc_ids, rows))
     keys: dict[tuple, list[int]] = {}
     for r, d in zip(rows.tolist(), docs):

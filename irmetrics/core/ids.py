@@ -56,10 +56,11 @@ def _text(value: Any) -> str:
 
 
 def to_arrow(values: Any):
+    """The Arrow layout of an id column."""
     if is_arrow(values):
         return values
     from . import arrow_strings
-    return arrow_strings.from_values(values)
+    return arrow_strings.from_strings(values.tolist())
 
 
 def to_list(values: Any) -> list[str]:
@@ -145,12 +146,17 @@ def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 def mix(fingerprints: np.ndarray, *codes: np.ndarray) -> np.ndarray:
-    """Fingerprints of (id, code, ...) tuples from the ids' fingerprints and integer codes."""
-    out = fingerprints
+    """Fingerprints of (id, code, ...) tuples from the ids' fingerprints and integer codes (a new array)."""
+    out = fingerprints.copy()
     with np.errstate(over='ignore'):
         for c in codes:
-            out = (out ^ ((c.astype(np.uint64) + np.uint64(1)) * _MIX)) * np.uint64(0xBF58476D1CE4E5B9)
-            out ^= out >> np.uint64(31)
+            term = c.astype(np.uint64)                  # in-place steps: one temporary per code
+            term += np.uint64(1)
+            term *= _MIX
+            out ^= term
+            out *= np.uint64(0xBF58476D1CE4E5B9)
+            np.right_shift(out, np.uint64(31), out=term)
+            out ^= term
     return out
 
 

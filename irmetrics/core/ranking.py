@@ -25,11 +25,11 @@ def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Any) -> np.nd
         return np.zeros(0, dtype=np.int64)
     same_query = qidx[1:] == qidx[:-1]
     if np.all(qidx[1:] >= qidx[:-1]) and np.all(~same_query | (scores[1:] <= scores[:-1])):
-        order = np.arange(n, dtype=np.int64)
+        order, s = np.arange(n, dtype=np.int64), scores
     else:
         order = np.lexsort((-scores, qidx)).astype(np.int64)
         same_query = qidx[order][1:] == qidx[order][:-1]
-    s = scores[order]
+        s = scores[order]
     tied = same_query & (s[1:] == s[:-1])          # row i ties with row i + 1
     if tied.any():
         _order_ties_by_doc_desc(order, tied, doc_ids)

@@ -67,7 +67,8 @@ class QrelsIndex:
 
     def maybe_judged(self, fingerprints: np.ndarray) -> np.ndarray:
         """False for documents certainly not in the qrels (by their :func:`ids.fingerprint`)."""
-        return self._filter[(fingerprints & self._filter_mask).astype(np.int64)]
+        slots = np.bitwise_and(fingerprints, self._filter_mask)
+        return self._filter[slots.view(np.int64)]
 
     def num_rel(self, rel: int) -> np.ndarray:
         return self.count(low=rel)
@@ -106,12 +107,12 @@ class RankedTable:
         self.present[qmap[ok]] = True
         self._relevant: dict[int, np.ndarray] = {}
 
-        row_query = qmap[run.qidx]                                       # per run row (file order)
+        row_query = qmap.astype(np.int32)[run.qidx]                      # per run row (file order)
         fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else ids.fingerprint(run.doc_ids)
         cand = np.flatnonzero(index.maybe_judged(fingerprints) & (row_query >= 0))
         doc_code = ids.lookup(ids.take(run.doc_ids, cand), index.doc_vocab)
         cand, doc_code = cand[doc_code >= 0], doc_code[doc_code >= 0]
-        keys = row_query[cand] * index.n_docs + doc_code
+        keys = row_query[cand].astype(np.int64) * index.n_docs + doc_code
         at = np.searchsorted(index.keys, keys)
         at_ok = at < len(index.keys)
         hit = np.zeros(len(cand), dtype=bool)
@@ -119,7 +120,7 @@ class RankedTable:
         rows, at = cand[hit], at[hit]
         position = self._positions(rows)
         rank = position - run.offsets[run.qidx[rows]]
-        query = row_query[rows]
+        query = row_query[rows].astype(np.int64)
         order = np.lexsort((rank, query))
         self.query = query[order]
         self.rank = rank[order]
@@ -137,8 +138,8 @@ class RankedTable:
     def _positions(self, rows: np.ndarray) -> np.ndarray:
         """Position of each run row in the ranked order (``run.order``)."""
         order = self.run.order
-        if np.array_equal(order[rows], rows) and np.array_equal(order, np.arange(len(order))):
-            return rows                                     # the file was already in ranked order
+        if np.array_equal(order[rows], rows):
+            return rows                                     # these rows did not move: position = row
         inverse = np.empty(len(order), dtype=np.int64)
         inverse[order] = np.arange(len(order), dtype=np.int64)
         return inverse[rows]
