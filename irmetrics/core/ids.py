@@ -146,17 +146,22 @@ def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 def mix(fingerprints: np.ndarray, *codes: np.ndarray) -> np.ndarray:
-    """Fingerprints of (id, code, ...) tuples from the ids' fingerprints and integer codes (a new array)."""
+    """Fingerprints of (id, code, ...) tuples from the ids' fingerprints and integer codes (a new array).
+
+    Computed in cache-sized blocks: the result is the only large allocation.
+    """
     out = fingerprints.copy()
     with np.errstate(over='ignore'):
-        for c in codes:
-            term = c.astype(np.uint64)                  # in-place steps: one temporary per code
-            term += np.uint64(1)
-            term *= _MIX
-            out ^= term
-            out *= np.uint64(0xBF58476D1CE4E5B9)
-            np.right_shift(out, np.uint64(31), out=term)
-            out ^= term
+        for lo in range(0, len(out), _BLOCK):
+            block = out[lo:lo + _BLOCK]
+            for c in codes:
+                term = c[lo:lo + _BLOCK].astype(np.uint64)
+                term += np.uint64(1)
+                term *= _MIX
+                block ^= term
+                block *= np.uint64(0xBF58476D1CE4E5B9)
+                np.right_shift(block, np.uint64(31), out=term)
+                block ^= term
     return out
 
 

@@ -18,6 +18,8 @@ from ...core import ids
 from ...core.data import Qrels, Run
 from ...core.segments import offsets_of, ranges
 
+_BLOCK = 1 << 16        # rows per block where a run-sized temporary would otherwise be allocated
+
 
 class QrelsIndex:
     """Judgments of one qrels, keyed for joining (one grade per query and document).
@@ -67,8 +69,11 @@ class QrelsIndex:
 
     def maybe_judged(self, fingerprints: np.ndarray) -> np.ndarray:
         """False for documents certainly not in the qrels (by their :func:`ids.fingerprint`)."""
-        slots = np.bitwise_and(fingerprints, self._filter_mask)
-        return self._filter[slots.view(np.int64)]
+        out = np.empty(len(fingerprints), dtype=bool)
+        for lo in range(0, len(fingerprints), _BLOCK):          # blocks: no run-sized temporaries
+            slots = np.bitwise_and(fingerprints[lo:lo + _BLOCK], self._filter_mask)
+            out[lo:lo + _BLOCK] = self._filter[slots.view(np.int64)]
+        return out
 
     def num_rel(self, rel: int) -> np.ndarray:
         return self.count(low=rel)
@@ -141,7 +146,8 @@ class RankedTable:
         if np.array_equal(order[rows], rows):
             return rows                                     # these rows did not move: position = row
         inverse = np.empty(len(order), dtype=np.int64)
-        inverse[order] = np.arange(len(order), dtype=np.int64)
+        for lo in range(0, len(order), _BLOCK):
+            inverse[order[lo:lo + _BLOCK]] = np.arange(lo, min(lo + _BLOCK, len(order)))
         return inverse[rows]
 
     def dense(self) -> 'DenseRanking':
