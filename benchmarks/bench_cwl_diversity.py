@@ -17,8 +17,10 @@ What is measured
       pyndeval           pyndeval fed by a plain Python reader
       ir_measures        ir_measures' pyndeval provider (its readers)
 
-    Every tool runs once as a warm-up, then N times interleaved; the median wall
-    time is reported with the ratio tool / irmetrics (above 1: irmetrics is faster).
+    Every tool but cwl_eval (minutes per run) runs once as a warm-up, then all run N
+    times interleaved; the median wall time and the median CPU time (user + system of
+    the child) are reported with the ratios tool / irmetrics (above 1: irmetrics is
+    faster).  On a busy machine the CPU-time ratio is the steadier one.
     Values are then checked on the benchmark data, in process: the native engine
     against irmetrics' own cwl_eval and pyndeval providers, which feed those tools
     the canonical ranking (the tools themselves keep file order for score ties,
@@ -29,11 +31,20 @@ Data (deterministic; written under --data, default benchdata/cwl_diversity)
                           given a grade 1-3, plus ~8 judged documents per query from its
                           top 100 with grades 0-3 (0 most often)
     msmarco_graded.run    gen.py's msmarco run (1,000 documents per query; ~5% tied scores),
-                          cut to the first --cwl-queries queries (cwl_eval takes ~0.2 s a query)
+                          cut to the first --cwl-queries queries (cwl_eval needs ~57 ms of CPU
+                          a query: ~7 minutes for all 6,980; 0 uses msmarco.run itself)
     diversity.qrels       50 queries, 3-8 subtopics each; ~500 judged documents per query,
                           one line per (subtopic, document), relevant with a probability
                           falling with the rank; grades 0-2
     diversity.run         50 queries x 1,000 documents, ~5% tied scores
+
+Measured on the project's 2-core machine (idle):
+    C/W/L, all 6,980 queries (-n 1): irmetrics 1.37 s wall / 1.68 s CPU, cwl_eval 399 s / 396 s:
+        291x (wall), 236x (CPU); on the default 500 queries: 44x / 37x.
+    Diversity (-n 5): irmetrics 0.32 s / 0.42 s, pyndeval 0.27 s / 0.27 s (0.8x / 0.6x),
+        ir_measures' pyndeval route 0.76 s / 0.86 s (2.4x / 2.0x).  At this size every tool is
+        dominated by start-up, imports and parsing the 177,000-line qrels; ndeval's own work (C)
+        is ~0.16 s in process against irmetrics' ~0.05 s (index, join and all 21 measures).
 
 How to run (from the repository root, with the project's virtualenv)
     .venv/bin/python benchmarks/bench_cwl_diversity.py                       # 500 MS MARCO queries, N=3
@@ -61,6 +72,8 @@ CWL_MEASURES = ['BPM(max_rel=3)@10', 'SDCG(max_rel=3)@10', 'NERR8(max_rel=3)@10'
 CWL_IR_MEASURES = CWL_MEASURES[:9] + ['RR(rel=2)', 'AP(rel=2)']
 DIVERSITY_MEASURES = [f'{m}@{k}' for m in ('ERR_IA', 'nERR_IA', 'alpha_DCG', 'alpha_nDCG') for k in (5, 10, 20)] \
     + ['NRBP', 'nNRBP', 'AP_IA'] + [f'{m}@{k}' for m in ('P_IA', 'StRecall') for k in (5, 10, 20)]
+#: Tools not warmed up (their runs take minutes, so a cold file cache is noise).
+SLOW_TOOLS = {'cwl_eval'}
 NDEVAL_NAMES = {'ERR_IA': 'ERR-IA', 'nERR_IA': 'nERR-IA', 'alpha_DCG': 'alpha-DCG', 'alpha_nDCG': 'alpha-nDCG',
                 'NRBP': 'NRBP', 'nNRBP': 'nNRBP', 'AP_IA': 'MAP-IA', 'P_IA': 'P-IA', 'StRecall': 'strec'}
 
@@ -229,6 +242,8 @@ def main(argv=None):
         values = {}
         for repetition in range(args.n + 1):
             for tool, cmd in cmds.items():
+                if not repetition and tool in SLOW_TOOLS:
+                    continue                        # minutes per run: a warm-up would change nothing
                 elapsed, used, out = timed(cmd)
                 if repetition:
                     times[tool].append(elapsed)
