@@ -87,6 +87,41 @@ class Provider(ABC):
         """An evaluator of ``measures`` (all supported) against ``qrels``."""
 
 
+class ExternalProvider(Provider):
+    """A provider wrapping a third-party library, imported on first use (never by ``import irmetrics``).
+
+    Subclasses name the library (``library_name``) and their :class:`Prepared`
+    class, built as ``prepared_class(library, measures, qrels)``.
+    """
+
+    library_name: str = ''
+    prepared_class: type = Prepared
+
+    def __init__(self):
+        self._library = None
+
+    def library(self):
+        """The imported library (raises ImportError when it is not installed)."""
+        if self._library is None:
+            import importlib
+            self._library = self.configure(importlib.import_module(self.library_name))
+        return self._library
+
+    def configure(self, library):
+        """Adjust the library once after import (default: nothing)."""
+        return library
+
+    def is_available(self) -> bool:
+        try:
+            self.library()
+            return True
+        except ImportError:
+            return False
+
+    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
+        return self.prepared_class(self.library(), measures, qrels)
+
+
 class ProviderRegistry:
     """Providers in preference order."""
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..core import ids
 from ..core.data import Qrels, Run
 from ..core.measure import Measure
-from ..core.provider import ANY, Pattern, Prepared, Provider
+from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
 from ..measures.cwl import CWL_DEPTH
 
 _SCALED = dict(min_rel=ANY, max_rel=ANY)
@@ -97,7 +97,7 @@ class CwlPrepared(Prepared):
         return out
 
 
-class CwlEvalProvider(Provider):
+class CwlEvalProvider(ExternalProvider):
     name = 'cwl_eval'
     install = 'pip install "irmetrics[cwl_eval]"  (cwl-eval)'
     description = 'cwl_eval: the C/W/L framework\'s reference implementation in Python'
@@ -112,22 +112,12 @@ class CwlEvalProvider(Provider):
         Pattern('INST', T=ANY, **_SCALED), Pattern('INSQ', T=ANY, **_SCALED),
     )
 
-    def __init__(self):
-        self._module = None
+    library_name = 'cwl'
+    prepared_class = CwlPrepared
 
-    def _load(self):
-        if self._module is None:
-            import cwl
-            logging.getLogger('cwl').disabled = True      # cwl_eval's metrics log every query
-            self._module = cwl
-        return self._module
-
-    def is_available(self) -> bool:
-        try:
-            self._load()
-            return True
-        except ImportError:
-            return False
+    def configure(self, library):
+        logging.getLogger('cwl').disabled = True      # cwl_eval's metrics log every query
+        return library
 
     def supports(self, measure: Measure) -> bool:
         if not super().supports(measure):
@@ -136,5 +126,3 @@ class CwlEvalProvider(Provider):
             return False                        # cwl_eval's precision fails beyond its depth
         return True
 
-    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
-        return CwlPrepared(self._load(), measures, qrels)

@@ -19,7 +19,7 @@ import numpy as np
 from ..core import ids
 from ..core.data import Qrels, Run
 from ..core.measure import Measure
-from ..core.provider import ANY, Pattern, Prepared, Provider
+from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
 
 #: ndeval's deepest cutoff (its DEPTH).
 NDEVAL_DEPTH = 20
@@ -85,7 +85,7 @@ class PyndevalPrepared(Prepared):
         return out
 
 
-class PyndevalProvider(Provider):
+class PyndevalProvider(ExternalProvider):
     name = 'pyndeval'
     install = 'pip install "irmetrics[pyndeval]"  (pyndeval)'
     description = 'pyndeval: ndeval 4.5, the TREC Web track\'s diversity evaluation tool, in C'
@@ -100,21 +100,6 @@ class PyndevalProvider(Provider):
         Pattern('AP_IA', rel=ANY, judged_only=ANY),
     )
 
-    def __init__(self):
-        self._module = None
+    library_name = 'pyndeval'
+    prepared_class = PyndevalPrepared
 
-    def _load(self):
-        if self._module is None:
-            import pyndeval
-            self._module = pyndeval
-        return self._module
-
-    def is_available(self) -> bool:
-        try:
-            self._load()
-            return True
-        except ImportError:
-            return False
-
-    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
-        return PyndevalPrepared(self._load(), measures, qrels)

@@ -23,7 +23,7 @@ from ..core import ids
 from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.params import NOT_PROVIDED
-from ..core.provider import ANY, Pattern, Prepared, Provider
+from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
 from ..core.trec_names import to_trec_name
 
 _ANY_REL = dict(rel=ANY, judged_only=ANY)
@@ -116,7 +116,7 @@ def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
     return out
 
 
-class PytrecEvalProvider(Provider):
+class PytrecEvalProvider(ExternalProvider):
     name = 'pytrec_eval'
     install = 'pip install "irmetrics[pytrec_eval]"  (pytrec-eval-terrier)'
     description = 'pytrec_eval: trec_eval 9.0.8 in C, through pytrec-eval-terrier'
@@ -131,21 +131,8 @@ class PytrecEvalProvider(Provider):
         Pattern('NumQ'), Pattern('NumRel', rel=ANY), Pattern('NumRet', rel=ANY),
     )
 
-    def __init__(self):
-        self._module = None
-
-    def _load(self):
-        if self._module is None:
-            import pytrec_eval
-            self._module = pytrec_eval
-        return self._module
-
-    def is_available(self) -> bool:
-        try:
-            self._load()
-            return True
-        except ImportError:
-            return False
+    library_name = 'pytrec_eval'
+    prepared_class = PytrecPrepared
 
     def supports(self, measure: Measure) -> bool:
         if not super().supports(measure):
@@ -159,5 +146,3 @@ class PytrecEvalProvider(Provider):
             return False                        # pytrec_eval refuses relevance levels below 1 (NumRet(rel=0))
         return True
 
-    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
-        return PytrecPrepared(self._load(), measures, qrels)

@@ -30,7 +30,7 @@ from ..core import ids
 from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.params import NOT_PROVIDED
-from ..core.provider import ANY, Pattern, Prepared, Provider
+from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
 from ..core.segments import ranges
 
 _WHOLE = sys.maxsize        # trectools' depth for "no cutoff" (as ir_measures passes it)
@@ -98,7 +98,7 @@ class TrectoolsPrepared(Prepared):
         return trec_run
 
 
-class TrectoolsProvider(Provider):
+class TrectoolsProvider(ExternalProvider):
     name = 'trectools'
     install = 'pip install "irmetrics[trectools]"'
     description = 'trectools: pandas implementations of P, RR, Rprec, AP, nDCG, Bpref and RBP'
@@ -108,29 +108,13 @@ class TrectoolsProvider(Provider):
         Pattern('RBP', cutoff=ANY, p=ANY, rel=(1,)),
     )
 
-    def __init__(self):
-        self._module = None
-
-    def _load(self):
-        if self._module is None:
-            import trectools
-            self._module = trectools
-        return self._module
-
-    def is_available(self) -> bool:
-        try:
-            self._load()
-            return True
-        except ImportError:
-            return False
+    library_name = 'trectools'
+    prepared_class = TrectoolsPrepared
 
     def supports(self, measure: Measure) -> bool:
         if measure.name == 'Rprec' and _pandas_major() >= 3:
             return False                            # see the module docstring
         return super().supports(measure)
-
-    def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
-        return TrectoolsPrepared(self._load(), measures, qrels)
 
 
 def _pandas_major() -> int:
