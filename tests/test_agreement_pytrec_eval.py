@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 import irmetrics as irm
 from irmetrics import (AP, IPrec, P, R, RR, Bpref, NumQ, NumRel, NumRet, Rprec, SetAP, SetF, SetP, SetR,
                        Success, infAP, nDCG)
+from rankdata import canonical
 
 pytrec_eval = pytest.importorskip('pytrec_eval')
 pytrec_eval_ext = pytest.importorskip('pytrec_eval_ext')
@@ -88,15 +89,6 @@ def trec_name(m):
     return name, name
 
 
-def canonical_scores(run):
-    """{query: {doc: score}} with distinct scores n, n-1, ... in trec_eval 10's order."""
-    out = {}
-    for q, docs in run.items():
-        ranked = sorted(docs.items(), key=lambda item: (item[1], item[0]), reverse=True)
-        out[q] = {d: float(len(ranked) - i) for i, (d, _) in enumerate(ranked)}
-    return out
-
-
 def with_gains(qrels, gains):
     mapping = dict(gains)
     return {q: {d: (int(mapping.get(g, g)) if g >= 0 else g) for d, g in docs.items()} for q, docs in qrels.items()}
@@ -104,7 +96,7 @@ def with_gains(qrels, gains):
 
 def pytrec_values(measures, qrels, run):
     """{measure: {query: value}} computed by pytrec_eval itself."""
-    ranked = canonical_scores(run)
+    ranked = canonical(run)
     groups = {}
     for m in measures:
         p = m.params

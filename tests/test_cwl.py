@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import irmetrics as irm
 from irmetrics import AP, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, RR, SDCG, MeasureError, P
+from rankdata import canonical
 
 ir_measures = pytest.importorskip('ir_measures')
 pytest.importorskip('cwl')
@@ -42,18 +43,9 @@ def cwl_name(m):
     return repr(m)
 
 
-def canonical_scores(run):
-    """{query: {doc: score}} with distinct scores giving irmetrics' order (score desc, docno desc)."""
-    out = {}
-    for q, docs in run.items():
-        ranked = sorted(docs.items(), key=lambda item: (item[1], item[0]), reverse=True)
-        out[q] = {d: float(len(ranked) - i) for i, (d, _) in enumerate(ranked)}
-    return out
-
-
 def cwl_values(measures, qrels, run):
     """{measure: {query: value}} from cwl_eval, for the qrels queries the run retrieves for."""
-    ranked = {q: docs for q, docs in canonical_scores(run).items() if q in qrels}
+    ranked = {q: docs for q, docs in canonical(run).items() if q in qrels}
     theirs = {ir_measures.parse_measure(cwl_name(m)): m for m in measures}
     out = {m: {} for m in measures}
     for x in ir_measures.cwl_eval.iter_calc(list(theirs), qrels, ranked):
