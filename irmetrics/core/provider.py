@@ -123,28 +123,41 @@ class ExternalProvider(Provider):
 
 
 class ProviderRegistry:
-    """Providers in preference order."""
+    """Providers in preference order.
+
+    A provider may be registered by the dotted path of its class: its module is
+    imported the first time the registry needs the provider, so a job the
+    preferred provider covers never imports the others.
+    """
 
     def __init__(self):
-        self._providers: dict[str, Provider] = {}
+        self._providers: dict[str, Provider | str] = {}
 
-    def register(self, provider: Provider) -> Provider:
-        if provider.name in self._providers:
-            raise ValueError(f'provider {provider.name} registered twice')
-        self._providers[provider.name] = provider
-        return provider
+    def register(self, provider: Provider | str, name: str | None = None) -> None:
+        """Register a provider, or ``'package.module:Class'`` under ``name`` (imported on first use)."""
+        name = name or provider.name
+        if name in self._providers:
+            raise ValueError(f'provider {name} registered twice')
+        self._providers[name] = provider
+
+    def _provider(self, name: str) -> Provider:
+        entry = self._providers[name]
+        if isinstance(entry, str):
+            import importlib
+            module, _, cls = entry.partition(':')
+            entry = self._providers[name] = getattr(importlib.import_module(module), cls)()
+        return entry
 
     def __iter__(self):
-        return iter(self._providers.values())
+        return (self._provider(name) for name in list(self._providers))
 
     def names(self) -> list[str]:
         return list(self._providers)
 
     def get(self, name: str) -> Provider:
-        try:
-            provider = self._providers[name]
-        except KeyError:
-            raise ProviderError(f'unknown provider {name!r}; providers: {", ".join(self._providers)}') from None
+        if name not in self._providers:
+            raise ProviderError(f'unknown provider {name!r}; providers: {", ".join(self._providers)}')
+        provider = self._provider(name)
         if not provider.is_available():
             raise ProviderError(f'provider {name!r} is not installed; install it with: {provider.install}')
         return provider
@@ -160,7 +173,7 @@ class ProviderRegistry:
             if chosen is None:
                 raise UnsupportedMeasureError(self._unsupported_message(measure, forced))
             plan.setdefault(chosen.name, []).append(measure)
-        return [(self._providers[name], ms) for name, ms in plan.items()]
+        return [(self._provider(name), ms) for name, ms in plan.items()]
 
     def _unsupported_message(self, measure: Measure, forced: Provider | None) -> str:
         capable = [p for p in self if p.supports(measure)]

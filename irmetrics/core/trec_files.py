@@ -16,9 +16,7 @@ Formats (fields separated by any white space):
 """
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
+import importlib
 import os
 import re
 from dataclasses import dataclass
@@ -57,7 +55,7 @@ def head(data: Data, n: int = 1 << 16) -> bytes:
     return data.head(n) if isinstance(data, FileData) else bytes(data[:n])
 #: Files up to this size are split by Python's C string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
-_OPENERS = {'.gz': gzip.open, '.bz2': bz2.open, '.xz': lzma.open}
+_COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
 _FLOAT_SYNTAX = re.compile(r'[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)', re.IGNORECASE | re.ASCII)
 _IRREGULAR = (b'\t', b'\r', b'\v', b'\f', b'  ', b'\n ', b' \n')
 SNIFF = 1 << 16
@@ -95,23 +93,32 @@ def load(source) -> tuple[Data, str]:
     if isinstance(source, str) and ('\n' in source or not source.strip()):
         return source.encode('utf-8'), '<text>'
     path = os.fspath(source)
-    opener = _OPENERS.get(os.path.splitext(path)[1].lower())
+    compression = _COMPRESSION.get(os.path.splitext(path)[1].lower())
     try:
-        if opener is None:
+        if compression is None:
             if os.path.isdir(path):
                 raise IsADirectoryError(path)
             if os.path.getsize(path) <= SMALL_FILE:
                 with open(path, 'rb') as f:
                     return f.read(), path
             return FileData(path), path
-        with opener(path, 'rb') as f:
-            return f.read(), path
+        return _decompress(path, importlib.import_module(compression)), path
     except FileNotFoundError:
         raise InputError('no such file', path) from None
     except IsADirectoryError:
         raise InputError('is a directory, not a file', path) from None
     except (OSError, EOFError) as ex:
         raise InputError(f'cannot read: {ex}', path) from None
+
+
+def _decompress(path: str, module) -> bytes:
+    try:
+        with module.open(path, 'rb') as f:
+            return f.read()
+    except (FileNotFoundError, IsADirectoryError):
+        raise
+    except Exception as ex:           # gzip, bz2 and lzma each raise their own kind of corrupt-data error
+        raise InputError(f'cannot read: corrupt {module.__name__} data: {ex}', path) from None
 
 
 def normalise_whitespace(data: bytes) -> bytes:

@@ -1,17 +1,14 @@
 """The engines that compute measures, registered in preference order (native first).
 
-Third-party engines are imported lazily inside their provider, so a missing
-one only makes the registry fall back; ``import irmetrics`` never needs them.
+Third-party engines are registered by name and imported (with their library) only
+when a job needs them, so a missing one only makes the registry fall back, and
+``import irmetrics`` never imports them.
 """
 from ..core.provider import PROVIDERS
-from .cwl_eval import CwlEvalProvider
 from .native import NativeProvider
-from .pyndeval import PyndevalProvider
-from .pytrec_eval import PytrecEvalProvider
-from .trectools import TrectoolsProvider
 
 PROVIDERS.register(NativeProvider())
-PROVIDERS.register(PytrecEvalProvider())
-PROVIDERS.register(TrectoolsProvider())
-PROVIDERS.register(CwlEvalProvider())
-PROVIDERS.register(PyndevalProvider())
+PROVIDERS.register('irmetrics.providers.pytrec_eval:PytrecEvalProvider', 'pytrec_eval')
+PROVIDERS.register('irmetrics.providers.trectools:TrectoolsProvider', 'trectools')
+PROVIDERS.register('irmetrics.providers.cwl_eval:CwlEvalProvider', 'cwl_eval')
+PROVIDERS.register('irmetrics.providers.pyndeval:PyndevalProvider', 'pyndeval')

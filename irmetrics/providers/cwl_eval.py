@@ -12,7 +12,6 @@ Queries of the qrels absent from the run are left to the caller (they score 0).
 """
 from __future__ import annotations
 
-import logging
 from typing import Sequence
 
 import numpy as np
@@ -116,6 +115,7 @@ class CwlEvalProvider(ExternalProvider):
     prepared_class = CwlPrepared
 
     def configure(self, library):
+        import logging
         logging.getLogger('cwl').disabled = True      # cwl_eval's metrics log every query
         return library
 
