@@ -31,6 +31,13 @@ def irmetrics(*args: str, cwd: Path | str | None = None, env: dict | None = None
                           capture_output=True, text=True, timeout=timeout)
 
 
+def run_ok(directory: Path, *args: str, env: dict | None = None) -> str:
+    """stdout of a successful ``irmetrics ARGS`` run in ``directory`` (exit 0, nothing on stderr)."""
+    proc = irmetrics(*args, cwd=directory, env=env)
+    assert proc.returncode == 0 and proc.stderr == '', (proc.returncode, proc.stderr)
+    return proc.stdout
+
+
 def assert_user_error(proc: subprocess.CompletedProcess, *fragments: str) -> str:
     """Exit status 2, nothing on stdout, one line on stderr holding every fragment, no traceback."""
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)

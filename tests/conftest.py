@@ -30,3 +30,11 @@ def layout(request, monkeypatch):
         monkeypatch.setattr(trec_files, 'SMALL_FILE', -1)
         monkeypatch.setattr(ids, 'ARROW_MIN_ROWS', 0)
     return request.param
+
+
+@pytest.fixture
+def here(tmp_path):
+    """A directory holding the CLI tests' shared inputs (qrels, a.run, b.run; see cli_support)."""
+    from cli_support import write_inputs
+    write_inputs(tmp_path)
+    return tmp_path

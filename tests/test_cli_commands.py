@@ -11,82 +11,70 @@ import threading
 
 import pytest
 
-from cli_support import irmetrics, write_inputs
+from cli_support import irmetrics, run_ok
 
 import irmetrics as irm
 
 
-@pytest.fixture
-def here(tmp_path):
-    write_inputs(tmp_path)
-    return tmp_path
-
-
-def out(here, *args, env=None):
-    proc = irmetrics(*args, cwd=here, env=env)
-    assert proc.returncode == 0 and proc.stderr == '', proc.stderr
-    return proc.stdout
-
-
 # --- measures as words ------------------------------------------------------------------------------
 def test_measures_in_one_quoted_word_equal_separate_words(here):
-    assert out(here, 'qrels', 'a.run', 'AP P@2 P(rel=2)@3') == \
-        out(here, 'qrels', 'a.run', 'AP', 'P@2', 'P(rel=2)@3')
+    assert run_ok(here, 'qrels', 'a.run', 'AP P@2 P(rel=2)@3') == \
+        run_ok(here, 'qrels', 'a.run', 'AP', 'P@2', 'P(rel=2)@3')
 
 
 def test_trec_eval_names(here):
-    assert out(here, 'qrels', 'a.run', 'map', 'P.1,2', 'ndcg_cut_3') == \
-        out(here, 'qrels', 'a.run', 'AP', 'P@1', 'P@2', 'nDCG@3')
+    assert run_ok(here, 'qrels', 'a.run', 'map', 'P.1,2', 'ndcg_cut_3') == \
+        run_ok(here, 'qrels', 'a.run', 'AP', 'P@1', 'P@2', 'nDCG@3')
 
 
 def test_trec_eval_nickname_official(here):
-    names = [line.split('\t')[0] for line in out(here, 'qrels', 'a.run', 'official').splitlines()]
+    names = [line.split('\t')[0] for line in run_ok(here, 'qrels', 'a.run', 'official').splitlines()]
     assert names[:5] == ['NumQ', 'NumRet', 'NumRel', 'NumRet(rel=1)', 'AP'] and 'P@1000' in names
 
 
 def test_duplicate_measures_are_printed_once(here):
-    assert out(here, 'qrels', 'a.run', 'AP', 'map', 'MAP') == 'AP\t0.4444\n'
+    assert run_ok(here, 'qrels', 'a.run', 'AP', 'map', 'MAP') == 'AP\t0.4444\n'
 
 
 def test_ir_measures_flag_spellings(here):
-    assert out(here, 'qrels', 'a.run', 'AP', '--by_query', '--no_summary', '--places', '2') == \
-        out(here, 'qrels', 'a.run', 'AP', '-q', '-n', '-p', '2')
+    assert run_ok(here, 'qrels', 'a.run', 'AP', '--by_query', '--no_summary', '--places', '2') == \
+        run_ok(here, 'qrels', 'a.run', 'AP', '-q', '-n', '-p', '2')
 
 
 def test_options_may_come_anywhere(here):
-    assert out(here, '-q', 'qrels', 'a.run', '-p', '3', 'AP') == out(here, 'qrels', 'a.run', 'AP', '-q', '-p', '3')
+    assert run_ok(here, '-q', 'qrels', 'a.run', '-p', '3', 'AP') == run_ok(here, 'qrels', 'a.run', 'AP', '-q', '-p', '3')
 
 
 # --- several runs -----------------------------------------------------------------------------------
 def test_several_runs_equal_one_run_at_a_time(here):
-    both = out(here, 'qrels', 'a.run', 'b.run', '-m', 'AP P@2', '-f', 'tsv').splitlines()
-    one = [f'a.run\t{line}' for line in out(here, 'qrels', 'a.run', 'AP', 'P@2').splitlines()]
-    two = [f'b.run\t{line}' for line in out(here, 'qrels', 'b.run', 'AP', 'P@2').splitlines()]
+    both = run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP P@2', '-f', 'tsv').splitlines()
+    one = [f'a.run\t{line}' for line in run_ok(here, 'qrels', 'a.run', 'AP', 'P@2').splitlines()]
+    two = [f'b.run\t{line}' for line in run_ok(here, 'qrels', 'b.run', 'AP', 'P@2').splitlines()]
     assert both == one + two
 
 
 def test_one_run_with_m(here):
-    assert out(here, 'qrels', 'a.run', '-m', 'AP') == out(here, 'qrels', 'a.run', 'AP')
+    assert run_ok(here, 'qrels', 'a.run', '-m', 'AP') == run_ok(here, 'qrels', 'a.run', 'AP')
 
 
 # --- providers -----------------------------------------------------------------------------------------
 def test_forced_provider_gives_the_same_numbers(here):
     pytest.importorskip('pytrec_eval')
-    assert out(here, 'qrels', 'a.run', 'AP', 'P@2', '--provider', 'pytrec_eval', '-p', '10') == \
-        out(here, 'qrels', 'a.run', 'AP', 'P@2', '--provider', 'native', '-p', '10')
+    assert run_ok(here, 'qrels', 'a.run', 'AP', 'P@2', '--provider', 'pytrec_eval', '-p', '10') == \
+        run_ok(here, 'qrels', 'a.run', 'AP', 'P@2', '--provider', 'native', '-p', '10')
 
 
 def test_duplicates_flag(here):
     (here / 'dup.run').write_text('q1 Q0 d2 1 5.0 a\nq1 Q0 d1 2 3.0 a\nq1 Q0 d2 3 1.0 a\n')
     # first keeps d2 at 5.0 (above d1: P@1 = 0), last keeps d2 at 1.0 (d1 first: P@1 = 1 for q1)
-    assert out(here, 'qrels', 'dup.run', 'P@1', '--duplicates', 'first') == 'P@1\t0.0000\n'
-    assert out(here, 'qrels', 'dup.run', 'P@1', '--duplicates', 'last') == 'P@1\t0.3333\n'
-    assert out(here, 'qrels', 'dup.run', 'P@1', '--duplicates', 'max') == 'P@1\t0.0000\n'
+    assert run_ok(here, 'qrels', 'dup.run', 'P@1', '--duplicates', 'first') == 'P@1\t0.0000\n'
+    assert run_ok(here, 'qrels', 'dup.run', 'P@1', '--duplicates', 'last') == 'P@1\t0.3333\n'
+    assert run_ok(here, 'qrels', 'dup.run', 'P@1', '--duplicates', 'max') == 'P@1\t0.0000\n'
 
 
 # --- irmetrics measures / providers ---------------------------------------------------------------
 def test_measures_lists_every_measure_with_parameters_aliases_and_providers():
-    text = out('.', 'measures')
+    text = run_ok('.', 'measures')
     lines = text.splitlines()
     assert lines[0].split() == ['measure', 'parameters', 'aliases', 'providers']
     names = {line.split()[0] for line in lines[1:]}
@@ -97,7 +85,7 @@ def test_measures_lists_every_measure_with_parameters_aliases_and_providers():
 
 @pytest.mark.parametrize('name', ['nDCG', 'NDCG', 'nDCG@10', 'ndcg_cut', 'ndcg_cut.10'])
 def test_measure_page(name):
-    text = out('.', 'measures', name)
+    text = run_ok('.', 'measures', name)
     assert text.startswith('nDCG: Discounted cumulative gain')
     for part in ('formula', 'parameters', '@cutoff', "dcg='log2'", 'aliases', 'NDCG', 'trec_eval', 'ndcg_cut',
                  'providers', 'native', 'conventions', 'ties by document id descending', 'citation', 'Järvelin'):
@@ -105,16 +93,16 @@ def test_measure_page(name):
 
 
 def test_measure_page_of_a_measure_lacking_parameters():
-    assert out('.', 'measures', 'Success(rel=2)').startswith('Success: ')
+    assert run_ok('.', 'measures', 'Success(rel=2)').startswith('Success: ')
 
 
 def test_several_measure_pages():
-    text = out('.', 'measures', 'AP', 'P')
+    text = run_ok('.', 'measures', 'AP', 'P')
     assert text.startswith('AP: ') and '\nP: ' in text
 
 
 def test_providers_table():
-    lines = out('.', 'providers').splitlines()
+    lines = run_ok('.', 'providers').splitlines()
     assert lines[0].split()[:3] == ['provider', 'installed', 'install']
     native = next(line for line in lines if line.startswith('native '))
     assert ' yes ' in native and 'built in' in native
@@ -127,7 +115,7 @@ def test_providers_table_reports_a_missing_engine(tmp_path):
     fake.mkdir(parents=True)
     (fake / '__init__.py').write_text('raise ImportError("No module named pytrec_eval")\n')
     env = {'PYTHONPATH': os.pathsep.join([str(tmp_path / 'fake'), os.environ.get('PYTHONPATH', '')])}
-    line = next(x for x in out('.', 'providers', env=env).splitlines() if x.startswith('pytrec_eval '))
+    line = next(x for x in run_ok('.', 'providers', env=env).splitlines() if x.startswith('pytrec_eval '))
     assert line.split()[1] == 'no' and 'pip install' in line
 
 

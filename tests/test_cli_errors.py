@@ -9,13 +9,7 @@ import sys
 
 import pytest
 
-from cli_support import assert_user_error, irmetrics, write_inputs
-
-
-@pytest.fixture
-def here(tmp_path):
-    write_inputs(tmp_path)
-    return tmp_path
+from cli_support import assert_user_error, irmetrics
 
 
 def fake_module(tmp_path, name: str, source: str) -> dict:

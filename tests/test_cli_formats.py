@@ -7,24 +7,9 @@ scores AP 1, 0.5, 1 and P@2 1, 0.5, 0.5.
 """
 import json
 
-import pytest
-
-from cli_support import irmetrics, write_inputs
+from cli_support import run_ok
 
 MEASURES = ('AP', 'P@2', 'NumRet')
-
-
-@pytest.fixture
-def here(tmp_path):
-    write_inputs(tmp_path)
-    return tmp_path
-
-
-def run_ok(here, *args, env=None):
-    proc = irmetrics(*args, cwd=here, env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == ''
-    return proc.stdout
 
 
 # --- tsv: the ir_measures layout (the default when stdout is not a terminal) -------------------
