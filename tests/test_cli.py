@@ -101,7 +101,7 @@ def test_trec_eval_measure_names(files):
 @pytest.mark.parametrize('make_args, fragment', [
     (lambda q, r, tmp: [tmp / 'absent.txt', r, 'AP'], 'absent.txt: no such file'),
     (lambda q, r, tmp: [q, tmp / 'bad.run', 'AP'], 'bad.run:2: '),
-    (lambda q, r, tmp: [q, tmp / 'dup.run', 'AP'], "document 'd1' is retrieved more than once"),
+    (lambda q, r, tmp: [q, tmp / 'dup.run', 'AP'], "duplicate document 'd1': retrieved more than once"),
     (lambda q, r, tmp: [q, r, 'nDGC@10'], "unknown measure 'nDGC'"),
     (lambda q, r, tmp: [q, r, 'P@0'], "invalid value 0 for parameter 'cutoff'"),
     (lambda q, r, tmp: [q, r, 'SetF(beta=-1)'], "parameter 'beta'"),

@@ -130,7 +130,7 @@ class Qrels:
         if groups:
             g = min(groups, key=lambda rows: rows[0])
             raise where.error(DuplicateError,
-                              f'document {_at(docs, g[0])!r} is judged more than once for query '
+                              f'duplicate judgment: document {_at(docs, g[0])!r} judged more than once for query '
                               f'{_at(qids, g[0])!r} (subtopic {_at(its, g[0])!r}), at '
                               f'{where.describe_lines(g)}', int(g[1]))
         order = np.argsort(codes, kind='stable')
@@ -203,7 +203,7 @@ class Run:
                 g = min(groups, key=lambda rows: rows[0])
                 raise where.error(
                     DuplicateError,
-                    f'document {_at(docs, g[0])!r} is retrieved more than once for query '
+                    f'duplicate document {_at(docs, g[0])!r}: retrieved more than once for query '
                     f'{_at(qids, g[0])!r}, at {where.describe_lines(g)} ({len(groups)} duplicated '
                     f'pair(s) in all); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
                     f'to keep one', int(g[1]))

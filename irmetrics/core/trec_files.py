@@ -218,13 +218,20 @@ def width_problem(layout: Layout, text: str) -> str:
 
 
 def numbers_of_text(texts: list[str], column: str, name: str, lines: Callable[[], np.ndarray]) -> np.ndarray:
-    try:
-        return np.array(texts, dtype=np.float64)
-    except ValueError:
-        pass
+    """float64 values of decimal numbers written as C's strtod reads them; anything else names its line.
+
+    numpy's own conversion also takes Python's spellings ('1_000', non-ASCII digits), so those
+    are ruled out first: trec_eval would not read them as the same number.
+    """
+    joined = ' '.join(texts)
+    if joined.isascii() and '_' not in joined:
+        try:
+            return np.array(texts, dtype=np.float64)
+        except ValueError:
+            pass
     for i, text in enumerate(texts):
         if not _FLOAT_SYNTAX.fullmatch(text):
             raise InputError(f'{column} {text!r} is not a number', name, int(lines()[i]))
-    raise InputError(f'{column} values are not all numbers', name)
+    return np.array(texts, dtype=np.float64)
 
 
