@@ -364,3 +364,19 @@ def test_no_overlapping_queries():
     results = irm.calc(MEASURES, QREL_DICT, {'other': {'d1': 1.0, 'd2': 0.5}})
     assert results.aggregated == {AP: 0.0, nDCG@10: 0.0, P@2: 0.0, NumQ: 2, NumRel: 3, NumRet: 0}
     assert [m.query_id for m in results.per_query] == ['q1'] * len(MEASURES) + ['q2'] * len(MEASURES)
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_query_id(layout, tmp_path):
+    path = tmp_path / 'run.txt'
+    path.write_bytes(b'\xef\xbb\xbfq1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n')
+    qrels = irm.read_trec_qrels('\ufeffq1 0 d1 1\n')
+    run = irm.read_trec_run(path)
+    assert [r.query_id for r in run] == ['q1', 'q1'] and [q.query_id for q in qrels] == ['q1']
+    assert irm.calc_aggregate(['P@1'], qrels, run) == {irm.parse_measure('P@1'): 1.0}
+
+
+def test_numbers_are_read_as_strtod_reads_them(layout):
+    for text in ('1_000', '\u0661', '0x10'):
+        with pytest.raises(InputError, match=f"<text>:1: score '{text}' is not a number"):
+            irm.read_trec_run(f'q1 Q0 d1 1 {text} t\nq1 Q0 d2 2 0.5 t\n')
+    assert irm.read_trec_run('q1 Q0 d1 1 +1.5e-3 t\nq1 Q0 d2 2 .5 t\n').scores.tolist() == [0.0015, 0.5]

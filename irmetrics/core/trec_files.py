@@ -57,6 +57,7 @@ def head(data: Data, n: int = 1 << 16) -> bytes:
 SMALL_FILE = 2 << 20
 _COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
 _FLOAT_SYNTAX = re.compile(r'[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)', re.IGNORECASE | re.ASCII)
+_BOM = b'\xef\xbb\xbf'
 _IRREGULAR = (b'\t', b'\r', b'\v', b'\f', b'  ', b'\n ', b' \n')
 SNIFF = 1 << 16
 
@@ -145,6 +146,9 @@ def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Cal
     Id columns are id columns (:mod:`.ids`), numeric ones float64 numpy arrays.
     """
     sample = head(data, SNIFF)
+    if sample.startswith(_BOM):                     # a byte-order mark is never part of a query id
+        data = bytes(data)[len(_BOM):]
+        sample = sample[len(_BOM):]
     if any(pattern in sample for pattern in _IRREGULAR) or sample.startswith(b' '):
         data = normalise_whitespace(bytes(data))
     if len(data) <= SMALL_FILE:
