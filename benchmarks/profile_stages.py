@@ -149,10 +149,10 @@ def install(large: bool) -> None:
     wrap(trec_files, "_parse_small", "_parse_small (str.split)")
     wrap(data.Qrels, "from_columns", "Qrels.from_columns")
     wrap(data.Run, "from_columns", "Run.from_columns")
-    wrap(data, "_duplicate_groups")
+    wrap(data.Duplicates, "find", "Duplicates.find")
     wrap(data, "canonical_order")
     wrap(ranking, "_order_ties_by_doc_desc", "order ties by doc desc")
-    for name in ("column", "encode", "lookup", "take", "pair_fingerprint", "order_within_groups", "less",
+    for name in ("column", "encode", "lookup", "take", "fingerprint", "mix", "order_within_groups", "less",
                  "to_list"):
         wrap(ids, name, f"ids.{name}")
     if large:       # Arrow layout: imported lazily by irmetrics, only when inputs are large

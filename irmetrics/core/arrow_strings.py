@@ -126,6 +126,11 @@ def order_within_groups(values: pa.Array, groups: np.ndarray) -> np.ndarray:
     return numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')])).astype(np.int64)
 
 
+def equal(a: pa.Array, b: pa.Array) -> np.ndarray:
+    """Element-wise ``a == b``."""
+    return numbers(pc.equal(a, b).cast(pa.uint8())).astype(bool)
+
+
 def less(a: pa.Array, b: pa.Array) -> np.ndarray:
     """Element-wise ``a < b``, byte-wise."""
     return numbers(pc.less(a, b).cast(pa.uint8())).astype(bool)

@@ -71,27 +71,84 @@ class RowLocator:
         return f'{word} {", ".join(str(self.line(r)) for r in rows[:5])}{", ..." if len(rows) > 5 else ""}'
 
 
-def _duplicate_groups(doc_ids, fingerprints: np.ndarray, *codes: np.ndarray) -> list[np.ndarray]:
-    """Groups (arrays of row indices, ascending) of rows sharing (doc id, code, ...).
+class Duplicates:
+    """Rows sharing (doc id, code, ...) with another row, as groups numbered in order of first appearance.
 
-    Fingerprints (:func:`ids.fingerprint` of the doc ids) find candidates in
-    O(n log n) on integers; candidates are then compared exactly, so a
-    fingerprint collision never merges different rows.
+    ``rows`` are sorted by group, then row; ``group[i]`` is the group of ``rows[i]``.
     """
-    if len(fingerprints) < 2:
-        return []
-    keys = ids.mix(fingerprints, *codes)
-    keys.sort()                                             # in place: the common case needs nothing else
-    repeated = keys[1:][keys[1:] == keys[:-1]]
-    del keys
-    if len(repeated) == 0:
-        return []
-    rows = np.flatnonzero(np.isin(ids.mix(fingerprints, *codes), repeated))
-    docs = ids.to_list(ids.take(doc_ids, rows))
-    keys: dict[tuple, list[int]] = {}
-    for r, d in zip(rows.tolist(), docs):
-        keys.setdefault((d, *(int(c[r]) for c in codes)), []).append(r)
-    return [np.array(v, dtype=np.int64) for v in keys.values() if len(v) > 1]
+
+    def __init__(self, rows: np.ndarray, group: np.ndarray):
+        self.rows, self.group = rows, group
+
+    @property
+    def count(self) -> int:
+        return int(self.group[-1]) + 1
+
+    def first(self) -> np.ndarray:
+        """The rows of the group that appears first."""
+        return self.rows[self.group == 0]
+
+    def to_drop(self, policy: str, scores: np.ndarray) -> np.ndarray:
+        """Rows to drop so that one row per group remains: the first, the last, or the highest-scoring
+        (the earliest among equal scores)."""
+        if policy == 'max':
+            order = np.lexsort((self.rows, -scores[self.rows], self.group))
+        else:
+            order = np.arange(len(self.rows)) if policy == 'first' else np.lexsort((-self.rows, self.group))
+        group = self.group[order]
+        kept = np.ones(len(order), dtype=bool)
+        kept[1:] = group[1:] != group[:-1]
+        return self.rows[order[~kept]]
+
+    @classmethod
+    def find(cls, doc_ids, fingerprints: np.ndarray, *codes: np.ndarray) -> 'Duplicates | None':
+        """The duplicates among rows (None if there are none), vectorised.
+
+        Fingerprints (:func:`ids.fingerprint` of the doc ids, mixed with the codes) find candidates
+        in O(n log n) on integers; candidates are then compared exactly, so a fingerprint
+        collision never merges different rows.
+        """
+        if len(fingerprints) < 2:
+            return None
+        keys = ids.mix(fingerprints, *codes)
+        keys.sort()                                         # in place: the common case needs nothing else
+        repeated = keys[1:][keys[1:] == keys[:-1]]
+        del keys
+        if len(repeated) == 0:
+            return None
+        keys = ids.mix(fingerprints, *codes)
+        rows = np.flatnonzero(np.isin(keys, repeated))
+        rows = rows[np.lexsort((rows, keys[rows]))]       # by key, then row
+        new_key = np.ones(len(rows), dtype=bool)
+        new_key[1:] = keys[rows[1:]] != keys[rows[:-1]]
+        same = ids.equal(ids.take(doc_ids, rows[1:]), ids.take(doc_ids, rows[:-1]))
+        for c in codes:
+            same &= c[rows[1:]] == c[rows[:-1]]
+        if not np.all(new_key[1:] | same):
+            return cls._find_exactly(doc_ids, rows, codes)      # a fingerprint collision: compare ids
+        return cls._numbered(rows, np.cumsum(new_key) - 1)
+
+    @classmethod
+    def _find_exactly(cls, doc_ids, rows: np.ndarray, codes) -> 'Duplicates | None':
+        groups: dict[tuple, int] = {}
+        label = np.array([groups.setdefault((d, *(int(c[r]) for c in codes)), len(groups))
+                          for r, d in zip(rows.tolist(), ids.to_list(ids.take(doc_ids, rows)))], dtype=np.int64)
+        size = np.bincount(label)
+        keep = size[label] > 1
+        if not keep.any():
+            return None
+        return cls._numbered(rows[keep], np.unique(label[keep], return_inverse=True)[1])
+
+    @classmethod
+    def _numbered(cls, rows: np.ndarray, label: np.ndarray) -> 'Duplicates':
+        """Groups renumbered by their first row, rows sorted by (group, row)."""
+        first_row = np.full(int(label.max()) + 1, np.iinfo(np.int64).max)
+        np.minimum.at(first_row, label, rows)
+        rank = np.empty_like(first_row)
+        rank[np.argsort(first_row)] = np.arange(len(first_row))
+        group = rank[label]
+        order = np.lexsort((rows, group))
+        return cls(rows[order], group[order])
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,9 +183,9 @@ class Qrels:
             raise InputError('qrels columns have different lengths', source)
         vocab, codes = ids.encode(qids)
         _, it_codes = ids.encode(its)
-        groups = _duplicate_groups(docs, ids.fingerprint(docs), codes, it_codes)
-        if groups:
-            g = min(groups, key=lambda rows: rows[0])
+        dups = Duplicates.find(docs, ids.fingerprint(docs), codes, it_codes)
+        if dups is not None:
+            g = dups.first()
             raise where.error(DuplicateError,
                               f'duplicate judgment: document {_at(docs, g[0])!r} judged more than once for query '
                               f'{_at(qids, g[0])!r} (subtopic {_at(its, g[0])!r}), at '
@@ -196,18 +253,18 @@ class Run:
             raise where.error(InputError, f'score {sc[bad[0]].item()!r} is not a finite number', int(bad[0]))
         vocab, codes = ids.encode(qids)
         doc_fp = ids.fingerprint(docs)
-        groups = _duplicate_groups(docs, doc_fp, codes)
+        dups = Duplicates.find(docs, doc_fp, codes)
         dropped = 0
-        if groups:
+        if dups is not None:
             if duplicates == 'error':
-                g = min(groups, key=lambda rows: rows[0])
+                g = dups.first()
                 raise where.error(
                     DuplicateError,
                     f'duplicate document {_at(docs, g[0])!r}: retrieved more than once for query '
-                    f'{_at(qids, g[0])!r}, at {where.describe_lines(g)} ({len(groups)} duplicated '
+                    f'{_at(qids, g[0])!r}, at {where.describe_lines(g)} ({dups.count} duplicated '
                     f'pair(s) in all); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
                     f'to keep one', int(g[1]))
-            drop = np.concatenate([_drop_all_but_one(g, sc, duplicates) for g in groups])
+            drop = dups.to_drop(duplicates, sc)
             keep = np.ones(len(sc), dtype=bool)
             keep[drop] = False
             kept = np.flatnonzero(keep)
@@ -237,17 +294,6 @@ class Run:
 
 def _at(values, row) -> str:
     return ids.to_list(ids.take(values, [int(row)]))[0]
-
-
-def _drop_all_but_one(rows: np.ndarray, scores: np.ndarray, policy: str) -> np.ndarray:
-    """Rows of one duplicate group to drop under ``policy`` (rows are ascending = input order)."""
-    if policy == 'first':
-        keep = rows[0]
-    elif policy == 'last':
-        keep = rows[-1]
-    else:  # 'max': the highest score, the earliest on ties
-        keep = rows[int(np.argmax(scores[rows]))]
-    return rows[rows != keep]
 
 
 def _integral(values: np.ndarray, where: RowLocator) -> np.ndarray:

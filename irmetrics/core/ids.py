@@ -175,6 +175,14 @@ def order_within_groups(values: Any, groups: np.ndarray) -> np.ndarray:
     return np.asarray(sorted(by_id, key=groups.__getitem__), dtype=np.int64)
 
 
+def equal(a: Any, b: Any) -> np.ndarray:
+    """Element-wise ``a == b`` of two id columns of equal length."""
+    if is_arrow(a) or is_arrow(b):
+        from . import arrow_strings
+        return arrow_strings.equal(to_arrow(a), to_arrow(b))
+    return np.asarray(a == b, dtype=bool)
+
+
 def less(a: Any, b: Any) -> np.ndarray:
     """Element-wise ``a < b`` (byte-wise) of two id columns of equal length."""
     if is_arrow(a) or is_arrow(b):
