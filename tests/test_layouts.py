@@ -53,3 +53,15 @@ def test_a_fingerprint_does_not_depend_on_the_other_ids_of_its_column():
     assert ids.fingerprint(pa.array(values)).tolist() == alone
     qrels = {'q': {'d0': 1}}
     assert irm.calc_aggregate(['P@1'], qrels, {'q': {'d0': 1.0, 'unjudged-last': 0.0}})[irm.P@1] == 1.0
+
+
+def test_fingerprint_collisions_never_merge_different_documents(monkeypatch):
+    """With every fingerprint equal, duplicates are still found exactly (the exact fallback)."""
+    monkeypatch.setattr(ids, 'fingerprint', lambda values: np.zeros(len(values), dtype=np.uint64))
+    run = irm.read_trec_run('q1 Q0 a 1 1 t\nq1 Q0 b 2 3 t\nq1 Q0 a 3 5 t\nq2 Q0 a 1 1 t\nq1 Q0 c 4 2 t\n',
+                            duplicates='max')
+    assert sorted((d.query_id, d.doc_id, d.score) for d in run) == \
+        [('q1', 'a', 5.0), ('q1', 'b', 3.0), ('q1', 'c', 2.0), ('q2', 'a', 1.0)]
+    assert run.resolved_duplicates == 1
+    clean = irm.read_trec_run('q1 Q0 a 1 1 t\nq1 Q0 b 2 3 t\nq2 Q0 a 1 1 t\n')
+    assert len(clean) == 3
