@@ -347,3 +347,22 @@ def test_measures_pickle_and_copy(measure):
 def test_sentinels_pickle_to_themselves():
     assert pickle.loads(pickle.dumps(irm.NOT_PROVIDED)) is irm.NOT_PROVIDED
     assert pickle.loads(pickle.dumps(P_.REQUIRED)) is P_.REQUIRED
+
+
+def test_equal_gain_maps_are_one_measure_with_one_spelling():
+    a, b = irm.parse_measure('nDCG(gains={1:1})'), irm.parse_measure('nDCG(gains={1:1.0})')
+    assert a == b and hash(a) == hash(b) and repr(a) == repr(b) == 'nDCG(gains={1:1})'
+    assert repr(irm.parse_measure('nDCG(gains={1:0.5})')) == 'nDCG(gains={1:0.5})'
+
+
+def test_bounded_integer_parameters_fail_when_built():
+    with pytest.raises(MeasureError, match="max_rel"):
+        irm.parse_measure('ERR(max_rel=5000)@5')
+
+
+def test_the_cutoff_hint_is_given_only_when_the_cutoff_is_all_that_is_missing():
+    with pytest.raises(MeasureError) as info:
+        irm.parse_measure('SDCG')
+    assert '@10' not in str(info.value) and 'max_rel' in str(info.value)
+    with pytest.raises(MeasureError, match=r'e\.g\. P@10'):
+        irm.parse_measure('P')

@@ -380,3 +380,17 @@ def test_numbers_are_read_as_strtod_reads_them(layout):
         with pytest.raises(InputError, match=f"<text>:1: score '{text}' is not a number"):
             irm.read_trec_run(f'q1 Q0 d1 1 {text} t\nq1 Q0 d2 2 0.5 t\n')
     assert irm.read_trec_run('q1 Q0 d1 1 +1.5e-3 t\nq1 Q0 d2 2 .5 t\n').scores.tolist() == [0.0015, 0.5]
+
+
+def test_a_grade_too_large_for_an_integer_is_an_error_not_a_wrong_grade(layout):
+    for grade in ('99999999999999999999', '9223372036854775807'):
+        with pytest.raises(InputError, match=r'<bytes>:2: relevance .* is too large'):
+            irm.read_trec_qrels(f'q1 0 d0 1\nq1 0 d1 {grade}\n'.encode())
+
+
+def test_a_large_binary_file_is_one_clear_error(tmp_path, capfd):
+    path = tmp_path / 'binary'
+    path.write_bytes(np.random.default_rng(7).integers(0, 256, 3_000_000, dtype=np.uint8).tobytes())
+    with pytest.raises(InputError, match='ids must be valid UTF-8 text'):
+        irm.read_trec_qrels(path)
+    assert 'Traceback' not in capfd.readouterr().err

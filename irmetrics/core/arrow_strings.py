@@ -19,7 +19,7 @@ def as_string_array(values) -> pa.Array:
     if isinstance(values, pa.ChunkedArray):
         if pa.types.is_dictionary(values.type) and values.num_chunks > 1:
             values = pa.table({'v': values}).unify_dictionaries().column('v')
-        values = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
+        values = combine(values)
     if pa.types.is_dictionary(values.type):
         if pa.types.is_string(values.type.value_type):
             return values
@@ -27,6 +27,15 @@ def as_string_array(values) -> pa.Array:
     if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
         values = values.cast(pa.string())
     return values
+
+
+def combine(values: pa.ChunkedArray) -> pa.Array:
+    """One array of a chunked one; strings go to 64-bit offsets when their bytes pass 2 GiB."""
+    if values.num_chunks == 1:
+        return values.chunk(0)
+    if pa.types.is_string(values.type) and sum(c.nbytes for c in values.chunks) >= 2 ** 31 - 1:
+        values = values.cast(pa.large_string())
+    return values.combine_chunks()
 
 
 def from_strings(items: list[str]) -> pa.Array:
@@ -85,6 +94,8 @@ def encode(values: pa.Array) -> tuple[pa.Array, np.ndarray]:
 
 def lookup(values: pa.Array, vocabulary: pa.Array) -> np.ndarray:
     """Index of each value in ``vocabulary`` (int64), -1 where absent."""
+    if vocabulary.type != values.type:          # string vs large_string (ids past 2 GiB)
+        vocabulary = vocabulary.cast(values.type)
     idx = pc.index_in(values, value_set=vocabulary)
     chunks = idx.chunks if isinstance(idx, pa.ChunkedArray) else [idx]
     parts = [numbers(c).astype(np.int64) for c in chunks]

@@ -1,6 +1,7 @@
 """Columnar qrels and runs: every input becomes these once.
 
-Ids are Arrow string arrays, codes and numbers are numpy arrays.  Both classes
+Ids are id columns (:mod:`.ids`: numpy object arrays when small, Arrow strings
+when large); codes and numbers are numpy arrays.  Both classes
 are immutable and can be evaluated any number of times; iterating them yields
 ``Qrel`` / ``ScoredDoc`` named tuples (the ir_measures record types).
 
@@ -305,4 +306,7 @@ def _integral(values: np.ndarray, where: RowLocator) -> np.ndarray:
     bad = np.flatnonzero(~np.isfinite(as_float) | (as_float != np.round(as_float)))
     if len(bad):
         raise where.error(InputError, f'relevance {values[bad[:1]].tolist()[0]!r} is not an integer', int(bad[0]))
+    huge = np.flatnonzero(np.abs(as_float) >= 2.0 ** 53)      # beyond this, floats no longer hold every integer
+    if len(huge):
+        raise where.error(InputError, f'relevance {values[huge[:1]].tolist()[0]!r} is too large', int(huge[0]))
     return as_float.astype(np.int64)

@@ -140,8 +140,8 @@ class Measure:
         missing = self.missing_required()
         if missing:
             hint = ''
-            if self.definition.at_param in missing:
-                hint = f' (e.g. {self!r}@10)' if self.definition.at_param == 'cutoff' else ''
+            if missing == ['cutoff'] and self.definition.at_param == 'cutoff':
+                hint = f' (e.g. {self!r}@10)'
             raise MeasureError(f'{self!r} needs parameter(s) {", ".join(missing)}{hint}')
         return self
 

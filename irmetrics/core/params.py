@@ -53,16 +53,18 @@ class Constraint:
 
 
 class Int(Constraint):
-    """An integer, optionally bounded below (bools and non-integral floats are refused)."""
+    """An integer, optionally bounded (bools and non-integral floats are refused)."""
 
-    def __init__(self, minimum: int | None = None):
-        self.minimum = minimum
-        self.description = 'an integer' if minimum is None else f'an integer >= {minimum}'
+    def __init__(self, minimum: int | None = None, maximum: int | None = None):
+        self.minimum, self.maximum = minimum, maximum
+        bounds = [f'>= {minimum}'] if minimum is not None else []
+        bounds += [f'<= {maximum}'] if maximum is not None else []
+        self.description = 'an integer' + (' ' + ' and '.join(bounds) if bounds else '')
 
     def check(self, value):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError('')
-        if self.minimum is not None and value < self.minimum:
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise ValueError('')
         return int(value)
 
@@ -132,8 +134,8 @@ class GainMap(Constraint):
             if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not math.isfinite(gain) \
                     or gain < 0:
                 raise TypeError('')
-            out.append((int(grade), gain))
-        return tuple(sorted(out))
+            out.append((int(grade), int(gain) if float(gain).is_integer() else float(gain)))
+        return tuple(sorted(out))                       # {1:1.0} and {1:1} are one measure, written {1:1}
 
     def repr_value(self, value) -> str:
         return '{' + ','.join(f'{g}:{v!r}' for g, v in value) + '}'

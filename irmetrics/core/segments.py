@@ -17,3 +17,10 @@ def ranges(sizes: np.ndarray) -> np.ndarray:
 def offsets_of(sorted_codes: np.ndarray, n_segments: int) -> np.ndarray:
     """Start offsets (length ``n_segments + 1``) of each code in an array sorted by code."""
     return np.searchsorted(sorted_codes, np.arange(n_segments + 1), side='left').astype(np.int64)
+
+
+def running_count(mask: np.ndarray, query: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """For every row (rows sorted by query), the rows of its query selected by ``mask`` up to and
+    including it."""
+    cum = np.cumsum(mask, dtype=np.int64)
+    return cum - np.concatenate(([0], cum))[offsets[:-1]][query]

@@ -8,6 +8,8 @@ whose white space turns out irregular after the sampled head is reported back
 """
 from __future__ import annotations
 
+import contextlib
+import sys
 from typing import Callable
 
 import numpy as np
@@ -16,7 +18,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from . import ids
-from .arrow_strings import numbers, take
+from .arrow_strings import combine, numbers, take
 from .errors import InputError
 from .trec_files import SNIFF, Data, FileData, Layout, head, line_of, numbers_of_text, row_lines, width_problem
 
@@ -81,10 +83,14 @@ def _read(data, name, names, layout, invalid_row, fatal, kept_rows) -> pa.Table:
     typed = dict(text, **{c: pa.float64() for c in layout.numeric})
     for types in (typed, text):
         kept_rows.clear()
+        undecodable: list[BaseException] = []
         try:
-            return _arrow_read(data, names, types, invalid_row).unify_dictionaries()
+            with _collect_decode_errors(undecodable):
+                return _arrow_read(data, names, types, invalid_row).unify_dictionaries()
         except pa.ArrowInvalid as ex:
             msg = str(ex)
+            if undecodable:                 # the reader could not even show us a malformed line
+                raise InputError('ids must be valid UTF-8 text', name) from None
             if fatal:
                 raw = bytes(data)
                 line, _ = line_of(raw, fatal[0])
@@ -92,9 +98,29 @@ def _read(data, name, names, layout, invalid_row, fatal, kept_rows) -> pa.Table:
             if 'utf8' in msg.lower():
                 raise InputError('ids must be valid UTF-8 text', name) from None
             if 'conversion error' not in msg:
-                raise InputError(f'cannot parse as a TREC {layout.kind} file ({layout.usage}): {msg}',
+                shown = msg[:200].encode('ascii', 'backslashreplace').decode('ascii')
+                raise InputError(f'cannot parse as a TREC {layout.kind} file ({layout.usage}): {shown}',
                                  name) from None
     raise AssertionError('unreachable: reading every column as text cannot fail to convert')
+
+
+@contextlib.contextmanager
+def _collect_decode_errors(found: list):
+    """Arrow decodes a malformed line's text before calling our handler; when that decoding fails
+    Python would print the exception as 'ignored'.  Collect it instead (other ones pass through)."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable):
+        if isinstance(unraisable.exc_value, UnicodeDecodeError):
+            found.append(unraisable.exc_value)
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 def _arrow_read(data, names, types, invalid_row) -> pa.Table:
@@ -120,7 +146,7 @@ def _has_empty(column: pa.ChunkedArray) -> bool:
 
 
 def _single(column) -> pa.Array:
-    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    return combine(column) if isinstance(column, pa.ChunkedArray) else column
 
 
 def _numeric(values, column: str, name: str, lines: Callable[[], np.ndarray]) -> np.ndarray:
@@ -140,8 +166,9 @@ def _merge_extra_rows(columns, lines, extra, layout: Layout, name: str):
         i = layout.names.index(c)
         added = pa.array([fields[i] for _, fields in extra], pa.string())
         base = _single(columns[c])
-        if not pa.types.is_string(base.type):
+        if pa.types.is_dictionary(base.type) or pa.types.is_floating(base.type):
             base = base.cast(pa.string())
+        added = added.cast(base.type)
         merged[c] = take(pa.concat_arrays([base, added]), order)
     sorted_lines = np.sort(all_lines)
     return merged, lambda: sorted_lines

@@ -2,7 +2,7 @@
 from ..core.measure import MeasureDef, define
 from ..core.params import CUTOFF, Int, Param
 
-MAX_GRADE = Param('max_rel', Int(minimum=1), 4,
+MAX_GRADE = Param('max_rel', Int(minimum=1, maximum=1000), 4,
                   'highest grade of the relevance scale: the stopping probability of grade g is '
                   '(2^g - 1) / 2^max_rel (gdeval fixes it at 4); higher grades count as max_rel')
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...core.measure import Measure
-from ...core.segments import offsets_of
+from ...core.segments import offsets_of, running_count
 from .kernels import cutoff_of, kernel
 from .table import QrelsIndex, RankedTable
 
@@ -52,8 +52,8 @@ def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
     steps = relevant | nonrel
     q = t.query[steps]
     offsets = offsets_of(q, t.nq)
-    true_pos = _cumsum_within(relevant[steps], offsets, q)
-    false_pos = _cumsum_within(nonrel[steps], offsets, q)
+    true_pos = running_count(relevant[steps], q, offsets)
+    false_pos = running_count(nonrel[steps], q, offsets)
     out = {}
     for i, qid in enumerate(ids.to_list(qrels.query_ids)):
         if num_rel[i] == 0 or num_nonrel[i] == 0:
@@ -62,9 +62,3 @@ def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
         out[qid] = (np.concatenate(([0.0], false_pos[part] / num_nonrel[i], [1.0])),
                     np.concatenate(([0.0], true_pos[part] / num_rel[i], [1.0])))
     return out
-
-
-def _cumsum_within(mask: np.ndarray, offsets: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Running count of ``mask`` within each query (rows sorted by query)."""
-    cum = np.cumsum(mask, dtype=np.int64)
-    return cum - np.concatenate(([0], cum))[offsets[:-1]][query]

@@ -7,7 +7,7 @@ number of documents of grade g above rank i: integer counts, no running product 
 import numpy as np
 
 from ...core.measure import Measure
-from ...core.segments import offsets_of, ranges
+from ...core.segments import offsets_of, running_count
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -15,13 +15,6 @@ from .table import QrelsIndex, RankedTable
 def stop_probability(grade: np.ndarray, max_rel: int) -> np.ndarray:
     """R(g) = (2^g - 1) / 2^max_rel, grades clipped to [0, max_rel]."""
     return (np.exp2(np.clip(grade, 0, max_rel)) - 1.0) / 2.0 ** max_rel
-
-
-def _count_above(query: np.ndarray, offsets: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """For every row, how many rows of its query selected by ``mask`` come before it."""
-    cum = np.cumsum(mask, dtype=np.int64)
-    before_query = np.concatenate(([0], cum))[offsets[:-1]]
-    return cum - mask - before_query[query]
 
 
 def expected_reciprocal_rank(query: np.ndarray, position: np.ndarray, grade: np.ndarray, nq: int,
@@ -33,20 +26,16 @@ def expected_reciprocal_rank(query: np.ndarray, position: np.ndarray, grade: np.
     stop = stop_probability(grade, max_rel)
     reach = np.ones(len(query))
     for g in np.unique(grade):
-        reach *= (1.0 - stop_probability(g, max_rel)) ** _count_above(query, offsets, grade == g)
+        above = running_count(grade == g, query, offsets) - (grade == g)
+        reach *= (1.0 - stop_probability(g, max_rel)) ** above
     return np.bincount(query, weights=stop * reach / (position + 1.0), minlength=nq)
 
 
 def ideal_err(index: QrelsIndex, max_rel: int, cutoff: float) -> np.ndarray:
     """Per query, the ERR of the judged documents sorted by grade descending, cut at ``cutoff``."""
     def compute():
-        positive = index.grades > 0
-        q, g = index.query[positive], index.grades[positive]
-        order = np.lexsort((-g, q))
-        q, g = q[order], g[order]
-        position = ranges(np.bincount(q, minlength=index.nq))
-        within = position < cutoff
-        return expected_reciprocal_rank(q[within], position[within], g[within], index.nq, max_rel)
+        q, position, g = index.ideal(index.grades, cutoff)
+        return expected_reciprocal_rank(q, position, g, index.nq, max_rel)
     return index.cached(('ideal_err', max_rel, cutoff), compute)
 
 

@@ -2,7 +2,6 @@
 import numpy as np
 
 from ...core.measure import Measure
-from ...core.segments import ranges
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -26,14 +25,8 @@ def discount(rank: np.ndarray) -> np.ndarray:
 def ideal_dcg(index: QrelsIndex, gains: tuple | None, cutoff: float, exp: bool = False) -> np.ndarray:
     """Per query, the DCG of the judged documents sorted by gain, cut at ``cutoff``."""
     def compute():
-        g = gain_of(index.grades, gains, exp)
-        positive = g > 0
-        q, g = index.query[positive], g[positive]
-        order = np.lexsort((-g, q))
-        q, g = q[order], g[order]
-        position = ranges(np.bincount(q, minlength=index.nq))
-        within = position < cutoff
-        return np.bincount(q[within], weights=g[within] * discount(position[within]), minlength=index.nq)
+        q, position, g = index.ideal(gain_of(index.grades, gains, exp), cutoff)
+        return np.bincount(q, weights=g * discount(position), minlength=index.nq)
     return index.cached(('ideal_dcg', gains, cutoff, exp), compute)
 
 

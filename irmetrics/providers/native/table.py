@@ -4,8 +4,8 @@
 pairs as sorted integer keys, and per-query counts.  :class:`RankedTable` is
 built once per run: the judged documents the run retrieved, in rank order
 within each query, with their rank in the full ranking and among judged
-documents only.  Unjudged documents matter to most measures only through their
-ranks, so they are not materialised unless a kernel asks for the dense ranking.
+documents only.  Unjudged documents matter to the measures only through the
+ranks and the ranking lengths, so they are never materialised.
 
 Queries are those of the qrels, indexed ``0 .. nq-1`` in the qrels' order; a
 query absent from the run has an empty ranking.
@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core import ids
 from ...core.data import Qrels, Run
-from ...core.segments import offsets_of, ranges
+from ...core.segments import offsets_of, ranges, running_count
 
 _BLOCK = 1 << 16        # rows per block where a run-sized temporary would otherwise be allocated
 
@@ -75,6 +75,17 @@ class QrelsIndex:
             out[lo:lo + _BLOCK] = self._filter[slots.view(np.int64)]
         return out
 
+    def ideal(self, values: np.ndarray, cutoff: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ideal ranking by ``values`` (one per judgment): judgments of positive value, best first
+        within each query, cut at ``cutoff``.  Returns (query, 0-based position, value)."""
+        positive = values > 0
+        q, v = self.query[positive], values[positive]
+        order = np.lexsort((-v, q))
+        q, v = q[order], v[order]
+        position = ranges(np.bincount(q, minlength=self.nq))
+        within = position < cutoff
+        return q[within], position[within], v[within]
+
     def num_rel(self, rel: int) -> np.ndarray:
         return self.count(low=rel)
 
@@ -96,7 +107,6 @@ class RankedTable:
     among the judged documents, those with grade >= 0; -1 for the others).
     Per query: ``n_ret`` (ranking length) and ``n_judged_ret``.  ``judgment``
     is each row's position in ``index.keys`` (to reach per-subtopic judgments).
-    Kernels that need every retrieved document, judged or not, call :meth:`dense`.
     """
 
     def __init__(self, index: QrelsIndex, run: Run):
@@ -131,9 +141,6 @@ class RankedTable:
         self.rank = rank[order]
         self.judgment = at[order]
         self.grade = index.grades[self.judgment]
-        self._run_rows = rows[order]
-        self._qmap = qmap
-        self._dense: DenseRanking | None = None
         self.offsets = offsets_of(self.query, self.nq)
         judged = self.grade >= 0
         self.n_judged_ret = np.bincount(self.query[judged], minlength=self.nq).astype(np.int64)
@@ -149,12 +156,6 @@ class RankedTable:
         for lo in range(0, len(order), _BLOCK):
             inverse[order[lo:lo + _BLOCK]] = np.arange(lo, min(lo + _BLOCK, len(order)))
         return inverse[rows]
-
-    def dense(self) -> 'DenseRanking':
-        """Every retrieved document of the qrels' queries, in rank order (computed once, on demand)."""
-        if self._dense is None:
-            self._dense = DenseRanking(self)
-        return self._dense
 
     def rank_in(self, judged_only: bool) -> np.ndarray:
         """Ranks of the judged rows in the ranking, or among judged documents (trec_eval -J)."""
@@ -180,9 +181,7 @@ class RankedTable:
 
     def count_before(self, mask: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
         """For each row selected by ``at`` (default ``mask``), how many ``mask`` rows of its query rank above it."""
-        cum = np.cumsum(mask, dtype=np.int64)
-        before_query = np.concatenate(([0], cum))[self.offsets[:-1]]
-        above = cum - mask - before_query[self.query]
+        above = running_count(mask, self.query, self.offsets) - mask
         return above[mask if at is None else at]
 
     def first(self, mask: np.ndarray, values: np.ndarray, empty: float) -> np.ndarray:
@@ -193,27 +192,3 @@ class RankedTable:
         first[1:] = q[1:] != q[:-1]
         out[q[first]] = values[mask][first]
         return out
-
-
-class DenseRanking:
-    """All retrieved documents of the qrels' queries, sorted by (query, rank).
-
-    ``query``, ``rank`` (0-based), ``grade`` (:data:`ABSENT` for documents not
-    in the qrels; negative grades are pooled-unjudged), ``offsets`` per query.
-    """
-
-    #: Grade of a retrieved document that the qrels do not mention.
-    ABSENT = np.iinfo(np.int64).min
-
-    def __init__(self, table: RankedTable):
-        run = table.run
-        in_qrels = np.flatnonzero(table._qmap >= 0)                     # run queries that count
-        segments = in_qrels[np.argsort(table._qmap[in_qrels], kind='stable')]
-        sizes = run.offsets[segments + 1] - run.offsets[segments]
-        self.query = np.repeat(table._qmap[segments], sizes)
-        self.rank = ranges(sizes)
-        positions = np.repeat(run.offsets[segments], sizes) + self.rank
-        grade_of_row = np.full(len(run.order), self.ABSENT, dtype=np.int64)
-        grade_of_row[table._run_rows] = table.grade
-        self.grade = grade_of_row[run.order[positions]]
-        self.offsets = offsets_of(self.query, table.nq)
