@@ -30,7 +30,7 @@ def fake_module(tmp_path, name: str, source: str) -> dict:
     (['qrels', 'a.run', 'b.run', '-m', 'AP', '--trec-eval'], '--trec-eval prints one run'),
     (['qrels', 'a.run', 'AP', '--trec-eval', '--format', 'tsv'], 'not allowed with argument'),
     (['qrels', 'a.run', 'AP', '--format', 'xml'], "invalid choice: 'xml'"),
-    (['qrels', 'a.run', 'AP', '-p', 'four'], "invalid int value: 'four'"),
+    (['qrels', 'a.run', 'AP', '-p', 'four'], "invalid places value: 'four'"),
     (['qrels', 'a.run', 'AP', '--no-such-flag'], 'unrecognized arguments: --no-such-flag'),
     (['qrels', 'a.run', 'AP', '--duplicates', 'sum'], "invalid choice: 'sum'"),
     (['measures', '--bogus'], 'unrecognized arguments: --bogus'),
@@ -213,3 +213,7 @@ def test_closed_pipe_is_not_an_error(here):
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0 and 'Traceback' not in err and err == ''
+
+
+def test_places_below_minus_one_are_refused(here):
+    assert_user_error(irmetrics('qrels', 'a.run', 'AP', '-p', '-5', cwd=here), '-p/--places', '-5')

@@ -68,6 +68,13 @@ class _EvaluateParser(_Parser):
         return args
 
 
+def places(text: str) -> int:
+    value = int(text)
+    if value < -1:
+        raise argparse.ArgumentTypeError(f'{text} is not a number of places (0 or more, or -1 for every digit)')
+    return value
+
+
 def evaluate_parser() -> argparse.ArgumentParser:
     from .. import __version__
     p = _EvaluateParser(prog='irmetrics', usage=USAGE, epilog=EPILOG,
@@ -85,7 +92,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
                    help='per-query values, then the aggregates (query "all")')
     p.add_argument('-n', '--no_summary', '--no-summary', action='store_true',
                    help='with -q: leave out the aggregates')
-    p.add_argument('-p', '--places', type=int, default=None,
+    p.add_argument('-p', '--places', type=places, default=None,
                    help='decimal places (default: 4 for table, tsv and --trec-eval; every digit for csv, json '
                         'and jsonl; -1: every digit)')
     out = p.add_mutually_exclusive_group()
