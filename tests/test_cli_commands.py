@@ -120,13 +120,14 @@ def test_providers_table_reports_a_missing_engine(tmp_path):
 
 
 # --- progress bar -------------------------------------------------------------------------------------
-def run_with_terminal_stderr(here, *args, delay: str):
-    """Run with stderr on a pseudo-terminal (100 columns); returns (exit status, stdout, stderr bytes)."""
+def run_with_terminal(here, *args, terminal: str = 'stderr', env: dict | None = None):
+    """Run with ``terminal`` ('stdout' or 'stderr') on a 100-column pseudo-terminal and the other stream
+    piped; returns (exit status, the terminal's text, the piped stream's text)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 100, 0, 0))
-    env = dict(os.environ, IRMETRICS_PROGRESS_DELAY=delay)
-    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', *args], cwd=here, env=env,
-                            stdout=subprocess.PIPE, stderr=slave)
+    streams = {'stdout': subprocess.PIPE, 'stderr': subprocess.PIPE, terminal: slave}
+    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', *args], cwd=here,
+                            env=dict(os.environ, **(env or {})), **streams)
     os.close(slave)
     chunks = []
 
@@ -142,11 +143,17 @@ def run_with_terminal_stderr(here, *args, delay: str):
 
     reader = threading.Thread(target=drain)
     reader.start()
-    stdout = proc.stdout.read()
+    piped = (proc.stderr if terminal == 'stdout' else proc.stdout).read()
     status = proc.wait(timeout=120)
     reader.join(timeout=10)
     os.close(master)
-    return status, stdout.decode(), b''.join(chunks).decode(errors='replace')
+    return status, b''.join(chunks).decode(errors='replace').replace('\r\n', '\n'), piped.decode()
+
+
+def run_with_terminal_stderr(here, *args, delay: str):
+    """Run with stderr on a terminal and a progress delay; returns (exit status, stdout, stderr)."""
+    status, stderr, stdout = run_with_terminal(here, *args, env={'IRMETRICS_PROGRESS_DELAY': delay})
+    return status, stdout, stderr
 
 
 def test_progress_bar_on_a_terminal(here):
@@ -181,21 +188,6 @@ def test_a_small_job_imports_neither_pandas_nor_pyarrow_nor_tqdm(here):
 
 
 def test_default_format_on_a_terminal_is_a_table(here):
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 100, 0, 0))
-    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', 'qrels', 'a.run', 'AP', 'P@2'], cwd=here,
-                            stdout=slave, stderr=subprocess.PIPE)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    assert proc.wait(timeout=120) == 0 and proc.stderr.read() == b''
-    os.close(master)
-    assert b''.join(chunks).decode().replace('\r\n', '\n') == ('run        AP     P@2\n'
-                                                               'a.run  0.4444  0.3333\n')
+    status, stdout, stderr = run_with_terminal(here, 'qrels', 'a.run', 'AP', 'P@2', terminal='stdout')
+    assert status == 0 and stderr == ''
+    assert stdout == 'run        AP     P@2\na.run  0.4444  0.3333\n'
