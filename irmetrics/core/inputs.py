@@ -14,6 +14,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from . import ids, trec_files
+from .trec_format import QRELS, RUN
 from .data import Qrel, Qrels, Run, ScoredDoc
 from .errors import InputError
 
@@ -21,7 +22,7 @@ from .errors import InputError
 def read_trec_qrels(source: str | os.PathLike | bytes) -> Qrels:
     """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path or raw text."""
     data, name = trec_files.load(source)
-    cols, lines = trec_files.parse(data, name, trec_files.QRELS)
+    cols, lines = trec_files.parse(data, name, QRELS)
     return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
                               source=name, lines=lines)
 
@@ -34,7 +35,7 @@ def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') 
     (the occurrence with the highest score).
     """
     data, name = trec_files.load(source)
-    cols, lines = trec_files.parse(data, name, trec_files.RUN)
+    cols, lines = trec_files.parse(data, name, RUN)
     return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
                             duplicates=duplicates, lines=lines)
 
