@@ -333,12 +333,29 @@ def test_duplicate_judgments_under_one_iteration_are_an_error(tmp_path, layout):
         irm.to_qrels([('q', 'd', 1), ('q', 'd', 1)])
 
 
-def test_the_same_document_under_different_iterations_is_allowed(layout):
-    qrels = irm.read_trec_qrels('q1 0 d1 0\nq1 1 d1 2\nq1 0 d2 1\n')
+def test_the_same_document_under_different_iterations_is_read_but_refused_by_one_grade_measures(layout):
+    text = 'q1 0 d1 0\nq1 1 d1 2\nq1 0 d2 1\n'
+    qrels = irm.read_trec_qrels(text)
     assert [tuple(q) for q in qrels] == [('q1', 'd1', 0, '0'), ('q1', 'd1', 2, '1'), ('q1', 'd2', 1, '0')]
     run = {'q1': {'d1': 2.0, 'd2': 1.0}}
-    # measures without subtopics see each document once, with its highest grade
-    assert irm.calc_aggregate([NumRel, P@1, NumRel(rel=2)], qrels, run) == {NumRel: 2, P@1: 1.0, NumRel(rel=2): 1}
+    # trec_eval refuses the document judged twice ("duplicate docs"); so does every one-grade measure
+    with pytest.raises(DuplicateError, match=r"^<text>:2: document 'd1' is judged more than once for query 'q1' "
+                                             r"\(iterations '0', '1'\), at lines 1, 2: NumRel reads one grade"):
+        irm.calc_aggregate([NumRel, P@1], qrels, run)
+    # diversity measures read one judgment per subtopic
+    assert irm.calc_aggregate(['alpha_nDCG@5'], qrels, run)
+    # duplicates='max' uses each document's highest grade
+    for maxed in (irm.read_trec_qrels(text, duplicates='max'),
+                  irm.to_qrels([irm.Qrel(*q) for q in qrels], duplicates='max')):
+        assert irm.calc_aggregate([NumRel, P@1, NumRel(rel=2)], maxed, run) == {NumRel: 2, P@1: 1.0,
+                                                                                NumRel(rel=2): 1}
+
+
+def test_max_resolves_duplicate_judgments_under_one_iteration(layout):
+    qrels = irm.read_trec_qrels('q1 0 d1 0\nq1 0 d1 2\nq1 0 d2 1\n', duplicates='max')
+    assert [tuple(q) for q in qrels] == [('q1', 'd1', 2, '0'), ('q1', 'd2', 1, '0')]
+    with pytest.raises(ValueError, match="qrels duplicates must be one of 'error', 'max'"):
+        irm.read_trec_qrels('q1 0 d1 0\n', duplicates='first')
 
 
 # --- empty inputs and disjoint queries ------------------------------------------------------------
@@ -352,14 +369,13 @@ def test_an_empty_run_scores_every_qrels_query_zero(tmp_path, layout):
     assert irm.calc_aggregate(MEASURES, QREL_DICT, '\n\n') == results.aggregated
 
 
-def test_empty_qrels_evaluate_no_query(tmp_path, layout):
-    qrels = irm.read_trec_qrels(write(tmp_path, 'empty.qrels', ''))
-    results = irm.calc(MEASURES, qrels, RUN_TEXT)
-    assert results.per_query == []
-    aggregated = results.aggregated
-    assert all(np.isnan(aggregated[m]) for m in (AP, nDCG@10, P@2))    # a mean over no query
-    assert (aggregated[NumQ], aggregated[NumRel], aggregated[NumRet]) == (0, 0, 0)
-    assert irm.calc(MEASURES, {}, {}).per_query == []
+def test_empty_qrels_are_an_error_everywhere(tmp_path, layout):
+    # trec_eval refuses an empty qrels file; a mean over no query would print 'nan' (API and CLI agree)
+    for source in (write(tmp_path, 'empty.qrels', ''), '\n  \n', {}, []):
+        with pytest.raises(InputError, match='the qrels hold no judgment: there is no query to evaluate'):
+            irm.calc(MEASURES, source, RUN_TEXT)
+    with pytest.raises(InputError, match=f'^{tmp_path / "empty.qrels"}: the qrels hold no judgment'):
+        irm.evaluator(MEASURES, write(tmp_path, 'empty.qrels', '# only a comment\n'))
 
 
 def test_no_overlapping_queries():

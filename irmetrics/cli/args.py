@@ -105,6 +105,10 @@ def evaluate_parser() -> argparse.ArgumentParser:
     p.add_argument('--duplicates', choices=['error', 'first', 'last', 'max'], default='error',
                    help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
                         'first, last or highest-scored occurrence')
+    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates', choices=['error', 'max'],
+                   default='error', help='a document judged more than once for a query (several iterations): an '
+                                         'error for measures that read one grade per document (default, as '
+                                         'trec_eval), or use its highest grade (subtopic qrels)')
     p.add_argument('--quiet', action='store_true', help='no progress bar')
     p.add_argument('--version', action='version', version=f'irmetrics {__version__}')
     return p

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     show = progress.wanted(args.quiet)
     with progress.Progress(1 + 2 * len(args.runs), enabled=show) as bar:
         bar.step(f'reading qrels {args.qrels}')
-        ev = evaluator(measures, load_qrels(args.qrels), provider=args.provider)
+        ev = evaluator(measures, load_qrels(args.qrels, args.qrels_duplicates), provider=args.provider)
         for name in args.runs:
             bar.step(f'reading {name}')
             loaded = load_run(name, args.duplicates)

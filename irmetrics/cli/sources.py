@@ -16,16 +16,16 @@ IR_DATASETS_INSTALL = 'pip install "irmetrics[ir_datasets]"'
 _FILE_SUFFIXES = ('.txt', '.tsv', '.qrels', '.gz', '.bz2', '.xz')
 
 
-def load_qrels(arg: str) -> Qrels:
+def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
     """Qrels from a file, or from an ir_datasets dataset when ``arg`` is not a file."""
     if os.path.exists(arg) or not _could_be_dataset_id(arg):
-        return read_trec_qrels(arg)
+        return read_trec_qrels(arg, duplicates)
     try:
         import ir_datasets
     except ImportError:
         raise InputError(f'no such file, and ir_datasets is not installed to read it as a dataset id '
                          f'(install it with: {IR_DATASETS_INSTALL})', arg) from None
-    return _dataset_qrels(ir_datasets, arg)
+    return _dataset_qrels(ir_datasets, arg, duplicates)
 
 
 def load_run(arg: str, duplicates: str) -> Run:
@@ -38,7 +38,7 @@ def _could_be_dataset_id(arg: str) -> bool:
         and os.path.splitext(arg)[1].lower() not in _FILE_SUFFIXES
 
 
-def _dataset_qrels(ir_datasets, dataset_id: str) -> Qrels:
+def _dataset_qrels(ir_datasets, dataset_id: str, duplicates: str) -> Qrels:
     import dataclasses
     import logging
     where = f'ir_datasets:{dataset_id}'
@@ -59,4 +59,4 @@ def _dataset_qrels(ir_datasets, dataset_id: str) -> Qrels:
                          where) from None
     finally:
         logging.disable(logging.NOTSET)
-    return dataclasses.replace(to_qrels(records), source=where)
+    return dataclasses.replace(to_qrels(records, duplicates), source=where)

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import ids
 from .data import Qrels
+from .errors import DuplicateError, InputError
 from .inputs import to_qrels, to_run
 from .measure import COMPUTED, Measure
 from .parse import parse_measures
@@ -29,6 +30,7 @@ class Evaluator:
     def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None):
         self.measures: list[Measure] = parse_measures(measures)
         self.qrels: Qrels = to_qrels(qrels)
+        _check_qrels(self.qrels, self.measures)
         self.plan: list[tuple[str, list[Measure], Prepared]] = [
             (p.name, ms, p.prepare(ms, self.qrels)) for p, ms in PROVIDERS.resolve(self.measures, provider)]
         self._query_ids = ids.to_list(self.qrels.query_ids)
@@ -59,6 +61,21 @@ class Evaluator:
     def __repr__(self) -> str:
         plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms, _ in self.plan)
         return f'<Evaluator {plan} on {self.qrels!r}>'
+
+
+def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:
+    """Qrels the measures can be evaluated on: some judgment, and one grade per document for the
+    measures that read one (see :meth:`Qrels.from_columns`)."""
+    if len(qrels) == 0:
+        raise InputError('the qrels hold no judgment: there is no query to evaluate (trec_eval refuses an '
+                         'empty qrels file too)', qrels.source)
+    one_grade = [m for m in measures if not m.definition.subtopics]
+    if qrels.judged_twice is not None and one_grade:
+        problem, line = qrels.judged_twice
+        raise DuplicateError(f'{problem}: {one_grade[0]!r} reads one grade per document and trec_eval refuses '
+                             f'such qrels; if the iterations are subtopics (diversity qrels), read the qrels with '
+                             f'duplicates="max" (--qrels-duplicates max) to use each document\'s highest grade',
+                             qrels.source, line)
 
 
 def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None) -> Evaluator:

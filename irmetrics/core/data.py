@@ -23,6 +23,8 @@ from .ranking import canonical_order
 from .segments import offsets_of
 
 DUPLICATE_POLICIES = ('error', 'first', 'last', 'max')
+#: A qrels' policy for a document judged more than once for a query: 'error' (trec_eval) or its highest grade.
+QRELS_DUPLICATE_POLICIES = ('error', 'max')
 
 
 class Qrel(NamedTuple):
@@ -167,11 +169,24 @@ class Qrels:
     iteration: Any
     offsets: np.ndarray
     source: str = 'qrels'
+    #: (problem, line) when a document is judged under several iterations and the policy is 'error':
+    #: measures that read one grade per document refuse these qrels (diversity measures read them)
+    judged_twice: tuple[str, int | None] | None = None
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
-                     lines=None) -> 'Qrels':
-        """Build from per-row columns; the same (query, doc, iteration) twice is an error."""
+                     lines=None, duplicates: str = 'error') -> 'Qrels':
+        """Build from per-row columns.
+
+        A document judged more than once for a query under the same iteration is an error unless
+        ``duplicates='max'`` (keep its highest grade).  Under different iterations (subtopics, in
+        diversity qrels) every judgment is kept; with ``duplicates='error'`` the measures that read one
+        grade per document then refuse the qrels, as trec_eval does, and with ``'max'`` they read the
+        highest grade.
+        """
+        if duplicates not in QRELS_DUPLICATE_POLICIES:
+            raise ValueError(f'qrels duplicates must be one of {", ".join(map(repr, QRELS_DUPLICATE_POLICIES))}, '
+                             f'not {duplicates!r}')
         where = RowLocator(source, lines)
         qids = ids.column(query_ids)
         docs = ids.column(doc_ids)
@@ -184,17 +199,32 @@ class Qrels:
             raise InputError('qrels columns have different lengths', source)
         vocab, codes = ids.encode(qids)
         _, it_codes = ids.encode(its)
-        dups = Duplicates.find(docs, ids.fingerprint(docs), codes, it_codes)
+        fingerprints = ids.fingerprint(docs)
+        dups = Duplicates.find(docs, fingerprints, codes, it_codes)
         if dups is not None:
             g = dups.first()
-            raise where.error(DuplicateError,
-                              f'duplicate judgment: document {_at(docs, g[0])!r} judged more than once for query '
-                              f'{_at(qids, g[0])!r} (subtopic {_at(its, g[0])!r}), at '
-                              f'{where.describe_lines(g)}', int(g[1]))
+            if duplicates == 'error':
+                raise where.error(DuplicateError,
+                                  f'duplicate judgment: document {_at(docs, g[0])!r} judged more than once for '
+                                  f'query {_at(qids, g[0])!r} (iteration {_at(its, g[0])!r}), at '
+                                  f'{where.describe_lines(g)}; pass duplicates="max" to keep its highest grade',
+                                  int(g[1]))
+            kept = np.setdiff1d(np.arange(len(rel)), dups.to_drop('max', rel), assume_unique=True)
+            codes, it_codes, rel, fingerprints = codes[kept], it_codes[kept], rel[kept], fingerprints[kept]
+            docs, its = ids.take(docs, kept), ids.take(its, kept)
+        judged_twice = None
+        if duplicates == 'error':
+            across = Duplicates.find(docs, fingerprints, codes)
+            if across is not None:
+                g = across.first()
+                iterations = ', '.join(repr(i) for i in ids.to_list(ids.take(its, g)))
+                judged_twice = (f'document {_at(docs, g[0])!r} is judged more than once for query '
+                                f'{_at(qids, g[0])!r} (iterations {iterations}), at {where.describe_lines(g)}',
+                                where.line(int(g[1])) if where.lines is not None else None)
         order = np.argsort(codes, kind='stable')
         codes = codes[order]
         return cls(vocab, codes, ids.take(docs, order), rel[order], ids.take(its, order),
-                   offsets_of(codes, len(vocab)), source)
+                   offsets_of(codes, len(vocab)), source, judged_twice)
 
     def __len__(self) -> int:
         return len(self.qidx)

@@ -19,12 +19,16 @@ from .data import Qrel, Qrels, Run, ScoredDoc
 from .errors import InputError
 
 
-def read_trec_qrels(source: str | os.PathLike | bytes) -> Qrels:
-    """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path or raw text."""
+def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:
+    """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path or raw text.
+
+    A document judged more than once for a query is an error for the measures that read one grade
+    per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
+    """
     data, name = trec_files.load(source)
     cols, lines = trec_files.parse(data, name, QRELS)
     return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
-                              source=name, lines=lines)
+                              source=name, lines=lines, duplicates=duplicates)
 
 
 def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Run:
@@ -40,22 +44,25 @@ def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') 
                             duplicates=duplicates, lines=lines)
 
 
-def to_qrels(obj: Any) -> Qrels:
-    """Convert any supported qrels input (see the module docstring) to :class:`Qrels`."""
+def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
+    """Convert any supported qrels input (see the module docstring) to :class:`Qrels` (``duplicates``:
+    see :func:`read_trec_qrels`)."""
     if isinstance(obj, Qrels):
         return obj
     if _is_source(obj):
-        return read_trec_qrels(obj)
+        return read_trec_qrels(obj, duplicates)
     if _is_dataframe(obj):
         cols = _frame_columns(obj, Qrel._fields, optional=('iteration',), kind='qrels')
         return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols.get('iteration'),
-                                  source='qrels DataFrame')
+                                  source='qrels DataFrame', duplicates=duplicates)
     if isinstance(obj, dict):
         q, d, r = _flatten_dict(obj, 'qrels')
-        return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels dict'), source='qrels dict')
+        return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels dict'), source='qrels dict',
+                                  duplicates=duplicates)
     rows = _rows(obj, Qrel, 'qrels')
     q, d, r, it = rows
-    return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels records'), it, source='qrels records')
+    return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels records'), it, source='qrels records',
+                              duplicates=duplicates)
 
 
 def to_run(obj: Any, duplicates: str = 'error') -> Run:

@@ -44,6 +44,8 @@ class MeasureDef:
     queries, and those queries are left out of the per-query results and of the mean.
     ``check`` validates combinations of parameters: it receives the explicitly set
     parameters and raises :class:`MeasureError` when they cannot go together.
+    ``subtopics``: the measure reads every judgment of a document, one per subtopic (the qrels'
+    iteration column); the others read one grade per document.
     """
 
     name: str
@@ -59,6 +61,7 @@ class MeasureDef:
     higher_is_better: bool = True
     skips_undefined: bool = False
     check: Callable[[Mapping[str, Any]], None] | None = None
+    subtopics: bool = False
     _index: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):

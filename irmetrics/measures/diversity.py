@@ -59,7 +59,7 @@ def _diversity(name: str, params: tuple, summary: str, formula: str, citation: s
     return define(MeasureDef(
         name=name, params=params, summary=summary, formula=formula, citation=citation,
         notes=(notes + ' ' if notes else '') + NDEVAL_CONVENTIONS, at_param=at_param, bounds=bounds,
-    ), aliases=aliases)
+        subtopics=True), aliases=aliases)
 
 
 alpha_DCG = _diversity(
