@@ -206,9 +206,9 @@ def check_values(family: str, qrels: Path, run: Path, limit: int) -> float:
     """Max |native - reference provider| per query, on the first ``limit`` queries of the run."""
     sys.path.insert(0, str(REPO))
     import irmetrics as irm
-    from irmetrics.core import ids
+    from irmetrics.data import ids
     q, r = irm.read_trec_qrels(str(qrels)), irm.read_trec_run(str(run))
-    keep = set(ids.to_list(r.query_ids)[:limit])
+    keep = set(r.query_ids.to_list()[:limit])
     q = irm.to_qrels([x for x in q if x.query_id in keep])
     r = irm.to_run([x for x in r if x.query_id in keep])
     measures = CWL_MEASURES if family == 'cwl' else DIVERSITY_MEASURES

@@ -4,20 +4,31 @@
     >>> from irmetrics import AP, nDCG, P
     >>> irm.calc_aggregate([AP, nDCG@10, P(rel=2)@5], qrels, run)   # doctest: +SKIP
 
-The public API only; everything is defined in :mod:`irmetrics.core`,
-:mod:`irmetrics.measures` and :mod:`irmetrics.providers`.
+The public API only: everything is defined in the packages below it (docs/architecture.md):
+:mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.core` (the measure
+algebra, the provider registry, the calculation functions), :mod:`irmetrics.measures` (the
+definitions), :mod:`irmetrics.providers` (the engines) and :mod:`irmetrics.errors`.
 """
 from . import providers as _providers  # noqa: F401  (registers the engines)
 from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
-from .core.data import Qrel, Qrels, Run, ScoredDoc
-from .core.errors import (DuplicateError, InputError, IrmetricsError, MeasureError, ProviderError,
-                          UnknownMeasureError, UnsupportedMeasureError)
-from .core.inputs import read_trec_qrels, read_trec_run, to_qrels, to_run
 from .core.measure import Measure
 from .core.params import NOT_PROVIDED
 from .core.parse import parse_measure
 from .core.results import CalcResults, Metric
 from .core.trec_names import parse_trec_measure
+from .data.inputs import read_trec_qrels, read_trec_run, to_qrels, to_run
+from .data.qrels import Qrels
+from .data.records import Qrel, ScoredDoc
+from .data.run import Run
+from .errors import (
+                          DuplicateError,
+                          InputError,
+                          IrmetricsError,
+                          MeasureError,
+                          ProviderError,
+                          UnknownMeasureError,
+                          UnsupportedMeasureError,
+)
 from .measures import *  # noqa: F401,F403
 from .measures import __all__ as _measure_names
 from .providers.native.auc import roc_curve

@@ -20,6 +20,7 @@ REGENERATE = 'python -m irmetrics.docs'
 
 def render() -> str:
     import irmetrics  # noqa: F401  (registers every measure and provider)
+
     from .cli.catalog import measures_markdown
     return measures_markdown()
 

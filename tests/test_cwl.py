@@ -119,11 +119,14 @@ def test_cwl_eval_provider_agrees_with_native(collection):
         assert abs(a.value - b.value) <= TOL, (a, b)
 
 
-def test_subtopic_grades_take_the_highest():
-    # cwl_eval (through ir_measures) keeps the last line of a document judged twice; irmetrics the highest grade.
+def test_subtopic_grades_take_the_highest_when_asked():
+    # cwl_eval (through ir_measures) keeps the last line of a document judged twice; irmetrics refuses such
+    # qrels for one-grade measures, as trec_eval does, or takes the highest grade with duplicates='max'.
     qrels = [irm.Qrel('q', 'a', 3, '1'), irm.Qrel('q', 'a', 1, '2'), irm.Qrel('q', 'b', 0, '1')]
     run = {'q': {'a': 2.0, 'b': 1.0}}
-    assert (SDCG(max_rel=3)@1).calc_aggregate(qrels, run) == 1.0
+    with pytest.raises(irm.DuplicateError, match="document 'a' is judged more than once"):
+        (SDCG(max_rel=3)@1).calc_aggregate(qrels, run)
+    assert (SDCG(max_rel=3)@1).calc_aggregate(irm.to_qrels(qrels, duplicates='max'), run) == 1.0
     theirs = ir_measures.cwl_eval.calc_aggregate([ir_measures.parse_measure('SDCG(max_rel=3)@1')], qrels, run)
     assert abs(next(iter(theirs.values())) - 1 / 3) < TOL
 

@@ -15,7 +15,7 @@ import pytest
 
 import irmetrics as irm
 from irmetrics import AP, P, DuplicateError, InputError, NumQ, NumRel, NumRet, nDCG
-from irmetrics.core import ids
+from irmetrics.data import ids
 
 TESTDATA = pathlib.Path(__file__).resolve().parents[2] / 'shared' / 'trec_eval_testdata'
 
@@ -40,8 +40,8 @@ def rows(run):
 
 def file_order(run):
     """(query, doc, score) of each kept row, in input order."""
-    q = ids.to_list(run.query_ids)
-    return list(zip([q[i] for i in run.qidx.tolist()], ids.to_list(run.doc_ids), run.scores.tolist()))
+    q = run.query_ids.to_list()
+    return list(zip([q[i] for i in run.qidx.tolist()], run.doc_ids.to_list(), run.scores.tolist()))
 
 
 def check_values(qrels, run):
@@ -66,7 +66,7 @@ def test_every_source_reads_the_same(tmp_path, layout, kind):
         if kind == 'str':
             qrels_src, run_src = str(qrels_src), str(run_src)
     qrels, run = irm.read_trec_qrels(qrels_src), irm.read_trec_run(run_src)
-    assert ids.is_arrow(run.doc_ids) == ids.is_arrow(qrels.doc_ids) == (layout == 'arrow')
+    assert run.doc_ids.layout == qrels.doc_ids.layout == ('arrow' if layout == 'arrow' else 'numpy')
     assert [tuple(q) for q in qrels] == QRELS_ROWS
     assert rows(run) == RUN_ROWS
     check_values(qrels, run)

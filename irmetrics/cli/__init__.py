@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from ..core.errors import IrmetricsError
+from ..errors import IrmetricsError
 from .args import EXIT_USAGE, UsageError
 from .args import evaluate_parser as build_parser  # noqa: F401  (the evaluation command's parser)
 from .evaluate import resolve_measures  # noqa: F401

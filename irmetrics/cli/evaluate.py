@@ -5,7 +5,7 @@ import argparse
 import os
 from typing import Sequence, TextIO
 
-from ..core.errors import MeasureError, UnknownMeasureError
+from ..errors import MeasureError, UnknownMeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
 from .sources import load_qrels, load_run

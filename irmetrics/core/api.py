@@ -12,11 +12,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from . import ids
-from .data import Qrels
-from .errors import DuplicateError, InputError
-from .inputs import to_qrels, to_run
-from .measure import COMPUTED, Measure
+from ..data.inputs import to_qrels, to_run
+from ..data.qrels import Qrels
+from ..errors import DuplicateError, InputError
+from .measure import COMPUTED, Measure, bind_evaluation
 from .parse import parse_measures
 from .provider import PROVIDERS, Prepared
 from .results import CalcResults, Metric
@@ -33,12 +32,12 @@ class Evaluator:
         _check_qrels(self.qrels, self.measures)
         self.plan: list[tuple[str, list[Measure], Prepared]] = [
             (p.name, ms, p.prepare(ms, self.qrels)) for p, ms in PROVIDERS.resolve(self.measures, provider)]
-        self._query_ids = ids.to_list(self.qrels.query_ids)
+        self._query_ids = self.qrels.query_ids.to_list()
 
     def calc(self, run: Any, duplicates: str = 'error') -> CalcResults:
         """Per-query values and aggregates of ``run``."""
         run = to_run(run, duplicates=duplicates)
-        present = ids.lookup(self.qrels.query_ids, run.query_ids) >= 0
+        present = self.qrels.query_ids.lookup(run.query_ids) >= 0
         values = np.empty((self.qrels.num_queries, len(self.measures)), dtype=np.float64)
         column = {m: j for j, m in enumerate(self.measures)}
         for _name, measures, prepared in self.plan:
@@ -100,3 +99,5 @@ def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None
     """``Metric(query_id, measure, value)`` for every qrels query and measure."""
     return calc(measures, qrels, run, provider, duplicates).iter_metrics()
 
+
+bind_evaluation(calc=calc, calc_aggregate=calc_aggregate, iter_calc=iter_calc, evaluator=evaluator)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
-from .errors import MeasureError, UnknownMeasureError
+from ..errors import MeasureError, UnknownMeasureError
 from .params import NOT_PROVIDED, REQUIRED, Param
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .results import CalcResults
+    from .api import Evaluator
+    from .results import CalcResults, Metric
 
 
 #: Value of a query that is in the qrels but absent from the run, for measures
@@ -171,25 +172,39 @@ class Measure:
         return repr(self) < repr(other)
 
     def __reduce__(self):
-        from .parse import parse_measure
-        return parse_measure, (repr(self),)
+        return _rebuild, (self.definition.name, self._params)
 
     # --- convenience: evaluate this one measure ------------------------------------------
+    # The functions come from irmetrics.core.api, which registers them (bind_evaluation) when it is
+    # imported: the algebra never imports the API that is built on it.
     def calc_aggregate(self, qrels: Any, run: Any, **kwargs: Any) -> float:
-        from .api import calc_aggregate
-        return calc_aggregate([self], qrels, run, **kwargs)[self]
+        """``calc_aggregate([self], qrels, run)[self]``."""
+        return _EVALUATION['calc_aggregate']([self], qrels, run, **kwargs)[self]
 
-    def iter_calc(self, qrels: Any, run: Any, **kwargs: Any):
-        from .api import iter_calc
-        return iter_calc([self], qrels, run, **kwargs)
+    def iter_calc(self, qrels: Any, run: Any, **kwargs: Any) -> Iterator['Metric']:
+        """``iter_calc([self], qrels, run)``."""
+        return _EVALUATION['iter_calc']([self], qrels, run, **kwargs)
 
     def calc(self, qrels: Any, run: Any, **kwargs: Any) -> 'CalcResults':
-        from .api import calc
-        return calc([self], qrels, run, **kwargs)
+        """``calc([self], qrels, run)``."""
+        return _EVALUATION['calc']([self], qrels, run, **kwargs)
 
-    def evaluator(self, qrels: Any, **kwargs: Any):
-        from .api import evaluator
-        return evaluator([self], qrels, **kwargs)
+    def evaluator(self, qrels: Any, **kwargs: Any) -> 'Evaluator':
+        """``evaluator([self], qrels)``."""
+        return _EVALUATION['evaluator']([self], qrels, **kwargs)
+
+
+_EVALUATION: dict[str, Callable[..., Any]] = {}
+
+
+def bind_evaluation(**functions: Callable[..., Any]) -> None:
+    """Register the evaluation functions behind :class:`Measure`'s convenience methods."""
+    _EVALUATION.update(functions)
+
+
+def _rebuild(name: str, params: tuple[tuple[str, Any], ...]) -> Measure:
+    """The measure ``name`` with ``params`` (unpickling)."""
+    return REGISTRY.lookup(name)(**dict(params))
 
 
 def _canonical(definition: MeasureDef, values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:

@@ -44,7 +44,7 @@ class Constraint:
         try:
             return self.check(value)
         except (TypeError, ValueError) as ex:
-            from .errors import MeasureError
+            from ..errors import MeasureError
             raise MeasureError(f'invalid value {value!r} for parameter {name!r}: expected {self.description}'
                                + (f' ({ex})' if str(ex) else '')) from None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import MeasureError
+from ..errors import MeasureError
 from .measure import REGISTRY, Measure
 from .ranx_names import is_ranx_name, parse_ranx_measure
 

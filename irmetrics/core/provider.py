@@ -14,8 +14,9 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .data import Qrels, Run
-from .errors import ProviderError, UnsupportedMeasureError
+from ..data.qrels import Qrels
+from ..data.run import Run
+from ..errors import ProviderError, UnsupportedMeasureError
 from .measure import Measure
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import MeasureError
+from ..errors import MeasureError
 from .measure import REGISTRY, Measure
 
 

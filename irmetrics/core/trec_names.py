@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import MeasureError
+from ..errors import MeasureError
 from .measure import REGISTRY, Measure
 from .params import NOT_PROVIDED
 

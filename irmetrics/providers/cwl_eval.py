@@ -16,10 +16,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core import ids
-from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
+from ..data.qrels import Qrels
+from ..data.run import Run
 from ..measures.cwl import CWL_DEPTH
 
 _SCALED = dict(min_rel=ANY, max_rel=ANY)
@@ -60,7 +60,7 @@ class CwlPrepared(Prepared):
         from cwl.ruler.ranking import RankingMaker
         from cwl.seeker.trec_qrel_handler import TrecQrelHandler
         self.measures = list(measures)
-        self.query_ids = ids.to_list(qrels.query_ids)
+        self.query_ids = qrels.query_ids.to_list()
         self._ranking_maker = RankingMaker
         grades: dict[tuple[str, str], int] = {}
         for q, d, g, _ in qrels:
@@ -80,8 +80,8 @@ class CwlPrepared(Prepared):
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
         position = {q: i for i, q in enumerate(self.query_ids)}
         out = {m: np.zeros(len(self.query_ids)) for m in self.measures}
-        qids = ids.to_list(run.query_ids)
-        docs = ids.to_list(ids.take(run.doc_ids, run.order))
+        qids = run.query_ids.to_list()
+        docs = run.doc_ids.take(run.order).to_list()
         for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
             if qids[q] not in position or end == start:
                 continue

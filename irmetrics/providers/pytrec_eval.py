@@ -19,12 +19,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core import ids
-from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.params import NOT_PROVIDED
 from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
 from ..core.trec_names import to_trec_name
+from ..data.qrels import Qrels
+from ..data.run import Run
 
 _ANY_REL = dict(rel=ANY, judged_only=ANY)
 
@@ -39,7 +39,7 @@ class PytrecPrepared(Prepared):
     def __init__(self, pytrec_eval, measures: Sequence[Measure], qrels: Qrels):
         self.measures = list(measures)
         self.qrels = qrels
-        self.query_ids = ids.to_list(qrels.query_ids)
+        self.query_ids = qrels.query_ids.to_list()
         self.judgments = _qrels_dict(qrels)
         self.evaluable = {q for q, docs in self.judgments.items() if max(docs.values()) >= 0}
         evaluable_judgments = {q: docs for q, docs in self.judgments.items() if q in self.evaluable}
@@ -71,7 +71,7 @@ class PytrecPrepared(Prepared):
             for qid, values in evaluator.evaluate(ranked).items():
                 for name, value in values.items():
                     out[names[name][0]][position[qid]] = value
-        retrieved = dict(zip(ids.to_list(run.query_ids), np.diff(run.offsets).tolist()))
+        retrieved = dict(zip(run.query_ids.to_list(), np.diff(run.offsets).tolist()))
         for q in self.query_ids:
             if q not in ranked:
                 for m in self.measures:
@@ -107,8 +107,8 @@ def _with_gains(judgments: dict, gains: tuple) -> dict:
 def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
     """{query: {doc: score}} with distinct integer scores giving the canonical order."""
     out: dict[str, dict[str, float]] = {}
-    qids = ids.to_list(run.query_ids)
-    docs = ids.to_list(ids.take(run.doc_ids, run.order))
+    qids = run.query_ids.to_list()
+    docs = run.doc_ids.take(run.order).to_list()
     for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
         if qids[q] in queries and end > start:
             n = end - start

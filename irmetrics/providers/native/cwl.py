@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.measure import Measure
-from ...core.segments import offsets_of, ranges
+from ...data.segments import offsets_of, ranges
 from ...measures.cwl import CWL_DEPTH
 from .kernels import kernel
 from .table import RankedTable

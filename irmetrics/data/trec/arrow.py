@@ -16,10 +16,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from .arrow_strings import combine, numbers, take
-from .errors import InputError
-from .trec_format import (DECIMAL_NUMBER, Data, FileData, Layout, integers_of_codes, line_number,
-                          number_or_none, row_lines)
+from ...errors import InputError
+from ..arrow_arrays import combine, numbers, take
+from .format import (
+    DECIMAL_NUMBER,
+    Data,
+    FileData,
+    Layout,
+    integers_of_codes,
+    number_or_none,
+    row_lines,
+)
 
 Columns = dict[str, object]
 

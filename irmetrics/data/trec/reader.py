@@ -1,11 +1,11 @@
-"""Reading TREC qrels and run files into columns: where the bytes come from, and which path splits them.
+"""Reading TREC qrels and run files: where the bytes come from, and which path splits them.
 
 Sources: a path (plain, ``.gz``, ``.bz2``, ``.xz``), raw text, or bytes.  Small inputs (up to
 :data:`SMALL_FILE` bytes) are brought into canonical form and split by Python's string methods
-(no pyarrow import, so a small job starts fast); larger ones are split by Arrow's multi-threaded
-CSV reader (:mod:`.trec_arrow`): straight from the file when one streaming pass finds it
-single-spaced, otherwise after canonicalisation in memory.  Both paths follow
-:mod:`.trec_format`, the one statement of the format, and give the same columns.
+(:mod:`.small`: no pyarrow import, so a small job starts fast); larger ones are split by Arrow's
+multi-threaded CSV reader (:mod:`.arrow`): straight from the file when one streaming pass finds it
+single-spaced, otherwise after canonicalisation in memory.  Both paths follow :mod:`.format`, the
+one statement of the format, and give the same columns.
 """
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from typing import Callable
 
 import numpy as np
 
-from . import ids
-from .errors import InputError
-from .trec_format import (BOM, Data, FileData, Layout, canonical, integers_of_text, is_single_spaced,
-                          numbers_of_text, row_lines)
+from ...errors import InputError
+from ..qrels import Qrels
+from ..run import Run
+from . import small
+from .format import BOM, QRELS, RUN, Data, FileData, Layout, canonical, is_single_spaced
 
 #: Inputs up to this size are split by Python's string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
@@ -72,47 +73,35 @@ def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Cal
     if isinstance(data, bytes) and data.startswith(BOM):     # a byte-order mark is never part of a query id
         data = data[len(BOM):]
     if isinstance(data, bytes) and len(data) <= SMALL_FILE:
-        return _split_small(canonical(data, name, layout), name, layout)
-    from . import trec_arrow
+        return small.split(canonical(data, name, layout), name, layout)
+    from . import arrow
     if is_single_spaced(data):
-        parsed = trec_arrow.split(data, name, layout)
+        parsed = arrow.split(data, name, layout)
         if parsed is not None:
             return parsed
     text = canonical(bytes(data), name, layout)
-    return trec_arrow.split(text, name, layout) or trec_arrow.split(text, name, layout, typed=False)
+    return arrow.split(text, name, layout) or arrow.split(text, name, layout, typed=False)
 
 
-def _split_small(text: bytes, name: str, layout: Layout) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
-    """The columns of canonical ``text`` (every non-empty line has exactly the layout's fields)."""
-    try:
-        decoded, valid = text.decode('utf-8'), True
-    except UnicodeDecodeError:
-        decoded, valid = text.decode('utf-8', 'surrogateescape'), False
-    rows = [line for line in decoded.split('\n') if line]
-    tokens = ' '.join(rows).split(' ') if rows else []
-    width = layout.width
+def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:
+    """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path, raw text or bytes.
 
-    def lines() -> np.ndarray:
-        return row_lines(text)
-
-    out: dict[str, object] = {}
-    for c in layout.keep:
-        values = tokens[layout.names.index(c)::width]
-        if c in layout.numbers:
-            out[c] = numbers_of_text(values, c, name, lines)
-        elif c in layout.integers:
-            out[c] = integers_of_text(values, c, name, lines)
-        else:
-            if not valid:
-                _check_utf8(values, name, lines)
-            out[c] = ids.column(values)
-    return out, lines
+    A document judged more than once for a query is an error for the measures that read one grade
+    per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
+    """
+    data, name = load(source)
+    cols, lines = parse(data, name, QRELS)
+    return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
+                              source=name, lines=lines, duplicates=duplicates)
 
 
-def _check_utf8(values: list[str], name: str, lines: Callable[[], np.ndarray]) -> None:
-    """Ids decoded with ``surrogateescape`` must hold no undecodable byte (ids hold no space)."""
-    joined = ' '.join(values)
-    try:
-        joined.encode('utf-8')
-    except UnicodeEncodeError as ex:
-        raise InputError('ids must be valid UTF-8 text', name, int(lines()[joined.count(' ', 0, ex.start)])) from None
+def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Run:
+    """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path, raw text or bytes.
+
+    The same document twice for a query is an error unless ``duplicates`` is ``'first'``, ``'last'``
+    (ir_measures' and ranx's silent behaviour) or ``'max'`` (the occurrence with the highest score).
+    """
+    data, name = load(source)
+    cols, lines = parse(data, name, RUN)
+    return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
+                            duplicates=duplicates, lines=lines)

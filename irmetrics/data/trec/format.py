@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Union
 
 import numpy as np
 
-from .errors import InputError
+from ...errors import InputError
 
 SEPARATORS = b' \t\v\f\r'
 _OTHER_SEPARATORS = b'\t\v\f\r'
@@ -103,32 +103,34 @@ def is_single_spaced(data: Data) -> bool:
     of a line, no white space other than spaces and newlines, no comment and no NUL byte.
 
     Then only the field counts remain to be checked.  One pass in blocks of a few MiB (a file is
-    streamed, not held), a few vectorised operations per block.
+    streamed, not held), a few vectorised operations per block into buffers allocated once.
     """
-    previous = 10                                   # a virtual newline before the first byte
+    if (data.head(1) if isinstance(data, FileData) else data[:1]) in (b' ', b'#'):
+        return False                                # white space or a comment on the first line
+    low = np.empty(_BLOCK + 1, dtype=bool)
+    pairs = np.empty(_BLOCK, dtype=bool)
+    last = 10
     for block, find in _blocks(data):
         if any(find(ch) >= 0 for ch in (*_byte_list(_OTHER_SEPARATORS), b'\0')):
             return False
-        b = np.frombuffer(block, dtype=np.uint8)
-        if not _spacing_ok(previous, b, find):
+        if not _spacing_ok(block, find, low[:len(block)], pairs[:len(block) - 1]):
             return False
-        previous = int(b[-1]) if len(b) else previous
-    return previous != 32                           # no space before the (virtual) final newline
+        last = int(block[-1])
+    return last != 32                               # no space at the end of the last line
 
 
-def _spacing_ok(previous: int, b: np.ndarray, find: Callable[[bytes], int]) -> bool:
-    """No space next to a space or a newline, and no '#' starting a line, in ``b`` (after ``previous``)."""
-    pair = np.empty(len(b) + 1, dtype=np.uint8)
-    pair[0] = previous
-    pair[1:] = b
-    low = pair <= 32                                # a cheap first look; exact test only if it fires
-    if np.any(low[1:] & low[:-1]):
-        space, newline = pair == 32, pair == 10
+def _spacing_ok(b: np.ndarray, find: Callable[[bytes], int], low: np.ndarray, pairs: np.ndarray) -> bool:
+    """No space next to a space or a newline, and no '#' starting a line, in ``b`` (whose first byte
+    is the previous block's last one).  ``low`` and ``pairs`` are work buffers of the right sizes."""
+    np.less_equal(b, 32, out=low)                   # a cheap first look; the exact test only if it fires
+    np.logical_and(low[1:], low[:-1], out=pairs)
+    if pairs.any():
+        space, newline = b == 32, b == 10
         if np.any((space[1:] & (space[:-1] | newline[:-1])) | (newline[1:] & space[:-1])):
             return False
     if find(b'#') >= 0:
-        at = np.flatnonzero(pair[1:] == 35)
-        if np.any(pair[at] == 10):
+        at = np.flatnonzero(b[1:] == 35)
+        if np.any(b[at] == 10):
             return False
     return True
 
@@ -137,22 +139,26 @@ def _byte_list(chars: bytes) -> list[bytes]:
     return [chars[i:i + 1] for i in range(len(chars))]
 
 
-def _blocks(data: Data) -> Iterator[tuple[memoryview | bytes, Callable[[bytes], int]]]:
-    """Consecutive blocks of ``data`` with a ``find(bytes) -> int`` over each (memchr speed)."""
+def _blocks(data: Data) -> Iterator[tuple[np.ndarray, Callable[[bytes], int]]]:
+    """Consecutive blocks of ``data``, each starting with the byte before it (a newline before the
+    first), as numpy arrays, with a ``find(bytes) -> int`` over the block's own bytes (memchr speed)."""
     if isinstance(data, FileData):
-        buf = bytearray(_BLOCK)
+        buf = bytearray(_BLOCK + 1)
+        array = np.frombuffer(buf, dtype=np.uint8)
         view = memoryview(buf)
+        buf[0] = 10
         with open(data.path, 'rb', buffering=0) as f:
             while True:
-                n = f.readinto(view)
+                n = f.readinto(view[1:])
                 if not n:
                     return
-                yield view[:n], lambda ch, n=n: buf.find(ch, 0, n)
+                yield array[:n + 1], lambda ch, n=n: buf.find(ch, 1, n + 1)
+                buf[0] = buf[n]
     else:
-        view = memoryview(data)
+        array = np.frombuffer(data, dtype=np.uint8)
         for lo in range(0, len(data), _BLOCK):
             hi = min(lo + _BLOCK, len(data))
-            yield view[lo:hi], lambda ch, lo=lo, hi=hi: data.find(ch, lo, hi)
+            yield array[max(lo - 1, 0):hi], lambda ch, lo=lo, hi=hi: data.find(ch, lo, hi)
 
 
 # --- the canonical form ----------------------------------------------------------------------------

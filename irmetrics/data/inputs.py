@@ -13,35 +13,12 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from . import ids, trec_files
-from .trec_format import QRELS, RUN
-from .data import Qrel, Qrels, Run, ScoredDoc
-from .errors import InputError
-
-
-def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:
-    """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path or raw text.
-
-    A document judged more than once for a query is an error for the measures that read one grade
-    per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
-    """
-    data, name = trec_files.load(source)
-    cols, lines = trec_files.parse(data, name, QRELS)
-    return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
-                              source=name, lines=lines, duplicates=duplicates)
-
-
-def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Run:
-    """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path or raw text.
-
-    The same document twice for a query is an error unless ``duplicates`` is
-    ``'first'``, ``'last'`` (ir_measures' and ranx's silent behaviour) or ``'max'``
-    (the occurrence with the highest score).
-    """
-    data, name = trec_files.load(source)
-    cols, lines = trec_files.parse(data, name, RUN)
-    return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
-                            duplicates=duplicates, lines=lines)
+from ..errors import InputError
+from . import ids
+from .qrels import Qrels
+from .records import Qrel, ScoredDoc
+from .run import Run
+from .trec.reader import read_trec_qrels, read_trec_run
 
 
 def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
