@@ -16,18 +16,19 @@ from .core.params import NOT_PROVIDED
 from .core.parse import parse_measure
 from .core.results import CalcResults, Metric
 from .core.trec_names import parse_trec_measure
-from .data.inputs import read_trec_qrels, read_trec_run, to_qrels, to_run
+from .data.inputs import to_qrels, to_run
 from .data.qrels import Qrels
 from .data.records import Qrel, ScoredDoc
 from .data.run import Run
+from .data.trec.reader import read_trec_qrels, read_trec_run
 from .errors import (
-                          DuplicateError,
-                          InputError,
-                          IrmetricsError,
-                          MeasureError,
-                          ProviderError,
-                          UnknownMeasureError,
-                          UnsupportedMeasureError,
+    DuplicateError,
+    InputError,
+    IrmetricsError,
+    MeasureError,
+    ProviderError,
+    UnknownMeasureError,
+    UnsupportedMeasureError,
 )
 from .measures import *  # noqa: F401,F403
 from .measures import __all__ as _measure_names

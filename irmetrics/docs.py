@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 DEFAULT_PATH = Path('docs') / 'measures.md'
 REGENERATE = 'python -m irmetrics.docs'

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import irmetrics as irm
-from irmetrics import AP, P, NumQ, NumRel, nDCG
+from irmetrics import AP, NumQ, NumRel, P, nDCG
 
 QRELS = 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\nq2 0 d4 1\nq3 0 d9 1\n'
 RUN = ('q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 0.9 tag\nq1 Q0 d3 3 0.1 tag\n'

@@ -10,7 +10,6 @@ import termios
 import threading
 
 import pytest
-
 from cli_support import irmetrics, run_ok
 
 import irmetrics as irm
@@ -42,7 +41,8 @@ def test_ir_measures_flag_spellings(here):
 
 
 def test_options_may_come_anywhere(here):
-    assert run_ok(here, '-q', 'qrels', 'a.run', '-p', '3', 'AP') == run_ok(here, 'qrels', 'a.run', 'AP', '-q', '-p', '3')
+    expected = run_ok(here, 'qrels', 'a.run', 'AP', '-q', '-p', '3')
+    assert run_ok(here, '-q', 'qrels', 'a.run', '-p', '3', 'AP') == expected
 
 
 # --- several runs -----------------------------------------------------------------------------------

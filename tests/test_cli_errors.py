@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import assert_user_error, irmetrics
 
 

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import canonical
 
 import irmetrics as irm
 from irmetrics import AP, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, RR, SDCG, MeasureError, P
-from rankdata import canonical
 
 ir_measures = pytest.importorskip('ir_measures')
 pytest.importorskip('cwl')
@@ -114,7 +114,7 @@ def test_cwl_eval_provider_agrees_with_native(collection):
     qrels, run = collection
     mine = irm.calc(MEASURES, qrels, run)
     theirs = irm.calc(MEASURES, qrels, run, provider='cwl_eval')
-    for a, b in zip(mine.iter_metrics(), theirs.iter_metrics()):
+    for a, b in zip(mine.iter_metrics(), theirs.iter_metrics(), strict=True):
         assert (a.query_id, a.measure) == (b.query_id, b.measure)
         assert abs(a.value - b.value) <= TOL, (a, b)
 
@@ -143,7 +143,7 @@ def by_definition(continuation, gains):
         weights.append(a)
         total_gain += g[i - 1]
         a *= continuation(i, g[i - 1], total_gain)
-    return sum(w * x for w, x in zip(weights, g)) / sum(weights)
+    return sum(w * x for w, x in zip(weights, g, strict=True)) / sum(weights)
 
 
 def evaluate(measure, grades):

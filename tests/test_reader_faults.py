@@ -43,8 +43,8 @@ ODD = _odd_characters()
 
 def _odd_files() -> tuple[str, str, list[str]]:
     docs = [f'd{i}{c}x' for i, c in enumerate(ODD)]
-    qrels = ''.join(f'q{c}1 0 {d} 1\n' for c, d in zip(ODD, docs))
-    run = ''.join(f'q{c}1 Q0 {d} 1 {i}.5 t{c}g\n' for i, (c, d) in enumerate(zip(ODD, docs)))
+    qrels = ''.join(f'q{c}1 0 {d} 1\n' for c, d in zip(ODD, docs, strict=True))
+    run = ''.join(f'q{c}1 Q0 {d} 1 {i}.5 t{c}g\n' for i, (c, d) in enumerate(zip(ODD, docs, strict=True)))
     return qrels, run, docs
 
 

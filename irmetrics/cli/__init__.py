@@ -12,7 +12,7 @@ Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import IrmetricsError
 from .args import EXIT_USAGE, UsageError

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Sequence, TextIO
+from collections.abc import Sequence
+from typing import TextIO
 
 from ..errors import MeasureError, UnknownMeasureError
 from . import progress

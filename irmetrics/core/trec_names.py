@@ -28,8 +28,8 @@ class TrecName:
     trec: str
     measure: str
     param: str | None = None
-    defaults: tuple = ()
-    preset: dict = field(default_factory=dict)
+    defaults: tuple[Any, ...] = ()
+    preset: dict[str, Any] = field(default_factory=dict)
 
 
 TREC_NAMES = (

@@ -39,7 +39,7 @@ class Duplicates:
         return self.rows[order[~kept]]
 
     @classmethod
-    def find(cls, doc_ids: Ids, fingerprints: np.ndarray, *codes: np.ndarray) -> 'Duplicates | None':
+    def find(cls, doc_ids: Ids, fingerprints: np.ndarray, *codes: np.ndarray) -> Duplicates | None:
         """The duplicates among rows (None if there are none), vectorised.
 
         Fingerprints (:meth:`Ids.fingerprint` of the doc ids, mixed with the codes) find candidates
@@ -67,10 +67,10 @@ class Duplicates:
         return cls._numbered(rows, np.cumsum(new_key) - 1)
 
     @classmethod
-    def _find_exactly(cls, doc_ids: Ids, rows: np.ndarray, codes) -> 'Duplicates | None':
+    def _find_exactly(cls, doc_ids: Ids, rows: np.ndarray, codes) -> Duplicates | None:
         groups: dict[tuple, int] = {}
         label = np.array([groups.setdefault((d, *(int(c[r]) for c in codes)), len(groups))
-                          for r, d in zip(rows.tolist(), doc_ids.take(rows).to_list())], dtype=np.int64)
+                          for r, d in zip(rows.tolist(), doc_ids.take(rows).to_list(), strict=True)], dtype=np.int64)
         size = np.bincount(label)
         keep = size[label] > 1
         if not keep.any():
@@ -78,7 +78,7 @@ class Duplicates:
         return cls._numbered(rows[keep], np.unique(label[keep], return_inverse=True)[1])
 
     @classmethod
-    def _numbered(cls, rows: np.ndarray, label: np.ndarray) -> 'Duplicates':
+    def _numbered(cls, rows: np.ndarray, label: np.ndarray) -> Duplicates:
         """Groups renumbered by their first row, rows sorted by (group, row)."""
         first_row = np.full(int(label.max()) + 1, np.iinfo(np.int64).max)
         np.minimum.at(first_row, label, rows)

@@ -9,12 +9,14 @@ ir_datasets' record types among them).
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
 from . import ids
+from .ids import Ids
 from .qrels import Qrels
 from .records import Qrel, ScoredDoc
 from .run import Run
@@ -90,8 +92,10 @@ def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...
     return out
 
 
-def _flatten_dict(obj: dict, kind: str) -> tuple[Any, Any, list]:
-    q, d, v = [], [], []
+def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[Ids, Ids, list[Any]]:
+    q: list[Any] = []
+    d: list[Any] = []
+    v: list[Any] = []
     for qid, docs in obj.items():
         if not isinstance(docs, dict):
             raise InputError(f'{kind} dict must map query ids to dicts of {{doc_id: value}}; '
@@ -102,7 +106,7 @@ def _flatten_dict(obj: dict, kind: str) -> tuple[Any, Any, list]:
     return ids.column(q), ids.column(d), v
 
 
-def _rows(obj: Iterable, record: type, kind: str) -> list:
+def _rows(obj: Iterable[Any], record: Any, kind: str) -> list[Any]:
     """Columns of an iterable of records (named tuples by field name, else tuples by position)."""
     try:
         items = list(obj)
@@ -110,6 +114,7 @@ def _rows(obj: Iterable, record: type, kind: str) -> list:
         raise InputError(f'cannot read {kind} from {type(obj).__name__}: expected a path, raw text, a '
                          f'DataFrame, a dict of dicts or an iterable of {record.__name__} records') from None
     fields = record._fields
+    cols: list[list[Any]]
     if not items:
         cols = [[] for _ in fields]
     elif all(hasattr(items[0], f) for f in fields if f not in record._field_defaults):
@@ -124,6 +129,6 @@ def _rows(obj: Iterable, record: type, kind: str) -> list:
         defaults = record._field_defaults
         cols = [[r[i] if i < len(r) else defaults[f] for r in items] for i, f in enumerate(fields)]
     out = []
-    for f, col in zip(fields, cols):
+    for f, col in zip(fields, cols, strict=True):
         out.append(ids.column(col) if f in ('query_id', 'doc_id', 'iteration') else col)
     return out

@@ -1,7 +1,7 @@
 """Where a row came from, for messages: a file's line number, or an item number of a Python input."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -41,6 +41,6 @@ class RowLocator:
         return f'{word} {", ".join(str(self.line(r)) for r in rows[:5])}{", ..." if len(rows) > 5 else ""}'
 
 
-def id_at(values: Ids, row) -> str:
+def id_at(values: Ids, row: int | np.integer) -> str:
     """The id of one row, for a message."""
-    return values.take([int(row)]).to_list()[0]
+    return values.take(np.array([int(row)])).to_list()[0]

@@ -5,8 +5,8 @@ A document judged more than once for a query is resolved here, by the qrels' ``d
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
@@ -43,7 +43,7 @@ class Qrels:
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
-                     lines=None, duplicates: str = 'error') -> 'Qrels':
+                     lines=None, duplicates: str = 'error') -> Qrels:
         """Build from per-row columns.
 
         A document judged more than once for a query under the same iteration is an error unless
@@ -104,7 +104,7 @@ class Qrels:
     def __iter__(self) -> Iterator[Qrel]:
         q = self.query_ids.to_list()
         for qi, d, r, it in zip(self.qidx.tolist(), self.doc_ids.to_list(), self.relevance.tolist(),
-                                self.iteration.to_list()):
+                                self.iteration.to_list(), strict=True):
             yield Qrel(q[qi], d, r, it)
 
     def __repr__(self) -> str:

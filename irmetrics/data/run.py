@@ -7,8 +7,8 @@ yields :class:`~.records.ScoredDoc` records in ranked order.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
@@ -44,7 +44,7 @@ class Run:
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, scores, *, source: str = 'run', duplicates: str = 'error',
-                     lines=None) -> 'Run':
+                     lines=None) -> Run:
         """Build from per-row columns (see the class docstring for ``duplicates``)."""
         if duplicates not in DUPLICATE_POLICIES:
             raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, '
@@ -95,7 +95,7 @@ class Run:
         """The rows in trec_eval order."""
         q = self.query_ids.to_list()
         for qi, d, s in zip(self.qidx[self.order].tolist(), self.doc_ids.take(self.order).to_list(),
-                            self.scores[self.order].tolist()):
+                            self.scores[self.order].tolist(), strict=True):
             yield ScoredDoc(q[qi], d, s)
 
     def __repr__(self) -> str:

@@ -12,7 +12,8 @@ Queries of the qrels absent from the run are left to the caller (they score 0).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +67,7 @@ class CwlPrepared(Prepared):
         for q, d, g, _ in qrels:
             grades[q, d] = max(g, grades.get((q, d), g))
         self.handlers: dict[tuple, object] = {}
-        self.metrics: list[tuple[Measure, tuple, object]] = []
+        self.metrics: list[tuple[Measure, tuple[Any, ...], Any]] = []
         for m in self.measures:
             setting = _gain_setting(m)
             if setting not in self.handlers:
@@ -82,7 +83,7 @@ class CwlPrepared(Prepared):
         out = {m: np.zeros(len(self.query_ids)) for m in self.measures}
         qids = run.query_ids.to_list()
         docs = run.doc_ids.take(run.order).to_list()
-        for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
+        for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist(), strict=True)):
             if qids[q] not in position or end == start:
                 continue
             rankings = {}
@@ -120,9 +121,6 @@ class CwlEvalProvider(ExternalProvider):
         return library
 
     def supports(self, measure: Measure) -> bool:
-        if not super().supports(measure):
-            return False
-        if measure.name == 'P' and measure['cutoff'] > CWL_DEPTH:
-            return False                        # cwl_eval's precision fails beyond its depth
-        return True
+        # cwl_eval's precision fails beyond its depth
+        return super().supports(measure) and not (measure.name == 'P' and measure['cutoff'] > CWL_DEPTH)
 

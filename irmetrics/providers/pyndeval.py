@@ -12,7 +12,7 @@ Queries of the qrels absent from the run are left to the caller (they score 0).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -41,7 +41,7 @@ def _invocation(measure: Measure) -> tuple:
     """(rel, alpha, beta, judged_only) of the evaluator computing ``measure``."""
     defaults = (1, 0.5, 0.5, False)
     return tuple(measure[name] if name in measure.params else default
-                 for name, default in zip(('rel', 'alpha', 'beta', 'judged_only'), defaults))
+                 for name, default in zip(('rel', 'alpha', 'beta', 'judged_only'), defaults, strict=True))
 
 
 class PyndevalPrepared(Prepared):
@@ -71,7 +71,7 @@ class PyndevalPrepared(Prepared):
         docs = run.doc_ids.take(run.order).to_list()
         for evaluator, judged_only, names in self.evaluators:
             ranked = []
-            for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
+            for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist(), strict=True)):
                 if qids[q] not in position:
                     continue
                 kept = docs[start:end]

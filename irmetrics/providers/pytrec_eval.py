@@ -15,7 +15,8 @@ NumRel as trec_eval -c counts them, NumRet the documents retrieved).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -43,10 +44,12 @@ class PytrecPrepared(Prepared):
         self.judgments = _qrels_dict(qrels)
         self.evaluable = {q for q, docs in self.judgments.items() if max(docs.values()) >= 0}
         evaluable_judgments = {q: docs for q, docs in self.judgments.items() if q in self.evaluable}
-        self.invocations: dict[tuple, dict[str, Measure]] = {}
+        self.invocations: dict[tuple[Any, ...], dict[str, tuple[Measure, str]]] = {}
         setf = 0
         for m in self.measures:
-            base, value = to_trec_name(m)
+            trec_name = to_trec_name(m)
+            assert trec_name is not None                    # supports() admitted only measures with a name
+            base, value = trec_name
             if base == 'set_F':
                 key, name, setf = _invocation(m, setf), 'set_F', setf + 1
                 request = 'set_F' if value == 1.0 else f'set_F_{value}'
@@ -71,7 +74,7 @@ class PytrecPrepared(Prepared):
             for qid, values in evaluator.evaluate(ranked).items():
                 for name, value in values.items():
                     out[names[name][0]][position[qid]] = value
-        retrieved = dict(zip(run.query_ids.to_list(), np.diff(run.offsets).tolist()))
+        retrieved = dict(zip(run.query_ids.to_list(), np.diff(run.offsets).tolist(), strict=True))
         for q in self.query_ids:
             if q not in ranked:
                 for m in self.measures:
@@ -109,7 +112,7 @@ def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     qids = run.query_ids.to_list()
     docs = run.doc_ids.take(run.order).to_list()
-    for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
+    for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist(), strict=True)):
         if qids[q] in queries and end > start:
             n = end - start
             out[qids[q]] = {d: float(n - i) for i, d in enumerate(docs[start:end])}
@@ -142,7 +145,6 @@ class PytrecEvalProvider(ExternalProvider):
             return False                        # pytrec_eval takes integer grades only
         if measure.name == 'IPrec' and round(measure['recall'], 2) != measure['recall']:
             return False                        # trec_eval names carry two decimals
-        if 'rel' in measure.params and measure['rel'] < 1:
-            return False                        # pytrec_eval refuses relevance levels below 1 (NumRet(rel=0))
-        return True
+        # pytrec_eval refuses relevance levels below 1 (NumRet(rel=0))
+        return not ('rel' in measure.params and measure['rel'] < 1)
 

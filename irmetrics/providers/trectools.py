@@ -22,7 +22,7 @@ provider does not offer Rprec there.
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -80,7 +80,7 @@ class TrectoolsPrepared(Prepared):
         for m in self.measures:
             values = out[m]
             frame = _CALLS[m.name](evaluator, m)
-            for qid, value in zip(frame.index.tolist(), frame.iloc[:, 0].tolist()):
+            for qid, value in zip(frame.index.tolist(), frame.iloc[:, 0].tolist(), strict=True):
                 if qid in position and value == value:           # NaN: 0, as trec_eval gives
                     values[position[qid]] = value
         return out

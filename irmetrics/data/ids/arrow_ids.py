@@ -23,7 +23,7 @@ class ArrowIds(Ids):
         self.values = values
 
     @classmethod
-    def of(cls, values: pa.Array | pa.ChunkedArray) -> 'ArrowIds':
+    def of(cls, values: pa.Array | pa.ChunkedArray) -> ArrowIds:
         """From an Arrow array of strings or numbers (numbers become their text)."""
         if isinstance(values, pa.ChunkedArray):
             if pa.types.is_dictionary(values.type) and values.num_chunks > 1:
@@ -42,7 +42,7 @@ class ArrowIds(Ids):
         return cls(values)
 
     @classmethod
-    def from_values(cls, values: Any) -> 'ArrowIds':
+    def from_values(cls, values: Any) -> ArrowIds:
         """From a numpy array or sequence of ids (numbers become their text)."""
         try:
             arr = pa.array(values, from_pandas=True)
@@ -51,7 +51,7 @@ class ArrowIds(Ids):
         return cls.of(arr)
 
     @classmethod
-    def from_strings(cls, items: list[str]) -> 'ArrowIds':
+    def from_strings(cls, items: list[str]) -> ArrowIds:
         """From Python strings, built from the buffers (``pa.array`` would import pandas)."""
         encoded = [item.encode('utf-8') for item in items]
         lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
@@ -61,7 +61,7 @@ class ArrowIds(Ids):
                                                             pa.py_buffer(b''.join(encoded))]))
 
     @classmethod
-    def adopt(cls, other: Ids) -> 'ArrowIds':
+    def adopt(cls, other: Ids) -> ArrowIds:
         return other if isinstance(other, ArrowIds) else cls.from_strings(other.to_list())
 
     def __len__(self) -> int:
@@ -70,10 +70,10 @@ class ArrowIds(Ids):
     def to_list(self) -> list[str]:
         return self.values.to_pylist()
 
-    def take(self, indices: np.ndarray) -> 'ArrowIds':
+    def take(self, indices: np.ndarray) -> ArrowIds:
         return ArrowIds(take(self.values, indices))
 
-    def encode(self) -> tuple['ArrowIds', np.ndarray]:
+    def encode(self) -> tuple[ArrowIds, np.ndarray]:
         values = self.values
         if pa.types.is_dictionary(values.type):
             codes = numbers(values.indices).astype(np.int32, copy=False)
@@ -102,7 +102,7 @@ class ArrowIds(Ids):
         table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self.values})
         return numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')])).astype(np.int64)
 
-    def _lookup(self, vocabulary: Ids) -> np.ndarray:
+    def _lookup(self, vocabulary: ArrowIds) -> np.ndarray:
         values, vocab = self._plain(), vocabulary._plain()
         if vocab.type != values.type:          # string vs large_string (ids past 2 GiB)
             vocab = vocab.cast(values.type)
@@ -112,10 +112,10 @@ class ArrowIds(Ids):
             out[~booleans(pc.is_valid(idx))] = -1
         return out
 
-    def _equal(self, other: Ids) -> np.ndarray:
+    def _equal(self, other: ArrowIds) -> np.ndarray:
         return booleans(pc.equal(self._plain(), other._plain()))
 
-    def _less(self, other: Ids) -> np.ndarray:
+    def _less(self, other: ArrowIds) -> np.ndarray:
         return booleans(pc.less(self._plain(), other._plain()))
 
     def _plain(self) -> pa.Array:

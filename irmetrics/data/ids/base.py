@@ -12,7 +12,7 @@ String order is byte-wise on UTF-8 (trec_eval's ``strcmp``); Python's ``str`` or
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -32,7 +32,7 @@ class Ids(ABC):
 
     @classmethod
     @abstractmethod
-    def adopt(cls, other: 'Ids') -> 'Ids':
+    def adopt(cls, other: Ids) -> Ids:
         """``other`` in this layout (``other`` itself when it already is)."""
 
     @abstractmethod
@@ -43,11 +43,11 @@ class Ids(ABC):
         """The ids as Python strings."""
 
     @abstractmethod
-    def take(self, indices: np.ndarray) -> 'Ids':
+    def take(self, indices: np.ndarray) -> Ids:
         """The ids at ``indices`` (integers)."""
 
     @abstractmethod
-    def encode(self) -> tuple['Ids', np.ndarray]:
+    def encode(self) -> tuple[Ids, np.ndarray]:
         """(vocabulary in order of first appearance, int32 code of each id)."""
 
     @abstractmethod
@@ -61,36 +61,37 @@ class Ids(ABC):
         """Permutation sorting rows by group ascending, then id descending (byte-wise)."""
 
     @abstractmethod
-    def _lookup(self, vocabulary: 'Ids') -> np.ndarray: ...
+    def _lookup(self, vocabulary: Any) -> np.ndarray:
+        """``lookup`` once both columns are in this layout (``vocabulary`` is of this class)."""
 
     @abstractmethod
-    def _equal(self, other: 'Ids') -> np.ndarray: ...
+    def _equal(self, other: Any) -> np.ndarray: ...
 
     @abstractmethod
-    def _less(self, other: 'Ids') -> np.ndarray: ...
+    def _less(self, other: Any) -> np.ndarray: ...
 
-    def lookup(self, vocabulary: 'Ids') -> np.ndarray:
+    def lookup(self, vocabulary: Ids) -> np.ndarray:
         """Index (int64) of each id in ``vocabulary``, -1 where absent."""
         a, b = self._common(vocabulary)
         return a._lookup(b)
 
-    def equal(self, other: 'Ids') -> np.ndarray:
+    def equal(self, other: Ids) -> np.ndarray:
         """Element-wise ``self == other`` (columns of equal length)."""
         a, b = self._common(other)
         return a._equal(b)
 
-    def less(self, other: 'Ids') -> np.ndarray:
+    def less(self, other: Ids) -> np.ndarray:
         """Element-wise ``self < other``, byte-wise (columns of equal length)."""
         a, b = self._common(other)
         return a._less(b)
 
-    def _common(self, other: 'Ids') -> tuple['Ids', 'Ids']:
+    def _common(self, other: Ids) -> tuple[Ids, Ids]:
         layout = type(self) if self.rank >= other.rank else type(other)
         return layout.adopt(self), layout.adopt(other)
 
     def __repr__(self) -> str:
-        shown = self.take(np.arange(min(len(self), 3))).to_list()
-        return f'<{type(self).__name__} {len(self)} ids: {", ".join(map(repr, shown))}{", ..." if len(self) > 3 else ""}>'
+        shown = ', '.join(map(repr, self.take(np.arange(min(len(self), 3))).to_list()))
+        return f'<{type(self).__name__} {len(self)} ids: {shown}{", ..." if len(self) > 3 else ""}>'
 
 
 def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ class NumpyIds(Ids):
         self.values = values
 
     @classmethod
-    def from_values(cls, values: Any) -> 'NumpyIds':
+    def from_values(cls, values: Any) -> NumpyIds:
         """From strings or numbers (numbers become their text; ``301.0`` becomes ``'301'``)."""
         items = values.tolist() if isinstance(values, np.ndarray) else list(values)
         if not all(type(v) is str for v in items):
@@ -29,7 +29,7 @@ class NumpyIds(Ids):
         return cls(out)
 
     @classmethod
-    def adopt(cls, other: Ids) -> 'NumpyIds':
+    def adopt(cls, other: Ids) -> NumpyIds:
         return other if isinstance(other, NumpyIds) else cls.from_values(other.to_list())
 
     def __len__(self) -> int:
@@ -38,10 +38,10 @@ class NumpyIds(Ids):
     def to_list(self) -> list[str]:
         return self.values.tolist()
 
-    def take(self, indices: np.ndarray) -> 'NumpyIds':
+    def take(self, indices: np.ndarray) -> NumpyIds:
         return NumpyIds(self.values[np.asarray(indices, dtype=np.int64)])
 
-    def encode(self) -> tuple['NumpyIds', np.ndarray]:
+    def encode(self) -> tuple[NumpyIds, np.ndarray]:
         index: dict[str, int] = {}
         codes = np.fromiter((index.setdefault(v, len(index)) for v in self.values.tolist()), dtype=np.int32,
                             count=len(self.values))
@@ -58,15 +58,15 @@ class NumpyIds(Ids):
         by_id = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
         return np.asarray(sorted(by_id, key=groups.__getitem__), dtype=np.int64)
 
-    def _lookup(self, vocabulary: Ids) -> np.ndarray:
+    def _lookup(self, vocabulary: NumpyIds) -> np.ndarray:
         index = {v: i for i, v in enumerate(vocabulary.to_list())}
         return np.fromiter((index.get(v, -1) for v in self.values.tolist()), dtype=np.int64, count=len(self))
 
-    def _equal(self, other: Ids) -> np.ndarray:
+    def _equal(self, other: NumpyIds) -> np.ndarray:
         return np.asarray(self.values == other.values, dtype=bool)
 
-    def _less(self, other: Ids) -> np.ndarray:
-        return np.fromiter((x < y for x, y in zip(self.values.tolist(), other.to_list())), dtype=bool,
+    def _less(self, other: NumpyIds) -> np.ndarray:
+        return np.fromiter((x < y for x, y in zip(self.values.tolist(), other.to_list(), strict=True)), dtype=bool,
                            count=len(self))
 
 

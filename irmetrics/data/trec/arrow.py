@@ -9,7 +9,7 @@ caller canonicalises the text or asks for the numbers as text (``typed=False``),
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -68,8 +68,10 @@ def split(data: Data, name: str, layout: Layout, typed: bool = True) -> tuple[Co
 
 
 def _empty(layout: Layout) -> Columns:
-    return {c: np.zeros(0, dtype=np.int64 if c in layout.integers else np.float64) if c in layout.numbers + layout.integers
-            else pa.array([], pa.string()) for c in layout.keep}
+    out: Columns = {c: pa.array([], pa.string()) for c in layout.keep}
+    out.update({c: np.zeros(0, dtype=np.float64) for c in layout.numbers})
+    out.update({c: np.zeros(0, dtype=np.int64) for c in layout.integers})
+    return out
 
 
 def _read(data: Data, layout: Layout, types: dict) -> pa.Table:
@@ -98,7 +100,7 @@ def _numbers(values: pa.Array, column: str, name: str, lines: Callable[[], np.nd
     out = np.empty(len(values), dtype=np.float64)
     out[decimal] = numbers(values.filter(is_decimal).cast(pa.float64()))
     others = np.flatnonzero(~decimal)
-    for row, text in zip(others.tolist(), take(values, others).to_pylist()):
+    for row, text in zip(others.tolist(), take(values, others).to_pylist(), strict=True):
         value = number_or_none(text)
         if value is None:
             raise InputError(f'{column} {text!r} is not a number', name, int(lines()[row]))

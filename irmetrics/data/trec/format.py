@@ -23,10 +23,11 @@ counts checked (true of nearly every large file; Arrow's reader checks the count
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, Union
 
 import numpy as np
 
@@ -94,7 +95,7 @@ class FileData:
             return f.read(n)
 
 
-Data = Union[bytes, FileData]
+Data = bytes | FileData
 
 
 # --- is the text single-spaced already? --------------------------------------------------------
@@ -135,6 +136,10 @@ def _spacing_ok(b: np.ndarray, find: Callable[[bytes], int], low: np.ndarray, pa
     return True
 
 
+def _find(data: bytes | bytearray, lo: int, hi: int, ch: bytes) -> int:
+    return data.find(ch, lo, hi)
+
+
 def _byte_list(chars: bytes) -> list[bytes]:
     return [chars[i:i + 1] for i in range(len(chars))]
 
@@ -152,13 +157,13 @@ def _blocks(data: Data) -> Iterator[tuple[np.ndarray, Callable[[bytes], int]]]:
                 n = f.readinto(view[1:])
                 if not n:
                     return
-                yield array[:n + 1], lambda ch, n=n: buf.find(ch, 1, n + 1)
+                yield array[:n + 1], functools.partial(_find, buf, 1, n + 1)
                 buf[0] = buf[n]
     else:
         array = np.frombuffer(data, dtype=np.uint8)
         for lo in range(0, len(data), _BLOCK):
             hi = min(lo + _BLOCK, len(data))
-            yield array[max(lo - 1, 0):hi], lambda ch, lo=lo, hi=hi: data.find(ch, lo, hi)
+            yield array[max(lo - 1, 0):hi], functools.partial(_find, data, lo, hi)
 
 
 # --- the canonical form ----------------------------------------------------------------------------

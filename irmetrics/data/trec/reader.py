@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -80,7 +80,9 @@ def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Cal
         if parsed is not None:
             return parsed
     text = canonical(bytes(data), name, layout)
-    return arrow.split(text, name, layout) or arrow.split(text, name, layout, typed=False)
+    parsed = arrow.split(text, name, layout) or arrow.split(text, name, layout, typed=False)
+    assert parsed is not None                       # untyped, only bad UTF-8 can fail, and that raises
+    return parsed
 
 
 def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:

@@ -1,7 +1,7 @@
 """Splitting small canonical TREC text with Python's string methods (no pyarrow import)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

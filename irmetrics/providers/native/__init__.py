@@ -5,7 +5,7 @@ Every native kernel lives in the module named like its measure family in
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -15,7 +15,8 @@ passed as keyword arguments (``None`` when an optional one is not given).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from ...core.params import (
     P_PERSISTENCE,
     REL,
     Bool,
+    Constraint,
     Float,
     Int,
     Param,
@@ -111,6 +113,7 @@ def _params(params: Iterable[Param | str] | dict) -> tuple[Param, ...]:
 
 
 def _typed(name: str, default: Any) -> Param:
+    constraint: Constraint
     if isinstance(default, bool):
         constraint = Bool()
     elif isinstance(default, int):

@@ -101,7 +101,7 @@ class GreedyIdeal:
         self.seen = np.zeros(sj.n_subtopics, dtype=np.int64)
         self.depth = 0
         self.found: list[tuple[np.ndarray, np.ndarray]] = []        # (query, gain) placed at each rank
-        self._result = None
+        self._result: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def ranks(self, depth: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         while self.depth < depth and len(self.query) and self._place_one():
