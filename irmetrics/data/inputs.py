@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, warn
 from . import ids
 from .ids import Ids
 from .qrels import Qrels
@@ -103,6 +103,11 @@ def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[Ids, Ids, list[Any]]:
         q.extend([qid] * len(docs))
         d.extend(docs.keys())
         v.extend(docs.values())
+    empty = [qid for qid, docs in obj.items() if not docs]
+    if empty:
+        what = 'retrieves no document: it scores 0' if kind == 'run' else 'has no judgment: it is not evaluated'
+        warn(f'{len(empty)} quer{"y" if len(empty) == 1 else "ies"} of the {kind} dict '
+             f'({", ".join(map(repr, empty[:5]))}{", ..." if len(empty) > 5 else ""}) {what}')
     return ids.column(q), ids.column(d), v
 
 

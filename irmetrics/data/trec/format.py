@@ -99,41 +99,84 @@ Data = bytes | FileData
 
 
 # --- is the text single-spaced already? --------------------------------------------------------
-def is_single_spaced(data: Data) -> bool:
-    """True if every line's fields are separated by single spaces, with no white space at either end
-    of a line, no white space other than spaces and newlines, no comment and no NUL byte.
+@dataclass
+class BlankLines:
+    """The blank lines a reader skipped (white space only), not counting those after the last field."""
+
+    count: int = 0
+    first_offset: int | None = None           # byte offset inside the first blank line, while reading
+    first_line: int | None = None             # its line number, once :meth:`locate` has run
+
+    def add_pairs(self, newline: np.ndarray, start: int) -> None:
+        """Count the empty lines in a newline mask whose element 0 is at byte offset ``start``."""
+        pairs = np.flatnonzero(newline[1:] & newline[:-1])
+        if len(pairs):
+            self.count += len(pairs)
+            if self.first_offset is None:
+                self.first_offset = start + int(pairs[0]) + 1
+
+    def drop_trailing(self, tail_newlines: int) -> None:
+        """Forget the blank lines after the last field (a file ending in several newlines)."""
+        self.count -= max(tail_newlines - 1, 0)
+        if self.count <= 0:
+            self.count, self.first_offset = 0, None
+
+    def locate(self, data: Data) -> BlankLines:
+        """Turn the first blank line's offset into its line number in ``data`` (the text it refers to)."""
+        if self.first_offset is not None:
+            prefix = data.head(self.first_offset) if isinstance(data, FileData) else data[:self.first_offset]
+            self.first_line = prefix.count(b'\n') + 1
+        return self
+
+
+def is_single_spaced(data: Data) -> tuple[bool, BlankLines]:
+    """Whether every line's fields are separated by single spaces, with no white space at either end
+    of a line, no white space other than spaces and newlines, no comment and no NUL byte; and the blank
+    (empty) lines met on the way.
 
     Then only the field counts remain to be checked.  One pass in blocks of a few MiB (a file is
     streamed, not held), a few vectorised operations per block into buffers allocated once.
     """
+    blank = BlankLines()
     if (data.head(1) if isinstance(data, FileData) else data[:1]) in (b' ', b'#'):
-        return False                                # white space or a comment on the first line
+        return False, blank                         # white space or a comment on the first line
     low = np.empty(_BLOCK + 1, dtype=bool)
     pairs = np.empty(_BLOCK, dtype=bool)
-    last = 10
+    block = np.full(1, 10, dtype=np.uint8)
+    offset = -1                                     # byte offset of the block's first element
     for block, find in _blocks(data):
         if any(find(ch) >= 0 for ch in (*_byte_list(_OTHER_SEPARATORS), b'\0')):
-            return False
-        if not _spacing_ok(block, find, low[:len(block)], pairs[:len(block) - 1]):
-            return False
-        last = int(block[-1])
-    return last != 32                               # no space at the end of the last line
+            return False, blank
+        if not _spacing_ok(block, find, low[:len(block)], pairs[:len(block) - 1], blank, offset):
+            return False, blank
+        offset += len(block) - 1
+    blank.drop_trailing(_trailing_newlines(block))
+    return int(block[-1]) != 32, blank.locate(data)     # no space at the end of the last line
 
 
-def _spacing_ok(b: np.ndarray, find: Callable[[bytes], int], low: np.ndarray, pairs: np.ndarray) -> bool:
-    """No space next to a space or a newline, and no '#' starting a line, in ``b`` (whose first byte
-    is the previous block's last one).  ``low`` and ``pairs`` are work buffers of the right sizes."""
+def _spacing_ok(b: np.ndarray, find: Callable[[bytes], int], low: np.ndarray, pairs: np.ndarray,
+                blank: BlankLines, offset: int) -> bool:
+    """No space next to a space or a newline, and no '#' starting a line, in ``b`` (whose first byte,
+    at ``offset``, is the previous block's last one); empty lines are counted in ``blank``.
+    ``low`` and ``pairs`` are work buffers of the right sizes."""
     np.less_equal(b, 32, out=low)                   # a cheap first look; the exact test only if it fires
     np.logical_and(low[1:], low[:-1], out=pairs)
     if pairs.any():
         space, newline = b == 32, b == 10
         if np.any((space[1:] & (space[:-1] | newline[:-1])) | (newline[1:] & space[:-1])):
             return False
+        blank.add_pairs(newline, offset)
     if find(b'#') >= 0:
         at = np.flatnonzero(b[1:] == 35)
         if np.any(b[at] == 10):
             return False
     return True
+
+
+def _trailing_newlines(b: np.ndarray) -> int:
+    """How many newlines end ``b`` (a block whose end is the end of the file)."""
+    content = np.flatnonzero(b[-(1 << 16):] != 10)
+    return len(b[-(1 << 16):]) - 1 - int(content[-1]) if len(content) else len(b[-(1 << 16):])
 
 
 def _find(data: bytes | bytearray, lo: int, hi: int, ch: bytes) -> int:
@@ -167,17 +210,23 @@ def _blocks(data: Data) -> Iterator[tuple[np.ndarray, Callable[[bytes], int]]]:
 
 
 # --- the canonical form ----------------------------------------------------------------------------
-def canonical(data: bytes, name: str, layout: Layout) -> bytes:
-    """``data`` in canonical form (see the module docstring); a line with too few fields, or a qrels
-    line with too many, is an error naming its line."""
+def canonical(data: bytes, name: str, layout: Layout) -> tuple[bytes, BlankLines]:
+    """``data`` in canonical form (see the module docstring) and its blank lines; a line with too few
+    fields, or a qrels line with too many, is an error naming its line."""
     nul = data.find(b'\0')
     if nul >= 0:
         raise InputError('a NUL byte: TREC files are text (is this a binary file?), and trec_eval would '
                          'end the field there', name, line_number(data, nul))
     data = _single_spaced(data)
+    blank = BlankLines()
+    if b'\n\n' in data or data.startswith(b'\n'):
+        b = np.frombuffer(data, dtype=np.uint8)
+        blank.add_pairs(np.concatenate(([True], b == 10)), -1)
+        blank.drop_trailing(_trailing_newlines(b))
+        blank.locate(data)
     if data.startswith(b'#') or b'\n#' in data:
         data = _empty_comment_lines(data)
-    return _fit_fields(data, name, layout)
+    return _fit_fields(data, name, layout), blank
 
 
 def _single_spaced(data: bytes) -> bytes:

@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, warn
 from ..qrels import Qrels
 from ..run import Run
 from . import small
-from .format import BOM, QRELS, RUN, Data, FileData, Layout, canonical, is_single_spaced
+from .format import BOM, QRELS, RUN, BlankLines, Data, FileData, Layout, canonical, is_single_spaced
 
 #: Inputs up to this size are split by Python's string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
@@ -69,20 +69,33 @@ def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Cal
     """Columns (``layout.keep``) of a TREC file, and a function giving each row's line number.
 
     Id columns are id columns (:mod:`.ids`), numeric ones numpy arrays (float64 scores, int64 grades).
+    Blank lines are skipped with a warning (:func:`irmetrics.errors.warn`) giving their number and the
+    first one.
     """
     if isinstance(data, bytes) and data.startswith(BOM):     # a byte-order mark is never part of a query id
         data = data[len(BOM):]
+    parsed, blank = _split(data, name, layout)
+    if blank.count:
+        plural = 's' if blank.count > 1 else ''
+        warn(f'{blank.count} blank line{plural} skipped (the first is line {blank.first_line})', name)
+    return parsed
+
+
+def _split(data: Data, name: str, layout: Layout) -> tuple[tuple[dict[str, object], Callable[[], np.ndarray]],
+                                                           BlankLines]:
     if isinstance(data, bytes) and len(data) <= SMALL_FILE:
-        return small.split(canonical(data, name, layout), name, layout)
+        text, blank = canonical(data, name, layout)
+        return small.split(text, name, layout), blank
     from . import arrow
-    if is_single_spaced(data):
+    single_spaced, blank = is_single_spaced(data)
+    if single_spaced:
         parsed = arrow.split(data, name, layout)
         if parsed is not None:
-            return parsed
-    text = canonical(bytes(data), name, layout)
+            return parsed, blank
+    text, blank = canonical(bytes(data), name, layout)
     parsed = arrow.split(text, name, layout) or arrow.split(text, name, layout, typed=False)
     assert parsed is not None                       # untyped, only bad UTF-8 can fail, and that raises
-    return parsed
+    return parsed, blank
 
 
 def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:
