@@ -11,6 +11,7 @@ parameterisation per parameter, on random qrels and runs:
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import gc
 import math
@@ -61,10 +62,8 @@ def parameterisations() -> list[irm.Measure]:
         out[base] = None
         for p in definition.params:
             for value in samples(p):
-                try:
+                with contextlib.suppress(irm.MeasureError):     # a combination refused (min_rel >= max_rel)
                     out[base(**{p.name: value})] = None
-                except irm.MeasureError:               # a combination the definition refuses (min_rel >= max_rel)
-                    pass
     return list(out)
 
 
