@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rankdata import canonical
+from reference_tools import reference
 
 import irmetrics as irm
 from irmetrics import (
@@ -45,8 +46,8 @@ from irmetrics import (
     nDCG,
 )
 
-pytrec_eval = pytest.importorskip('pytrec_eval')
-pytrec_eval_ext = pytest.importorskip('pytrec_eval_ext')
+pytrec_eval = reference('pytrec_eval')
+pytrec_eval_ext = reference('pytrec_eval_ext')
 
 TOL = 1e-9
 TESTDATA = pathlib.Path(__file__).resolve().parent / 'data' / 'trec_eval' / 'nist'

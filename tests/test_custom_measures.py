@@ -48,8 +48,8 @@ def test_custom_measures_equal_the_builtin_one(my_p, data):
     qrels, run = data
     measures = [P @ 3, MyP @ 3, MyPV @ 3, MyP(rel=2) @ 5, MyPV(rel=2) @ 5, P(rel=2) @ 5]
     res = irm.calc(measures, qrels, run)
-    assert per_query(res, MyP @ 3) == pytest.approx(per_query(res, P @ 3))
-    assert per_query(res, MyPV @ 3) == pytest.approx(per_query(res, P @ 3))
+    assert per_query(res, MyP @ 3) == pytest.approx(per_query(res, P @ 3), abs=1e-12)
+    assert per_query(res, MyPV @ 3) == pytest.approx(per_query(res, P @ 3), abs=1e-12)
     assert per_query(res, MyP(rel=2) @ 5) == pytest.approx(per_query(res, P(rel=2) @ 5))
     assert per_query(res, MyPV(rel=2) @ 5) == pytest.approx(per_query(res, P(rel=2) @ 5))
 

@@ -13,11 +13,12 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_tools import reference
 
 import irmetrics as irm
 from irmetrics import AP_IA, ERR_IA, NRBP, P_IA, MeasureError, Qrel, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
 
-pyndeval = pytest.importorskip('pyndeval')
+pyndeval = reference('pyndeval')
 
 TOL = 1e-9
 

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rankdata import collections, per_query
+from reference_tools import reference
 
 import irmetrics as irm
 from irmetrics import AP, DCG, F1, RBP, RR, Bpref, Hits, P, R, Rprec, SetP, SetR, Success, nDCG
 
-ranx = pytest.importorskip('ranx')
+ranx = reference('ranx')
 
 EXP = 'exp-log2'
 MAPPING = {

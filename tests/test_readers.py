@@ -159,7 +159,7 @@ def test_dataframes_with_integer_ids_and_iterations():
 
 
 def test_named_tuples_of_irmetrics_and_ir_measures():
-    ir_measures = pytest.importorskip('ir_measures')
+    import ir_measures
     for qrel_type, doc_type in ((irm.Qrel, irm.ScoredDoc), (ir_measures.Qrel, ir_measures.ScoredDoc)):
         qrels = [qrel_type(*r) for r in QRELS_ROWS]
         run = [doc_type(*r) for r in RUN_ROWS]

@@ -6,20 +6,22 @@ asserted in test_divergence_*.
 """
 import warnings
 
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rankdata import collections, per_query
+from reference_tools import reference
 
 import irmetrics as irm
 from irmetrics import AP, RBP, RR, Bpref, P, Rprec, nDCG
 
-trectools = pytest.importorskip('trectools')
+trectools = reference('trectools')
 pytestmark = pytest.mark.filterwarnings('ignore::FutureWarning', 'ignore::DeprecationWarning',
                                         'ignore:The inplace keyword')
 TOL = 1e-9
 EXP = 'exp-log2'
-PANDAS_3 = int(pytest.importorskip('pandas').__version__.split('.')[0]) >= 3
+PANDAS_3 = int(pd.__version__.split('.')[0]) >= 3
 MEASURES = [P @ 1, P @ 5, RR, RR @ 3, AP, AP @ 4, nDCG, nDCG @ 3, nDCG(dcg=EXP), nDCG(dcg=EXP) @ 5,
             Bpref, RBP, RBP(p=0.5) @ 3, RBP(rel=1), RBP(rel=1, p=0.9) @ 5] + ([] if PANDAS_3 else [Rprec])
 
