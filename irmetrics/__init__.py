@@ -5,9 +5,12 @@
     >>> irm.calc_aggregate([AP, nDCG@10, P(rel=2)@5], qrels, run)   # doctest: +SKIP
 
 The public API only; everything is defined in :mod:`irmetrics.core`,
-:mod:`irmetrics.measures` and :mod:`irmetrics.providers`.
+:mod:`irmetrics.measures`, :mod:`irmetrics.providers` and :mod:`irmetrics.compare` (whose
+package the function ``irmetrics.compare`` shadows as an attribute: import its modules with
+``from irmetrics.compare import report``).
 """
 from . import providers as _providers  # noqa: F401  (registers the engines)
+from .compare import Comparison, ComparisonError, compare, plot_pr_curve
 from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
 from .core.data import Qrel, Qrels, Run, ScoredDoc
 from .core.errors import (DuplicateError, InputError, IrmetricsError, MeasureError, ProviderError,
@@ -25,8 +28,8 @@ from .providers.native.custom import define
 
 __version__ = '0.1.0'
 
-__all__ = ['CalcResults', 'DuplicateError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure',
+__all__ = ['CalcResults', 'Comparison', 'ComparisonError', 'DuplicateError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure',
            'MeasureError', 'Metric', 'NOT_PROVIDED', 'ProviderError', 'Qrel', 'Qrels', 'Run', 'ScoredDoc',
-           'UnknownMeasureError', 'UnsupportedMeasureError', 'calc', 'calc_aggregate', 'define', 'evaluator',
-           'iter_calc', 'parse_measure', 'parse_trec_measure', 'read_trec_qrels', 'read_trec_run',
-           'roc_curve', 'to_qrels', 'to_run', '__version__', *_measure_names]
+           'UnknownMeasureError', 'UnsupportedMeasureError', 'calc', 'calc_aggregate', 'compare', 'define',
+           'evaluator', 'iter_calc', 'parse_measure', 'parse_trec_measure', 'plot_pr_curve', 'read_trec_qrels',
+           'read_trec_run', 'roc_curve', 'to_qrels', 'to_run', '__version__', *_measure_names]
