@@ -85,17 +85,17 @@ def plot_distribution(cmp: 'Comparison', measure: Any, kind: str = 'box'):
     fig, (ax,) = _figure(1, height=0.9 + 0.45 * len(cmp.runs) if len(cmp.runs) > 6 else 3.6)
     positions = np.arange(1, len(cmp.runs) + 1)
     if kind == 'box':
-        ax.boxplot(columns, positions=positions, vert=False, widths=0.55, patch_artist=True,
+        ax.boxplot(columns, positions=positions, orientation='horizontal', widths=0.55, patch_artist=True,
                    boxprops={'facecolor': '#dbe8f3', 'edgecolor': '#2a5d84'}, medianprops={'color': '#2a5d84'},
                    flierprops={'markersize': 3, 'markeredgecolor': '#888888'})
     else:
-        ax.violinplot(columns, positions=positions, vert=False, showmedians=True, widths=0.8)
+        ax.violinplot(columns, positions=positions, orientation='horizontal', showmedians=True, widths=0.8)
     ax.scatter(cmp.mean[:, j], positions, marker='D', color=_WORSE, zorder=3, s=22, label='mean')
     ax.set_yticks(positions, [f'({letter(r)}) {name}' for r, name in enumerate(cmp.runs)])
     ax.invert_yaxis()
     ax.set_xlabel(f'{m} per query')
     ax.set_title(f'{m}: distribution over {len(cmp.query_ids)} queries', fontsize=10)
-    ax.legend(loc='lower right', fontsize=8, frameon=False)
+    ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)   # beside, never on a box
     ax.grid(axis='x', alpha=0.3)
     return fig
 
