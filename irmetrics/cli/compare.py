@@ -44,6 +44,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if len(args.runs) < 2:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '
                               f'irmetrics compare QRELS RUN RUN... -m MEASURE')
+    twice = [name for i, name in enumerate(args.runs) if name in args.runs[:i]]
+    if twice:
+        raise ComparisonError(f'two runs are named {twice[0]!r}: give each run once')
     baseline = resolve_baseline(args.baseline, args.runs)
     qrels = load_qrels(args.qrels, args.qrels_duplicates)
     runs = {name: load_run(name, args.duplicates) for name in args.runs}
