@@ -14,13 +14,18 @@ ranx is timed once, after a warm-up call (numba compiles on the first); it is sl
 
     python benchmarks/bench_compare.py [--resamples 10000] [--no-ranx]
 
-Results on the development machine (2 cores, Python 3.11, numpy 2.4, ranx 0.3.21), median of 3:
+Results on the development machine (2 cores shared with other work, Python 3.11, numpy 2.4,
+ranx 0.3.21; median of 3, ranx once):
 
-    evaluation (calc of 10 runs)                     2.43 s
-    statistics (randomisation 10,000 + Holm)         0.97 s   (0.40 x the evaluation)
-      of which the randomisation test                0.93 s
-    ranx Fisher randomisation, 27 comparisons       14.46 s   (15.5 x irmetrics' randomisation test)
-    irmetrics.compare end to end (files in memory)   3.72 s
+    evaluation (calc of 10 runs)                     0.64 s
+    statistics (randomisation + Holm)                0.51 s   (0.78 x the evaluation)
+      of which the randomisation test                0.18 s   (0.2-0.6 s from run to run)
+    ranx Fisher randomisation, 27 comparisons      141.6 s    (~800 x irmetrics' randomisation test)
+    irmetrics.compare end to end                     0.83 s
+
+ranx draws one ``np.random.permutation`` per query and resample inside numba loops; irmetrics
+draws the sign flips of all queries of a block of resamples as random bits and tests every
+comparison with one matrix product per block.
 """
 from __future__ import annotations
 

@@ -356,3 +356,13 @@ def test_compare_sits_on_the_public_core_only_and_core_never_imports_it():
     assert gateways == {'base.py'}
     for path in (ROOT / 'irmetrics' / 'core').rglob('*.py'):
         assert not [n for n in imports_of(path) if n.startswith('irmetrics.compare')], path
+
+
+def test_a_comparisons_digits_do_not_depend_on_what_else_is_compared():
+    """AP's row is the same to the last bit whether AP is compared alone or with other measures/runs."""
+    alone = irm.compare({'b': BM25, 'd': DENSE}, QRELS, 'AP', baseline='b').to_dataframe()
+    more = irm.compare({'b': BM25, 'd': DENSE, 'x': {'401': {'D401-022': 1}}}, QRELS, 'nDCG@10 AP RR P@5',
+                       baseline='b').to_dataframe()
+    a = alone[(alone.run == 'd')].drop(columns='p_adjusted').reset_index(drop=True)
+    b = more[(more.run == 'd') & (more.measure == 'AP')].drop(columns='p_adjusted').reset_index(drop=True)
+    assert a.equals(b)

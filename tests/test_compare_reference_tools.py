@@ -118,3 +118,21 @@ def test_ranx_differs_on_tied_scores_because_it_ranks_ties_otherwise(runs):
     assert means['bm25']['map'] != pytest.approx(ours[ours.run == 'bm25']['mean'].iloc[0], abs=1e-4)
     (by_metric,) = comparisons.values()
     assert not np.isclose(by_metric['map']['p_value'], ours['p_value'].iloc[0], atol=1e-6)
+
+
+def test_pyterrier_pairs_a_query_missing_from_a_run_as_zero(pt, tmp_path):
+    """A run that retrieved nothing for query 401: both tools score it 0 and pair over all topics."""
+    lines = (ROOT / 'run_dense.txt').read_text().splitlines()
+    partial = tmp_path / 'dense_without_401.txt'
+    partial.write_text('\n'.join(line for line in lines if not line.startswith('401 ')) + '\n')
+    qrels = pd.read_csv(QRELS, sep=r'\s+', header=None, names=['qid', 'iteration', 'docno', 'label'],
+                        dtype={'qid': str, 'docno': str})
+    topics = pd.DataFrame({'qid': sorted(qrels.qid.unique()), 'query': 'unused'})
+    systems = [pt.Transformer.from_df(read(p)) for p in (ROOT / 'run_bm25.txt', partial)]
+    ref = pt.Experiment(systems, topics, qrels, ['map'], names=['bm25', 'dense'], baseline=0).set_index('name')
+    ours = irm.compare({'bm25': str(ROOT / 'run_bm25.txt'), 'dense': str(partial)}, QRELS, 'AP',
+                       baseline='bm25').to_dataframe()
+    row = ours[ours.run == 'dense'].iloc[0]
+    assert row['mean'] == pytest.approx(ref.loc['dense', 'map'], abs=1e-12)
+    assert row['p_value'] == pytest.approx(ref.loc['dense', 'map p-value'], abs=1e-12)
+    assert row['wins'] + row['ties'] + row['losses'] == 10

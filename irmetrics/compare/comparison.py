@@ -153,11 +153,13 @@ class Comparison:
         valid = ~np.isnan(diff)
         self.n_paired = valid.sum(axis=1)
         self._check_paired()
-        rows = np.where(valid, diff, 0.0).transpose(0, 2, 1)            # (pairs, measures, queries)
+        n_queries = len(self.query_ids)
+        self._diffs = diff.transpose(1, 0, 2).reshape(n_queries, -1)      # (queries, pairs * measures)
+        self._valid = valid.transpose(1, 0, 2).reshape(n_queries, -1)
+        _, delta, sd = intervals.mean_sd(self._diffs, self._valid)
+        self.delta = delta.reshape(self.n_paired.shape)
+        sd = sd.reshape(self.n_paired.shape)
         with np.errstate(invalid='ignore', divide='ignore'):
-            self.delta = rows.sum(axis=2) / self.n_paired
-            centred = np.where(valid.transpose(0, 2, 1), rows - self.delta[:, :, None], 0.0)
-            sd = np.sqrt((centred ** 2).sum(axis=2) / (self.n_paired - 1))
             self.effect_size = np.where(sd > 0, self.delta / sd, np.sign(self.delta) * np.inf)
         self.effect_size[self.delta == 0] = 0.0
         better = np.array([1.0 if m.definition.higher_is_better else -1.0 for m in self.measures])
@@ -165,9 +167,6 @@ class Comparison:
         self.wins = (signed > 0).sum(axis=1)
         self.losses = (signed < 0).sum(axis=1)
         self.ties = (signed == 0).sum(axis=1)
-        n_queries = len(self.query_ids)
-        self._diffs = diff.transpose(1, 0, 2).reshape(n_queries, -1)      # (queries, pairs * measures)
-        self._valid = valid.transpose(1, 0, 2).reshape(n_queries, -1)
         low, high = self._intervals(self._diffs, self._valid, 'pairs')
         self.delta_ci = np.stack([low, high]).reshape(2, *self.delta.shape)
 

@@ -9,6 +9,21 @@ import numpy as np
 METHODS = ('t', 'bootstrap', 'bca')
 
 
+def mean_sd(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(n, mean, standard deviation with n - 1 in the denominator) of each column's valid values.
+
+    Each column is summed as one contiguous row, so its numbers do not depend on the other columns
+    (which measures or runs are compared alongside) down to the last digit.
+    """
+    ok = np.ascontiguousarray(valid.T)
+    x = np.ascontiguousarray(np.where(valid, values, 0.0).T)
+    n = ok.sum(axis=1)
+    with np.errstate(invalid='ignore', divide='ignore'):
+        mean = x.sum(axis=1) / n
+        sd = np.sqrt((np.where(ok, x - mean[:, None], 0.0) ** 2).sum(axis=1) / (n - 1))
+    return n, mean, sd
+
+
 def t_interval(values: np.ndarray, valid: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """``mean -+ t_{(1+level)/2, n-1} s / sqrt(n)`` of each column over its n valid rows, with s the
     standard deviation (n - 1 in the denominator); NaN for a column of fewer than two values.
@@ -16,11 +31,8 @@ def t_interval(values: np.ndarray, valid: np.ndarray, level: float) -> tuple[np.
     W. S. Gosset ("Student"), The probable error of a mean, Biometrika 6(1), 1908.
     """
     from scipy.special import stdtrit
-    n = valid.sum(axis=0)
-    x = np.where(valid, values, 0.0)
+    n, mean, sd = mean_sd(values, valid)
     with np.errstate(invalid='ignore', divide='ignore'):
-        mean = x.sum(axis=0) / n
-        sd = np.sqrt(np.where(valid, (values - mean) ** 2, 0.0).sum(axis=0) / (n - 1))
         half = stdtrit(np.maximum(n - 1, 1), (1 + level) / 2) * sd / np.sqrt(n)
     half = np.where(n >= 2, half, np.nan)
     return mean - half, mean + half
@@ -50,8 +62,7 @@ def bca_interval(replicates: np.ndarray, values: np.ndarray, valid: np.ndarray,
     B. Efron, Better bootstrap confidence intervals, JASA 82(397), 1987.
     """
     from scipy.special import ndtr, ndtri
-    n = valid.sum(axis=0)
-    mean = np.where(valid, values, 0.0).sum(axis=0) / n
+    _, mean, _ = mean_sd(values, valid)
     below = (replicates < mean).sum(axis=0) + (replicates <= mean).sum(axis=0)
     z0 = ndtri(below / (2 * replicates.shape[0]))
     centred = np.where(valid, values - mean, 0.0)

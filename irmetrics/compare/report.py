@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import textwrap
 from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
@@ -21,6 +22,10 @@ from .vocabulary import SELF_CORRECTING, TESTS, letter
 
 if TYPE_CHECKING:  # pragma: no cover
     from .comparison import Comparison
+
+
+#: The text legend wraps at this many columns.
+LEGEND_WIDTH = 100
 
 
 def markers(cmp: 'Comparison', test: str) -> list[list[list[str]]]:
@@ -121,7 +126,9 @@ def render_text(cmp: 'Comparison', places: int = 4) -> str:
                 cells.append(value + (' ' + ','.join(marks[r][j]).ljust(width[j]) if width[j] else ''))
             rows.append([f'({letter(r)}) {run}'] + cells)
         table = text_table(['run'] + [str(m) for m in cmp.measures], rows, numeric_from=1)
-        blocks.append(table + '\n' + ''.join(line + '\n' for line in legend(cmp, test)))
+        rule = '-' * max(map(len, table.splitlines()))           # the legend belongs to the table above
+        notes = [textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ') for line in legend(cmp, test)]
+        blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
     return '\n'.join(blocks)
 
 

@@ -23,6 +23,8 @@ from itertools import permutations
 
 import numpy as np
 
+from .intervals import mean_sd
+
 #: Entries of one block of resamples (sign, count or permutation matrices): 2^22, 32 MiB as float64.
 BLOCK_ELEMENTS = 1 << 22
 _EPS = np.finfo(np.float64).eps
@@ -124,8 +126,7 @@ def bootstrap_test(diffs: np.ndarray, valid: np.ndarray, replicates: np.ndarray)
     A. Hanjalic, Statistical significance testing in information retrieval: an empirical analysis
     of type I, type II and type III errors, SIGIR 2019.
     """
-    n = valid.sum(axis=0)
-    observed = np.where(valid, diffs, 0.0).sum(axis=0) / n
+    n, observed, _ = mean_sd(diffs, valid)
     scale = np.where(valid, np.abs(diffs), 0.0).max(axis=0, initial=0.0)
     threshold = np.abs(observed) - 4 * n * _EPS * scale
     hits = (np.abs(replicates - observed) >= threshold).sum(axis=0)
