@@ -52,7 +52,8 @@ def generate(seed: int = 0):
     qids = np.array([f'q{i}' for i in range(N_QUERIES)], dtype=object)
     grades = rng.choice(4, size=(N_QUERIES, JUDGED), p=[0.7, 0.15, 0.1, 0.05])
     docs = np.array([f'd{j}' for j in range(JUDGED + RETRIEVED)], dtype=object)
-    qrels = irm.to_qrels(_frame(np.repeat(qids, JUDGED), np.tile(docs[:JUDGED], N_QUERIES), relevance=grades.ravel()))
+    qrels = irm.to_qrels(_frame(np.repeat(qids, JUDGED), np.tile(docs[:JUDGED], N_QUERIES),
+                                relevance=grades.ravel()))
     runs = []
     for r in range(N_RUNS):
         weight = 0.5 + 0.05 * r
@@ -110,7 +111,8 @@ def main() -> None:
     print(f'{N_RUNS} runs x {N_QUERIES} queries x {len(MEASURES)} measures, {len(cmp.pairs) * len(MEASURES)} '
           f'comparisons, {args.resamples} resamples (median of {args.repeat})')
     print(f'evaluation (calc of {N_RUNS} runs)                 {t_eval:7.2f} s')
-    print(f'statistics (randomisation + Holm)               {t_stats:7.2f} s   ({t_stats / t_eval:.2f} x the evaluation)')
+    print(f'statistics (randomisation + Holm)               {t_stats:7.2f} s   '
+          f'({t_stats / t_eval:.2f} x the evaluation)')
     print(f'  of which the randomisation test               {t_random:7.2f} s')
     if not args.no_ranx:
         from ranx.statistical_tests import fisher_randomization_test

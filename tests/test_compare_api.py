@@ -48,7 +48,8 @@ def test_hand_computed_four_queries():
     t975 = stats.t.ppf(0.975, 3)
     assert a['mean'] == 0.5 and b['mean'] == 0.375
     half_a = t975 * math.sqrt(1 / 6) / 2                     # A: (1, 1/2, 0, 1/2), variance 1/6
-    assert a['ci_low'] == pytest.approx(0.5 - half_a, abs=TOL) and a['ci_high'] == pytest.approx(0.5 + half_a, abs=TOL)
+    assert a['ci_low'] == pytest.approx(0.5 - half_a, abs=TOL)
+    assert a['ci_high'] == pytest.approx(0.5 + half_a, abs=TOL)
     sd = math.sqrt(float(Fraction(11, 48)))
     assert a['delta'] == pytest.approx(0.125, abs=TOL)
     assert a['delta_ci_low'] == pytest.approx(0.125 - t975 * sd / 2, abs=TOL)
@@ -187,7 +188,8 @@ def test_dataframe_columns_and_wide_layout():
         'run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
         'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
     wide = cmp.to_dataframe(wide=True)
-    assert wide.shape == (2, 2) and list(wide.index) == ['bm25', 'dense'] and list(wide.columns) == ['AP', 'nDCG@10']
+    assert wide.shape == (2, 2) and list(wide.index) == ['bm25', 'dense']
+    assert list(wide.columns) == ['AP', 'nDCG@10']
     assert wide.loc['dense', 'AP'] == irm.calc_aggregate(['AP'], QRELS, DENSE)[irm.AP]
 
 

@@ -16,7 +16,8 @@ def root():
 
 
 def test_default_table_with_letters_and_legend(root):
-    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP nDCG@10 RR', '--baseline', 'run_bm25', '--correction', 'holm')
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP nDCG@10 RR', '--baseline', 'run_bm25',
+                 '--correction', 'holm')
     lines = out.splitlines()
     assert lines[0].split() == ['run', 'AP', 'nDCG@10', 'RR']
     assert lines[2].split() == ['(b)', 'examples/run_dense.txt', '0.5396', 'a', '0.6324', 'a', '0.9000']
@@ -33,7 +34,8 @@ def test_baseline_by_path_name_or_stem_is_the_same(root):
 
 @pytest.mark.parametrize('fmt, check', [
     ('markdown', lambda out: out.startswith('| run | AP | P@10 |') and '<sup>a</sup>' in out),
-    ('latex', lambda out: out.startswith('\\begin{table}[t]') and '\\bottomrule' in out and '$\\alpha = 0.01$' in out),
+    ('latex', lambda out: (out.startswith('\\begin{table}[t]') and '\\bottomrule' in out
+                           and '$\\alpha = 0.01$' in out)),
     ('html', lambda out: out.startswith('<!DOCTYPE html>') and out.count('<svg') == 2),
     ('json', lambda out: json.loads(out)['alpha'] == 0.01 and len(json.loads(out)['rows']) == 2 * 2 * 2),
     ('csv', lambda out: out.splitlines()[0] == ('run,measure,mean,ci_low,ci_high,baseline,delta,delta_ci_low,'
@@ -48,8 +50,8 @@ def test_formats(root, fmt, check):
 
 def test_output_file_and_options(root, tmp_path):
     target = tmp_path / 'report.tex'
-    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--format', 'latex', '--output', str(target), '--seed', '3',
-                 '--test', 'bootstrap', '--resamples', '200', '--ci-method', 'bca', '-p', '3')
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--format', 'latex', '--output', str(target),
+                 '--seed', '3', '--test', 'bootstrap', '--resamples', '200', '--ci-method', 'bca', '-p', '3')
     assert out == '' and '0.409' in target.read_text() and '200 resamples, seed 3' in target.read_text()
 
 

@@ -42,7 +42,8 @@ def runs(tmp_path_factory):
         for i, (_, r) in enumerate(lines.iloc[::-1].iterrows()):
             reversed_rows.append(f'{q} Q0 {r[2]} {i + 1} {100 - i} rev')
     (tmp / 'run_rev.txt').write_text('\n'.join(reversed_rows) + '\n')
-    return {'bm25': str(ROOT / 'run_bm25.txt'), 'dense': str(ROOT / 'run_dense.txt'), 'rev': str(tmp / 'run_rev.txt')}
+    return {'bm25': str(ROOT / 'run_bm25.txt'), 'dense': str(ROOT / 'run_dense.txt'),
+            'rev': str(tmp / 'run_rev.txt')}
 
 
 @pytest.fixture(scope='module')

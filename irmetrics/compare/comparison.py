@@ -175,7 +175,8 @@ class Comparison:
         if self.n_paired[pair, measure] < 2:
             b, o = self.pairs[pair]
             raise ComparisonError(f'{self.measures[measure]}: runs {self.runs[b]!r} and {self.runs[o]!r} are both '
-                                  f'defined on {self.n_paired[pair, measure]} query; a comparison needs two or more')
+                                  f'defined on {self.n_paired[pair, measure]} query; a comparison needs two or '
+                                  f'more')
 
     def _intervals(self, columns: np.ndarray, valid: np.ndarray, key: str) -> tuple[np.ndarray, np.ndarray]:
         method, level = self.settings.ci_method, self.settings.ci

@@ -195,7 +195,8 @@ _STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em
 table{border-collapse:collapse;margin:1em 0}th,td{padding:.3em .8em;text-align:right}
 th:first-child,td:first-child{text-align:left}thead th{border-bottom:2px solid #444}
 tbody tr:nth-child(even){background:#f4f4f4}caption{caption-side:bottom;text-align:left;color:#555;
-padding-top:.5em;max-width:60em}.yes{color:#0a6b2d;font-weight:bold}figure{margin:1em 0}svg{max-width:100%;height:auto}'''
+padding-top:.5em;max-width:60em}.yes{color:#0a6b2d;font-weight:bold}figure{margin:1em 0}
+svg{max-width:100%;height:auto}'''
 
 
 def _html_table(header: list[str], rows: list[list[str]], caption: str = '') -> str:
@@ -218,7 +219,8 @@ def render_html(cmp: 'Comparison', places: int = 4) -> str:
     parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>']
     header = ['run'] + [esc(str(m)) for m in cmp.measures]
     for test in cmp.tests:
-        rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(_grid(cmp, test, places, cell))]
+        grid = _grid(cmp, test, places, cell)
+        rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
         notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
         parts.append(f'<h2>{esc(TESTS[test])}</h2>' + _html_table(header, rows, notes))
     parts.append('<h2>Every comparison</h2>')
