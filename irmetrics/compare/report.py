@@ -191,19 +191,22 @@ def render_latex(cmp: 'Comparison', places: int = 4, label: str = 'tab:compariso
 
 
 # --- HTML ---------------------------------------------------------------------------------------
-_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222;padding:0 1em}
-table{border-collapse:collapse;margin:1em 0}th,td{padding:.3em .8em;text-align:right}
-th:first-child,td:first-child{text-align:left}thead th{border-bottom:2px solid #444}
-tbody tr:nth-child(even){background:#f4f4f4}caption{caption-side:bottom;text-align:left;color:#555;
-padding-top:.5em;max-width:60em}.yes{color:#0a6b2d;font-weight:bold}figure{margin:1em 0}
+_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;color:#222;padding:0 1em}
+.wide{overflow-x:auto}table{border-collapse:collapse;margin:1em 0 .4em}
+th,td{padding:.3em .8em;text-align:left;white-space:nowrap}.n{text-align:right}
+thead th{border-bottom:2px solid #444}tbody tr:nth-child(even){background:#f4f4f4}
+.legend{color:#555;max-width:60em;margin-top:0}.yes{color:#0a6b2d;font-weight:bold}figure{margin:1em 0}
 svg{max-width:100%;height:auto}'''
 
 
-def _html_table(header: list[str], rows: list[list[str]], caption: str = '') -> str:
-    head = ''.join(f'<th>{h}</th>' for h in header)
-    body = ''.join('<tr>' + ''.join(f'<td>{c}</td>' for c in row) + '</tr>' for row in rows)
-    cap = f'<caption>{caption}</caption>' if caption else ''
-    return f'<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>\n'
+def _html_table(header: list[str], rows: list[list[str]], legend: str, numeric: set[int]) -> str:
+    """A table (columns in ``numeric`` right-aligned) that scrolls sideways when too wide, and its legend."""
+    def cells(tag: str, row: list[str]) -> str:
+        return ''.join(f'<{tag} class="n">{c}</{tag}>' if j in numeric else f'<{tag}>{c}</{tag}>'
+                       for j, c in enumerate(row))
+    body = ''.join(f'<tr>{cells("td", row)}</tr>' for row in rows)
+    return (f'<div class="wide"><table><thead><tr>{cells("th", header)}</tr></thead><tbody>{body}</tbody>'
+            f'</table></div>\n<p class="legend">{legend}</p>\n')
 
 
 def _number(value: float, places: int) -> str:
@@ -222,7 +225,7 @@ def render_html(cmp: 'Comparison', places: int = 4) -> str:
         grid = _grid(cmp, test, places, cell)
         rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
         notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
-        parts.append(f'<h2>{esc(TESTS[test])}</h2>' + _html_table(header, rows, notes))
+        parts.append(f'<h2>{esc(TESTS[test])}</h2>' + _html_table(header, rows, notes, set(range(1, len(header)))))
     parts.append('<h2>Every comparison</h2>')
     level = f'{cmp.settings.ci:.0%}'
     detail_header = ['run', 'against', 'measure', 'mean', f'{level} CI', 'delta', f'delta {level} CI',
@@ -241,7 +244,7 @@ def render_html(cmp: 'Comparison', places: int = 4) -> str:
     parts.append(_html_table(detail_header, detail, esc(
         f'delta: mean per-query difference run - against over the paired queries, with its {cmp.settings.ci:.0%} '
         f'confidence interval ({cmp.settings.ci_method}); effect size: delta / standard deviation of the '
-        f'differences (paired Cohen\'s d).')))
+        f'differences (paired Cohen\'s d).'), {3, 4, 5, 6, 7, 8, 10, 11}))
     figures = _figures(cmp)
     if figures:
         parts.append('<h2>Plots</h2>' + ''.join(f'<figure>{svg}</figure>' for svg in figures))
