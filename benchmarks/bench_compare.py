@@ -105,7 +105,7 @@ def main() -> None:
     diffs = np.where(cmp._valid, cmp._diffs, 0.0)
     t_random, _ = timed(lambda: resampling.randomization_test(diffs, args.resamples, np.random.default_rng(0)),
                         args.repeat)
-    t_total, _ = timed(lambda: irm.compare(dict(zip(names, runs)), qrels, MEASURES, baseline='run0',
+    t_total, _ = timed(lambda: irm.compare(dict(zip(names, runs, strict=True)), qrels, MEASURES, baseline='run0',
                                            test='randomization', correction='holm',
                                            n_resamples=args.resamples), args.repeat)
     print(f'{N_RUNS} runs x {N_QUERIES} queries x {len(MEASURES)} measures, {len(cmp.pairs) * len(MEASURES)} '

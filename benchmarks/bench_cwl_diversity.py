@@ -160,7 +160,7 @@ def child(tool: str, family: str, qrels: str, run: str) -> dict:
         measures = [ir_measures.parse_measure(m) for m in CWL_IR_MEASURES]
         result = ir_measures.cwl_eval.calc_aggregate(measures, ir_measures.read_trec_qrels(qrels),
                                                       ir_measures.read_trec_run(run))
-        return {mine: float(result[m]) for mine, m in zip(CWL_MEASURES, measures)}
+        return {mine: float(result[m]) for mine, m in zip(CWL_MEASURES, measures, strict=True)}
     if tool == 'ir_measures':
         import ir_measures
         measures = [ir_measures.parse_measure(m) for m in DIVERSITY_MEASURES]
@@ -176,7 +176,7 @@ def child(tool: str, family: str, qrels: str, run: str) -> dict:
         names = [NDEVAL_NAMES[m.split('@')[0]] + (f"@{m.split('@')[1]}" if '@' in m else '')
                  for m in DIVERSITY_MEASURES]
         per_query = list(pyndeval.ndeval_iter(lines, ranked, names))
-        return {m: statistics.fmean(r[n] for r in per_query) for m, n in zip(DIVERSITY_MEASURES, names)}
+        return {m: statistics.fmean(r[n] for r in per_query) for m, n in zip(DIVERSITY_MEASURES, names, strict=True)}
     raise ValueError(tool)
 
 
@@ -206,15 +206,14 @@ def check_values(family: str, qrels: Path, run: Path, limit: int) -> float:
     """Max |native - reference provider| per query, on the first ``limit`` queries of the run."""
     sys.path.insert(0, str(REPO))
     import irmetrics as irm
-    from irmetrics.core import ids
     q, r = irm.read_trec_qrels(str(qrels)), irm.read_trec_run(str(run))
-    keep = set(ids.to_list(r.query_ids)[:limit])
+    keep = set(r.query_ids.to_list()[:limit])
     q = irm.to_qrels([x for x in q if x.query_id in keep])
     r = irm.to_run([x for x in r if x.query_id in keep])
     measures = CWL_MEASURES if family == 'cwl' else DIVERSITY_MEASURES
     native = irm.calc(measures, q, r)
     reference = irm.calc(measures, q, r, provider='cwl_eval' if family == 'cwl' else 'pyndeval')
-    return max(abs(a.value - b.value) for a, b in zip(native.iter_metrics(), reference.iter_metrics()))
+    return max(abs(a.value - b.value) for a, b in zip(native.iter_metrics(), reference.iter_metrics(), strict=True))
 
 
 def main(argv=None):

@@ -85,7 +85,7 @@ def main() -> int:
     times: dict[str, list[float]] = {name: [] for name in sets}
     for rep in range(args.n + 1):
         for name, measures in sets.items():
-            t = timed(lambda: irm.calc(measures, qrels, run))
+            t = timed(lambda measures=measures: irm.calc(measures, qrels, run))
             if rep:
                 times[name].append(t)
     med = {name: statistics.median(ts) for name, ts in times.items()}
@@ -94,7 +94,7 @@ def main() -> int:
     breakdown = {}
     if not args.no_breakdown:
         for m in sets['issue3']:
-            breakdown[str(m)] = statistics.median(timed(lambda: irm.calc([m], qrels, run)) for _ in range(args.n))
+            breakdown[str(m)] = statistics.median(timed(lambda m=m: irm.calc([m], qrels, run)) for _ in range(args.n))
         join = statistics.median(timed(lambda: irm.calc([irm.parse_measure('NumQ')], qrels, run))
                                  for _ in range(args.n))
 

@@ -136,34 +136,37 @@ def install(large: bool) -> None:
             _skipped.append(name)
             return None
 
-    cli, api, data, inputs = (mod(f"irmetrics.{m}") for m in ("cli", "core.api", "core.data", "core.inputs"))
-    ids, ranking, trec_files = (mod(f"irmetrics.core.{m}") for m in ("ids", "ranking", "trec_files"))
+    cli, api, qrels_mod, run_mod, dups, reader, ranking, numpy_ids = (mod(f"irmetrics.{m}") for m in (
+        "cli", "core.api", "data.qrels", "data.run", "data.duplicates", "data.trec.reader", "data.ranking",
+        "data.ids.numpy_ids"))
     native, kernels, table = (mod(f"irmetrics.providers.{m}") for m in ("native", "native.kernels",
                                                                        "native.table"))
     wrap(cli, "run", "cli.run")
     wrap(cli, "resolve_measures")
-    wrap(inputs, "read_trec_qrels")
-    wrap(inputs, "read_trec_run")
-    wrap(trec_files, "load", "load (read / mmap)")
-    wrap(trec_files, "parse")
-    wrap(trec_files, "_split_small", "_split_small (str.split)")
-    wrap(trec_files, "canonical", "canonical form")
-    wrap(trec_files, "is_single_spaced", "single-spacing check")
-    wrap(data.Qrels, "from_columns", "Qrels.from_columns")
-    wrap(data.Run, "from_columns", "Run.from_columns")
-    wrap(data.Duplicates, "find", "Duplicates.find")
-    wrap(data, "canonical_order")
+    wrap(reader, "read_trec_qrels")
+    wrap(reader, "read_trec_run")
+    wrap(reader, "load", "load (read / mmap)")
+    wrap(reader, "parse")
+    wrap(reader.small, "split", "small split (str.split)")
+    wrap(reader, "canonical", "canonical form")
+    wrap(reader, "is_single_spaced", "single-spacing check")
+    wrap(qrels_mod.Qrels, "from_columns", "Qrels.from_columns")
+    wrap(run_mod.Run, "from_columns", "Run.from_columns")
+    wrap(dups.Duplicates, "find", "Duplicates.find")
+    wrap(run_mod, "canonical_order")
     wrap(ranking, "_order_ties_by_doc_desc", "order ties by doc desc")
-    for name in ("column", "encode", "lookup", "take", "fingerprint", "mix", "order_within_groups", "less",
-                 "to_list"):
-        wrap(ids, name, f"ids.{name}")
+    wrap(dups, "mix", "ids.mix")
+    layouts = [numpy_ids.NumpyIds]
     if large:       # Arrow layout: imported lazily by irmetrics, only when inputs are large
-        trec_arrow, strs = mod("irmetrics.core.trec_arrow"), mod("irmetrics.core.arrow_strings")
-        wrap(trec_arrow, "split")
+        trec_arrow, arrow_ids = mod("irmetrics.data.trec.arrow"), mod("irmetrics.data.ids.arrow_ids")
+        wrap(trec_arrow, "split", "arrow split")
         wrap(trec_arrow, "_read", "arrow csv read")
         wrap(trec_arrow, "_integers", "integer column")
         wrap(trec_arrow, "_numbers", "numbers as text")
-        wrap(strs, "fingerprint")
+        layouts.append(arrow_ids.ArrowIds)
+    for layout in layouts:
+        for name in ("encode", "_lookup", "take", "fingerprint", "order_within_groups", "_less", "to_list"):
+            wrap(layout, name, f"ids.{name.strip('_')} ({layout.layout})")
     wrap(api.Evaluator, "__init__", "Evaluator()")
     wrap(api.Evaluator, "calc", "Evaluator.calc")
     wrap(native.NativePrepared, "evaluate", "native evaluate")

@@ -4,23 +4,36 @@
     >>> from irmetrics import AP, nDCG, P
     >>> irm.calc_aggregate([AP, nDCG@10, P(rel=2)@5], qrels, run)   # doctest: +SKIP
 
-The public API only; everything is defined in :mod:`irmetrics.core`,
-:mod:`irmetrics.measures`, :mod:`irmetrics.providers` and :mod:`irmetrics.compare` (whose
-package the function ``irmetrics.compare`` shadows as an attribute: import its modules with
-``from irmetrics.compare import report``).
+The public API only: everything is defined in the packages below it (docs/architecture.md):
+:mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.core` (the measure
+algebra, the provider registry, the calculation functions), :mod:`irmetrics.measures` (the
+definitions), :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.compare` (comparing runs;
+the function ``irmetrics.compare`` shadows the package as an attribute: import its modules with
+``from irmetrics.compare import report``) and :mod:`irmetrics.errors`.
 """
 from . import providers as _providers  # noqa: F401  (registers the engines)
 from .compare import Comparison, ComparisonError, compare, plot_pr_curve
 from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
-from .core.data import Qrel, Qrels, Run, ScoredDoc
-from .core.errors import (DuplicateError, InputError, IrmetricsError, MeasureError, ProviderError,
-                          UnknownMeasureError, UnsupportedMeasureError)
-from .core.inputs import read_trec_qrels, read_trec_run, to_qrels, to_run
 from .core.measure import Measure
 from .core.params import NOT_PROVIDED
 from .core.parse import parse_measure
 from .core.results import CalcResults, Metric
 from .core.trec_names import parse_trec_measure
+from .data.inputs import to_qrels, to_run
+from .data.qrels import Qrels
+from .data.records import Qrel, ScoredDoc
+from .data.run import Run
+from .data.trec.reader import read_trec_qrels, read_trec_run
+from .errors import (
+    DuplicateError,
+    InputError,
+    IrmetricsError,
+    IrmetricsWarning,
+    MeasureError,
+    ProviderError,
+    UnknownMeasureError,
+    UnsupportedMeasureError,
+)
 from .measures import *  # noqa: F401,F403
 from .measures import __all__ as _measure_names
 from .providers.native.auc import roc_curve
@@ -28,8 +41,9 @@ from .providers.native.custom import define
 
 __version__ = '0.1.0'
 
-__all__ = ['CalcResults', 'Comparison', 'ComparisonError', 'DuplicateError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure',
-           'MeasureError', 'Metric', 'NOT_PROVIDED', 'ProviderError', 'Qrel', 'Qrels', 'Run', 'ScoredDoc',
-           'UnknownMeasureError', 'UnsupportedMeasureError', 'calc', 'calc_aggregate', 'compare', 'define',
-           'evaluator', 'iter_calc', 'parse_measure', 'parse_trec_measure', 'plot_pr_curve', 'read_trec_qrels',
-           'read_trec_run', 'roc_curve', 'to_qrels', 'to_run', '__version__', *_measure_names]
+__all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'ComparisonError', 'define',
+           'DuplicateError', 'evaluator', 'Evaluator', 'InputError', 'IrmetricsError', 'IrmetricsWarning',
+           'iter_calc', 'Measure', 'MeasureError', 'Metric', 'NOT_PROVIDED', 'parse_measure',
+           'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels',
+           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
+           'UnsupportedMeasureError', '__version__', *_measure_names]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 DEFAULT_PATH = Path('docs') / 'measures.md'
 REGENERATE = 'python -m irmetrics.docs'
@@ -20,6 +20,7 @@ REGENERATE = 'python -m irmetrics.docs'
 
 def render() -> str:
     import irmetrics  # noqa: F401  (registers every measure and provider)
+
     from .cli.catalog import measures_markdown
     return measures_markdown()
 

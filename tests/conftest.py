@@ -9,7 +9,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from irmetrics.core import ids, trec_files
+from irmetrics.data import ids
+from irmetrics.data.trec import reader as trec_reader
 
 settings.register_profile('default', max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -27,7 +28,7 @@ def layout(request, monkeypatch):
     duplicate detection and tie ordering (the path of inputs above the size thresholds).
     """
     if request.param == 'arrow':
-        monkeypatch.setattr(trec_files, 'SMALL_FILE', -1)
+        monkeypatch.setattr(trec_reader, 'SMALL_FILE', -1)
         monkeypatch.setattr(ids, 'ARROW_MIN_ROWS', 0)
     return request.param
 

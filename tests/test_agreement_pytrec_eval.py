@@ -22,17 +22,34 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import canonical
 
 import irmetrics as irm
-from irmetrics import (AP, IPrec, P, R, RR, Bpref, NumQ, NumRel, NumRet, Rprec, SetAP, SetF, SetP, SetR,
-                       Success, infAP, nDCG)
-from rankdata import canonical
+from irmetrics import (
+    AP,
+    RR,
+    Bpref,
+    IPrec,
+    NumQ,
+    NumRel,
+    NumRet,
+    P,
+    R,
+    Rprec,
+    SetAP,
+    SetF,
+    SetP,
+    SetR,
+    Success,
+    infAP,
+    nDCG,
+)
 
 pytrec_eval = pytest.importorskip('pytrec_eval')
 pytrec_eval_ext = pytest.importorskip('pytrec_eval_ext')
 
 TOL = 1e-9
-TESTDATA = pathlib.Path(__file__).resolve().parents[2] / 'shared' / 'trec_eval_testdata'
+TESTDATA = pathlib.Path(__file__).resolve().parent / 'data' / 'trec_eval' / 'nist'
 LEVELS = [round(0.1 * i, 1) for i in range(11)] + [0.25]
 
 #: Every measure family of the trec_eval suite, with parameter variants.
@@ -237,7 +254,6 @@ def test_deep_rankings_match_pytrec_eval_provider(data):
     assert_providers_agree(MEASURES, qrels, run)
 
 
-@pytest.mark.skipif(not TESTDATA.is_dir(), reason='../shared/trec_eval_testdata is not next to the repository')
 @pytest.mark.parametrize('qrels_file, run_file', [('qrels.test', 'results.test'), ('qrels.rel_level', 'results.test'),
                                                   ('qrels-302.test', 'results-302.test')])
 def test_trec_eval_test_files_match_pytrec_eval_provider(qrels_file, run_file):

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import irmetrics as irm
-from irmetrics import AP, P, NumQ, NumRel, nDCG
+from irmetrics import AP, NumQ, NumRel, P, nDCG
 
 QRELS = 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\nq2 0 d4 1\nq3 0 d9 1\n'
 RUN = ('q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 0.9 tag\nq1 Q0 d3 3 0.1 tag\n'
@@ -25,6 +25,9 @@ def files(tmp_path):
     qrels.write_text(QRELS)
     run.write_text(RUN)
     return str(qrels), str(run)
+
+
+MISSING_Q3 = "irmetrics: warning: {run}: 1 of the 3 qrels queries are not in the run ('q3'); they score 0 (trec_eval -c)\n"
 
 
 def irmetrics(*args, script=False):
@@ -48,7 +51,7 @@ def expected_lines(measures, qrels, run, places=4):
 
 def test_aggregates_one_line_per_measure(files):
     status, out, err = irmetrics(*files, 'AP', 'nDCG@10', 'P(rel=2)@2', 'NumQ', 'NumRel')
-    assert status == 0 and err == ''
+    assert status == 0 and err == MISSING_Q3.format(run=files[1])
     assert out.splitlines() == expected_lines([AP, nDCG@10, P(rel=2)@2, NumQ, NumRel], *files)
     assert out.splitlines()[0] == f'AP\t{((1 / 2 + 2 / 3) / 2 + 1 / 2) / 3:.4f}'   # q3, missing from the run, scores 0
     assert out.splitlines()[3:] == ['NumQ\t3', 'NumRel\t5']                         # counts are integers
@@ -60,7 +63,7 @@ def test_console_script_and_module_agree(files):
 
 def test_by_query_then_all(files):
     status, out, err = irmetrics('-q', *files, 'AP', 'NumQ')
-    assert status == 0 and err == ''
+    assert status == 0 and err == MISSING_Q3.format(run=files[1])
     lines = [line.split('\t') for line in out.splitlines()]
     per_query = [line for line in lines if line[0] != 'all']
     assert lines[len(per_query):] == [['all', 'AP', f'{((1 / 2 + 2 / 3) / 2 + 1 / 2) / 3:.4f}'], ['all', 'NumQ', '3']]

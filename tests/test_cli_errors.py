@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import assert_user_error, irmetrics
 
 
@@ -93,7 +92,7 @@ def test_duplicate_document_is_an_error_unless_resolved(here):
 
 
 def test_a_later_run_failing_prints_nothing(here):
-    assert_user_error(irmetrics('qrels', 'a.run', 'missing.run', '-m', 'AP', cwd=here),
+    assert_user_error(irmetrics('qrels', 'b.run', 'missing.run', '-m', 'AP', cwd=here),
                       'missing.run: no such file')
 
 
@@ -207,7 +206,7 @@ def test_unknown_dataset_id_with_the_real_ir_datasets(here):
 
 # --- output closed early -------------------------------------------------------------------------
 def test_closed_pipe_is_not_an_error(here):
-    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', 'qrels', 'a.run', 'official', '-q'], cwd=here,
+    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', 'qrels', 'b.run', 'official', '-q'], cwd=here,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.readline()
     proc.stdout.close()

@@ -18,19 +18,16 @@ import math
 from pathlib import Path
 
 import pytest
-
 from cli_support import irmetrics
 
 import irmetrics as irm
 from irmetrics.core.params import NOT_PROVIDED
 from irmetrics.core.trec_names import parse_trec_measure
 
-CASES = Path(__file__).resolve().parents[2] / 'shared' / 'conformance' / 'cases'
+CASES = Path(__file__).resolve().parent / 'data' / 'conformance'
 
 
 def oracles():
-    if not CASES.is_dir():
-        return []
     out = []
     for case in sorted(CASES.iterdir()):
         spec = case / 'expected.json'
@@ -77,7 +74,6 @@ def evaluate(case: Path, run: str, trec_args: list[str]) -> str:
     return proc.stdout
 
 
-@pytest.mark.skipif(not ORACLES, reason='conformance cases not found next to the repository')
 @pytest.mark.parametrize('case, run, out_file, trec_args', ORACLES)
 def test_trec_eval_output_matches(case, run, out_file, trec_args):
     ours_text = evaluate(case, run, trec_args)
@@ -104,7 +100,6 @@ def test_trec_eval_output_matches(case, run, out_file, trec_args):
     assert len(ours) > 100
 
 
-@pytest.mark.skipif(not ORACLES, reason='conformance cases not found next to the repository')
 def test_divergence_iprec_rounding_is_trec_eval_9s():
     """Topic 302 (R = 77) at recall 0.6: trec_eval 9 needs 47 relevant documents, trec_eval 10 needs 46."""
     case = CASES / 'trec_eval_302'
@@ -119,7 +114,6 @@ def test_divergence_iprec_rounding_is_trec_eval_9s():
     assert f'{next(iter(value.values())):.4f}' == '0.1420'
 
 
-@pytest.mark.skipif(not ORACLES, reason='conformance cases not found next to the repository')
 def test_num_rel_under_c_agrees_at_level_1():
     """trec_eval_trunc was made with -c; topic 302 is missing from the run and still counts its 77."""
     case = CASES / 'trec_eval_trunc'
@@ -130,7 +124,6 @@ def test_num_rel_under_c_agrees_at_level_1():
     assert ours[('num_q', 'all')] == ref[('num_q', 'all')]
 
 
-@pytest.mark.skipif(not ORACLES, reason='conformance cases not found next to the repository')
 def test_divergence_num_rel_under_c_with_a_relevance_level():
     """trec_eval -c -l2 would print the number of qrels lines graded > 0 as num_rel; irmetrics prints
     the sum of the per-query NumRel(rel=2), consistent with its per-query lines."""

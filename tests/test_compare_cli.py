@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from cli_support import assert_user_error, irmetrics, run_ok
 
 EXAMPLES = ['examples/qrels.txt', 'examples/run_bm25.txt', 'examples/run_dense.txt']

@@ -20,7 +20,7 @@ from irmetrics.compare import intervals, resampling
 def exact_randomization_reference(d):
     """p = #{sign vectors s: |sum s_i d_i| >= |sum d_i|} / 2^n, by plain enumeration."""
     observed = abs(sum(d))
-    hits = sum(abs(sum(s * x for s, x in zip(signs, d))) >= observed - 1e-12
+    hits = sum(abs(sum(s * x for s, x in zip(signs, d, strict=True))) >= observed - 1e-12
                for signs in itertools.product((1, -1), repeat=len(d)))
     return hits / 2 ** len(d)
 
@@ -66,7 +66,7 @@ def test_monte_carlo_randomization_is_within_three_standard_errors_of_exact():
                      [np.round(rng.normal(0.1, 0.3, n), 1)], axis=1)
     result = resampling.randomization_test(diffs, n_resamples, np.random.default_rng(5))
     assert not result.exact
-    for column, p in zip(diffs.T, result.pvalue):
+    for column, p in zip(diffs.T, result.pvalue, strict=True):
         exact = exact_randomization_blocks(column)
         se = math.sqrt(exact * (1 - exact) / n_resamples)
         assert abs(p - exact) <= 3 * se + 1 / n_resamples, (p, exact, se)

@@ -18,8 +18,25 @@ import pandas as pd
 import pytest
 
 import irmetrics as irm
-from irmetrics import (AP, IPrec, P, R, RR, Bpref, NumQ, NumRel, NumRet, Rprec, SetAP, SetF, SetP, SetR, Success,
-                       infAP, nDCG)
+from irmetrics import (
+    AP,
+    RR,
+    Bpref,
+    IPrec,
+    NumQ,
+    NumRel,
+    NumRet,
+    P,
+    R,
+    Rprec,
+    SetAP,
+    SetF,
+    SetP,
+    SetR,
+    Success,
+    infAP,
+    nDCG,
+)
 from irmetrics.core.provider import PROVIDERS
 
 QRELS = {'q': {'a': 2, 'b': 0, 'c': 1, 'd': -1, 'e': 3, 'f': 1, 'g': 0}}

@@ -7,12 +7,12 @@ import textwrap
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from rankdata import collections, per_query
 
 import irmetrics as irm
 from irmetrics import P
 from irmetrics.core.params import Float, Param
 from irmetrics.providers.native import custom
-from rankdata import collections, per_query
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import canonical
 
 import irmetrics as irm
 from irmetrics import AP, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, RR, SDCG, MeasureError, P
-from rankdata import canonical
 
 ir_measures = pytest.importorskip('ir_measures')
 pytest.importorskip('cwl')
@@ -114,16 +114,19 @@ def test_cwl_eval_provider_agrees_with_native(collection):
     qrels, run = collection
     mine = irm.calc(MEASURES, qrels, run)
     theirs = irm.calc(MEASURES, qrels, run, provider='cwl_eval')
-    for a, b in zip(mine.iter_metrics(), theirs.iter_metrics()):
+    for a, b in zip(mine.iter_metrics(), theirs.iter_metrics(), strict=True):
         assert (a.query_id, a.measure) == (b.query_id, b.measure)
         assert abs(a.value - b.value) <= TOL, (a, b)
 
 
-def test_subtopic_grades_take_the_highest():
-    # cwl_eval (through ir_measures) keeps the last line of a document judged twice; irmetrics the highest grade.
+def test_subtopic_grades_take_the_highest_when_asked():
+    # cwl_eval (through ir_measures) keeps the last line of a document judged twice; irmetrics refuses such
+    # qrels for one-grade measures, as trec_eval does, or takes the highest grade with duplicates='max'.
     qrels = [irm.Qrel('q', 'a', 3, '1'), irm.Qrel('q', 'a', 1, '2'), irm.Qrel('q', 'b', 0, '1')]
     run = {'q': {'a': 2.0, 'b': 1.0}}
-    assert (SDCG(max_rel=3)@1).calc_aggregate(qrels, run) == 1.0
+    with pytest.raises(irm.DuplicateError, match="document 'a' is judged more than once"):
+        (SDCG(max_rel=3)@1).calc_aggregate(qrels, run)
+    assert (SDCG(max_rel=3)@1).calc_aggregate(irm.to_qrels(qrels, duplicates='max'), run) == 1.0
     theirs = ir_measures.cwl_eval.calc_aggregate([ir_measures.parse_measure('SDCG(max_rel=3)@1')], qrels, run)
     assert abs(next(iter(theirs.values())) - 1 / 3) < TOL
 
@@ -140,7 +143,7 @@ def by_definition(continuation, gains):
         weights.append(a)
         total_gain += g[i - 1]
         a *= continuation(i, g[i - 1], total_gain)
-    return sum(w * x for w, x in zip(weights, g)) / sum(weights)
+    return sum(w * x for w, x in zip(weights, g, strict=True)) / sum(weights)
 
 
 def evaluate(measure, grades):

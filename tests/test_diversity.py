@@ -15,8 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import irmetrics as irm
-from irmetrics import (AP_IA, ERR_IA, NRBP, P_IA, MeasureError, Qrel, StRecall, alpha_DCG, alpha_nDCG,
-                       nERR_IA, nNRBP)
+from irmetrics import AP_IA, ERR_IA, NRBP, P_IA, MeasureError, Qrel, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
 
 pyndeval = pytest.importorskip('pyndeval')
 
@@ -109,7 +108,7 @@ def test_pyndeval_provider_agrees_with_native(collection):
     measures = measures_for(1, 0.5, 0.5, False, (1, 3, 20)) + measures_for(2, 0.7, 0.6, True, (5,))
     mine = irm.calc(measures, qrels, run)
     theirs = irm.calc(measures, qrels, run, provider='pyndeval')
-    for a, b in zip(mine.iter_metrics(), theirs.iter_metrics()):
+    for a, b in zip(mine.iter_metrics(), theirs.iter_metrics(), strict=True):
         assert (a.query_id, a.measure) == (b.query_id, b.measure)
         assert abs(a.value - b.value) <= TOL, (a, b)
 

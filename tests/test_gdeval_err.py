@@ -11,10 +11,10 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import canonical, collections, per_query, raw_reference_values
 
 import irmetrics as irm
 from irmetrics import ERR, nDCG, nERR
-from rankdata import canonical, collections, per_query, raw_reference_values
 
 ir_measures = pytest.importorskip('ir_measures')
 pytestmark = pytest.mark.skipif(shutil.which('perl') is None, reason='gdeval.pl needs perl')

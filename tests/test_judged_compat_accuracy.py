@@ -8,10 +8,10 @@ queries it defines — as irmetrics does for Accuracy (skips_undefined).
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import canonical, collections, per_query, ranked, raw_reference_values, reference_values
 
 import irmetrics as irm
 from irmetrics import RR, Accuracy, Compat, Judged
-from rankdata import canonical, collections, per_query, ranked, raw_reference_values, reference_values
 
 ir_measures = pytest.importorskip('ir_measures')
 TOL = 1e-9

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import collections, per_query, ranked
 
 import irmetrics as irm
 from irmetrics import AUC, LAG
-from rankdata import collections, per_query, ranked
 
 scipy_stats = pytest.importorskip('scipy.stats')
 

@@ -5,7 +5,8 @@ import pyarrow as pa
 import pytest
 
 import irmetrics as irm
-from irmetrics.core import ids
+from irmetrics.data.ids.arrow_ids import ArrowIds
+from irmetrics.data.ids.numpy_ids import NumpyIds
 
 QRELS = """q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d9 1\nq2 0 d10 -1\nq3 0 x 1\n"""
 RUN = """q1 Q0 d3 1 1.0 t\nq1 Q0 d1 2 1.0 t\nq1 Q0 zz 3 0.5 t\nq1 Q0 d2 4 0.2 t
@@ -17,7 +18,7 @@ def _as_arrow(obj, cls):
     fields = {f: getattr(obj, f) for f in obj.__dataclass_fields__}
     for name in ('query_ids', 'doc_ids', 'iteration'):
         if name in fields:
-            fields[name] = ids.to_arrow(fields[name])
+            fields[name] = ArrowIds.adopt(fields[name])
     return cls(**fields)
 
 
@@ -25,22 +26,22 @@ def _as_arrow(obj, cls):
 @pytest.mark.parametrize('arrow_run', [False, True])
 def test_mixed_layouts_agree(arrow_qrels, arrow_run):
     qrels, run = irm.read_trec_qrels(QRELS), irm.read_trec_run(RUN)
-    assert not ids.is_arrow(qrels.doc_ids) and not ids.is_arrow(run.doc_ids)
+    assert qrels.doc_ids.layout == run.doc_ids.layout == 'numpy'
     expected = irm.calc(MEASURES, qrels, run).values
     if arrow_qrels:
         qrels = _as_arrow(qrels, irm.Qrels)
     if arrow_run:
         run = _as_arrow(run, irm.Run)
-    assert ids.is_arrow(run.doc_ids) == arrow_run
+    assert (run.doc_ids.layout == 'arrow') == arrow_run
     got = irm.calc(MEASURES, qrels, run).values
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
 
 
 def test_fingerprints_do_not_depend_on_layout_or_process():
     values = ['a', '', 'abcdefgh', 'abcdefghi', 'é€x', 'D401-017']
-    as_numpy = ids.fingerprint(np.array(values, dtype=object))
-    assert np.array_equal(as_numpy, ids.fingerprint(pa.array(values)))
-    assert np.array_equal(as_numpy, ids.fingerprint(pa.array(values).dictionary_encode()))
+    as_numpy = NumpyIds.from_values(values).fingerprint()
+    assert np.array_equal(as_numpy, ArrowIds.of(pa.array(values)).fingerprint())
+    assert np.array_equal(as_numpy, ArrowIds.of(pa.array(values).dictionary_encode()).fingerprint())
     assert len(set(as_numpy.tolist())) == len(values)
 
 
@@ -48,16 +49,16 @@ def test_a_fingerprint_does_not_depend_on_the_other_ids_of_its_column():
     # Hashing runs eight bytes at a time over a block of ids; a short id must not take extra rounds
     # because a longer one shares its block (the join prefilter would then miss judged documents).
     values = ['d0', 'unjudged-last', '', 'abcdefgh', 'abcdefghi', 'é€x' * 5]
-    alone = [int(ids.fingerprint(np.array([v], dtype=object))[0]) for v in values]
-    assert ids.fingerprint(np.array(values, dtype=object)).tolist() == alone
-    assert ids.fingerprint(pa.array(values)).tolist() == alone
+    alone = [int(NumpyIds.from_values([v]).fingerprint()[0]) for v in values]
+    assert NumpyIds.from_values(values).fingerprint().tolist() == alone
+    assert ArrowIds.of(pa.array(values)).fingerprint().tolist() == alone
     qrels = {'q': {'d0': 1}}
     assert irm.calc_aggregate(['P@1'], qrels, {'q': {'d0': 1.0, 'unjudged-last': 0.0}})[irm.P@1] == 1.0
 
 
 def test_fingerprint_collisions_never_merge_different_documents(monkeypatch):
     """With every fingerprint equal, duplicates are still found exactly (the exact fallback)."""
-    monkeypatch.setattr(ids, 'fingerprint', lambda values: np.zeros(len(values), dtype=np.uint64))
+    monkeypatch.setattr(NumpyIds, 'fingerprint', lambda ids: np.zeros(len(ids), dtype=np.uint64))
     run = irm.read_trec_run('q1 Q0 a 1 1 t\nq1 Q0 b 2 3 t\nq1 Q0 a 3 5 t\nq2 Q0 a 1 1 t\nq1 Q0 c 4 2 t\n',
                             duplicates='max')
     assert sorted((d.query_id, d.doc_id, d.score) for d in run) == \

@@ -12,8 +12,29 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import irmetrics as irm
-from irmetrics import (AP, IPrec, P, R, RR, Bpref, MeasureError, NumQ, NumRel, NumRet, Rprec, SetAP, SetF, SetP,
-                       SetR, Success, UnknownMeasureError, infAP, nDCG, parse_measure, parse_trec_measure)
+from irmetrics import (
+    AP,
+    RR,
+    Bpref,
+    IPrec,
+    MeasureError,
+    NumQ,
+    NumRel,
+    NumRet,
+    P,
+    R,
+    Rprec,
+    SetAP,
+    SetF,
+    SetP,
+    SetR,
+    Success,
+    UnknownMeasureError,
+    infAP,
+    nDCG,
+    parse_measure,
+    parse_trec_measure,
+)
 from irmetrics.core import params as P_
 from irmetrics.core.measure import REGISTRY
 
@@ -52,7 +73,7 @@ def test_defaults_are_dropped():
 
 def test_at_is_the_cutoff_parameter():
     assert nDCG@10 == nDCG(cutoff=10) and hash(nDCG@10) == hash(nDCG(cutoff=10))
-    assert AP@10 == AP(cutoff=10) and repr(AP(cutoff=10)) == 'AP@10'
+    assert AP(cutoff=10) == AP@10 and repr(AP(cutoff=10)) == 'AP@10'
     assert (P@5)['cutoff'] == 5 and P['rel'] == 1 and AP['cutoff'] is irm.NOT_PROVIDED
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import irmetrics as irm
-from irmetrics import AP, P, RR, Bpref, NumQ, NumRel, NumRet, ProviderError, UnsupportedMeasureError, nDCG
+from irmetrics import AP, RR, Bpref, NumQ, NumRel, NumRet, P, ProviderError, UnsupportedMeasureError, nDCG
 from irmetrics.core.provider import PROVIDERS
 
 QRELS = {'q1': {'a': 1, 'b': 0, 'c': 2}, 'q2': {'a': 1}}

@@ -11,10 +11,10 @@ non-relevant in bpref (trec_eval ignores them), so grades stay in 0..4 here.
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import collections, per_query
 
 import irmetrics as irm
 from irmetrics import AP, DCG, F1, RBP, RR, Bpref, Hits, P, R, Rprec, SetP, SetR, Success, nDCG
-from rankdata import collections, per_query
 
 ranx = pytest.importorskip('ranx')
 
@@ -53,7 +53,7 @@ def tie_free(draw):
     qrels, run = draw(collections(grades=(0, 1, 2, 3, 4)))
     for q, docs in run.items():
         scores = draw(st.permutations(range(len(docs))))
-        run[q] = {d: float(s) for d, s in zip(docs, scores)}
+        run[q] = {d: float(s) for d, s in zip(docs, scores, strict=True)}
     return qrels, run
 
 

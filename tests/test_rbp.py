@@ -9,20 +9,21 @@ meaning: judging every unjudged retrieved document relevant raises binary RBP by
 """
 import math
 import os
+import pathlib
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import canonical, collections, per_query, reference_values
 
 import irmetrics as irm
 from irmetrics import RBP, RBPResidual
-from rankdata import canonical, collections, per_query, reference_values
 
 ir_measures = pytest.importorskip('ir_measures')
 pytestmark = pytest.mark.filterwarnings('ignore:The inplace keyword')     # inside trectools, under pandas 3
 TOL = 1e-9
-GRADED = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'conformance', 'cases', 'graded')
+GRADED = os.path.join(os.path.dirname(__file__), 'data', 'conformance', 'graded')
 
 
 @settings(max_examples=30)
@@ -78,7 +79,7 @@ def test_residual_is_the_gain_unjudged_documents_could_add(data, p, k):
     at = (lambda m: m) if k is None else (lambda m: m @ k)
     rbp, resid = at(RBP(rel=1, p=p)), at(RBPResidual(p=p))
     completed = {q: dict(docs) for q, docs in qrels.items()}
-    for q, docs in run.items():
+    for q in run:
         if q in completed:
             for d in canonical(run)[q] if k is None else list(canonical(run)[q])[:k]:
                 if completed[q].get(d, -1) < 0:
@@ -92,7 +93,7 @@ def test_residual_is_the_gain_unjudged_documents_could_add(data, p, k):
 
 def _trec_eval_out(path):
     values = {}
-    for line in open(path):
+    for line in pathlib.Path(path).read_text().splitlines():
         name, qid, value = line.split()
         if name in ('rbp', 'rbp_resid'):
             values[(name, qid)] = float(value)

@@ -12,7 +12,6 @@ import pytest
 
 import irmetrics as irm
 from irmetrics import DuplicateError, InputError, P
-from irmetrics.core import ids
 
 
 def p1(qrels, run) -> float:
@@ -44,8 +43,8 @@ ODD = _odd_characters()
 
 def _odd_files() -> tuple[str, str, list[str]]:
     docs = [f'd{i}{c}x' for i, c in enumerate(ODD)]
-    qrels = ''.join(f'q{c}1 0 {d} 1\n' for c, d in zip(ODD, docs))
-    run = ''.join(f'q{c}1 Q0 {d} 1 {i}.5 t{c}g\n' for i, (c, d) in enumerate(zip(ODD, docs)))
+    qrels = ''.join(f'q{c}1 0 {d} 1\n' for c, d in zip(ODD, docs, strict=True))
+    run = ''.join(f'q{c}1 Q0 {d} 1 {i}.5 t{c}g\n' for i, (c, d) in enumerate(zip(ODD, docs, strict=True)))
     return qrels, run, docs
 
 
@@ -173,4 +172,4 @@ def test_invalid_utf8_only_in_an_ignored_field_is_accepted(layout):
 def test_large_inputs_take_the_large_path_in_both_id_layouts(tmp_path):
     path = tmp_path / 'run'
     path.write_text(''.join(f'q{i % 9} Q0 d{i} 1 {i % 7} r\n' for i in range(120_000)))
-    assert ids.is_arrow(irm.read_trec_run(path).doc_ids)
+    assert irm.read_trec_run(path).doc_ids.layout == 'arrow'

@@ -14,10 +14,9 @@ import pandas as pd
 import pytest
 
 import irmetrics as irm
-from irmetrics import AP, P, DuplicateError, InputError, NumQ, NumRel, NumRet, nDCG
-from irmetrics.core import ids
+from irmetrics import AP, DuplicateError, InputError, NumQ, NumRel, NumRet, P, nDCG
 
-TESTDATA = pathlib.Path(__file__).resolve().parents[2] / 'shared' / 'trec_eval_testdata'
+TESTDATA = pathlib.Path(__file__).resolve().parent / 'data' / 'trec_eval' / 'nist'
 
 QRELS_TEXT = 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\n'
 RUN_TEXT = 'q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 0.9 tag\nq1 Q0 d3 3 0.1 tag\nq3 Q0 d1 1 1.0 tag\n'
@@ -40,8 +39,8 @@ def rows(run):
 
 def file_order(run):
     """(query, doc, score) of each kept row, in input order."""
-    q = ids.to_list(run.query_ids)
-    return list(zip([q[i] for i in run.qidx.tolist()], ids.to_list(run.doc_ids), run.scores.tolist()))
+    q = run.query_ids.to_list()
+    return list(zip([q[i] for i in run.qidx.tolist()], run.doc_ids.to_list(), run.scores.tolist(), strict=True))
 
 
 def check_values(qrels, run):
@@ -66,7 +65,7 @@ def test_every_source_reads_the_same(tmp_path, layout, kind):
         if kind == 'str':
             qrels_src, run_src = str(qrels_src), str(run_src)
     qrels, run = irm.read_trec_qrels(qrels_src), irm.read_trec_run(run_src)
-    assert ids.is_arrow(run.doc_ids) == ids.is_arrow(qrels.doc_ids) == (layout == 'arrow')
+    assert run.doc_ids.layout == qrels.doc_ids.layout == ('arrow' if layout == 'arrow' else 'numpy')
     assert [tuple(q) for q in qrels] == QRELS_ROWS
     assert rows(run) == RUN_ROWS
     check_values(qrels, run)
@@ -81,7 +80,6 @@ def test_white_space_of_any_kind_separates_fields(layout):
     assert rows(run) == RUN_ROWS
 
 
-@pytest.mark.skipif(not TESTDATA.is_dir(), reason='../shared/trec_eval_testdata is not next to the repository')
 def test_trec_eval_test_files_with_tabs_and_padded_scores(layout):
     path = TESTDATA / 'results.test'
     raw = path.read_bytes()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import irmetrics as irm
-from irmetrics import AP, P, NumRet
+from irmetrics import AP, NumRet, P
 
 pd = pytest.importorskip('pandas')
 

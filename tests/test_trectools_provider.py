@@ -9,10 +9,10 @@ import warnings
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rankdata import collections, per_query
 
 import irmetrics as irm
 from irmetrics import AP, RBP, RR, Bpref, P, Rprec, nDCG
-from rankdata import collections, per_query
 
 trectools = pytest.importorskip('trectools')
 pytestmark = pytest.mark.filterwarnings('ignore::FutureWarning', 'ignore::DeprecationWarning',

@@ -58,7 +58,7 @@ def make_case(seed: int) -> Case:
         docs = list(dict.fromkeys(_id(rng, f'd{qi}x{j}', odd) for j in range(n_docs)))
         scores = _scores(rng, len(docs))
         if in_run:
-            for rank, (d, s) in enumerate(zip(docs, scores), 1):
+            for rank, (d, s) in enumerate(zip(docs, scores, strict=True), 1):
                 fields = [q, rng.choice(['Q0', '0', 'x']), d, str(rank), _score_text(rng, s), 'tag']
                 if rng.random() < 0.1:
                     fields += rng.choice([['extra'], ['a', 'b'], ['x\u00a0y']])

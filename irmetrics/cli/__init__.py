@@ -14,9 +14,12 @@ comparison command), :mod:`.sources`
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+import warnings
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TextIO
 
-from ..core.errors import IrmetricsError
+from ..errors import IrmetricsError, IrmetricsWarning, strict
 from .args import EXIT_USAGE, UsageError
 from .args import evaluate_parser as build_parser  # noqa: F401  (the evaluation command's parser)
 from .evaluate import resolve_measures  # noqa: F401
@@ -35,12 +38,43 @@ def _fail(message: str) -> int:
     return EXIT_USAGE
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None) -> None:
+    """Warnings as one line on stderr: irmetrics' own as 'irmetrics: warning: ...', others as Python shows them."""
+    if issubclass(category, IrmetricsWarning):
+        sys.stderr.write(f'irmetrics: warning: {message}\n')
+    else:
+        _python_show_warning(message, category, filename, lineno, file, line)
+
+
+_python_show_warning = warnings.showwarning
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     from . import args as grammar
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        command, args = grammar.parse(argv)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            warnings.simplefilter('always', IrmetricsWarning)
+            return _main(grammar, argv)
+    except UsageError as ex:
+        return _fail(f'{ex} (see irmetrics --help)')
+    except IrmetricsError as ex:
+        return _fail(str(ex))
+    except OSError as ex:
+        if isinstance(ex, BrokenPipeError):
+            return _quiet_broken_pipe()
+        return _fail(f'{ex.filename}: {ex.strerror}' if ex.filename and ex.strerror else str(ex))
+    except KeyboardInterrupt:
+        sys.stderr.write('irmetrics: interrupted\n')
+        return EXIT_INTERRUPTED
+
+
+def _main(grammar: ModuleType, argv: list[str]) -> int:
+    command, args = grammar.parse(argv)
+    with strict(getattr(args, 'strict', False)):
         if command == 'measures':
             from . import catalog
             text = (catalog.measures_table() if not args.names else
@@ -54,18 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(catalog.providers_table())
         else:
             run(args)
-        sys.stdout.flush()
-    except UsageError as ex:
-        return _fail(f'{ex} (see irmetrics --help)')
-    except IrmetricsError as ex:
-        return _fail(str(ex))
-    except OSError as ex:
-        if isinstance(ex, BrokenPipeError):
-            return _quiet_broken_pipe()
-        return _fail(f'{ex.filename}: {ex.strerror}' if ex.filename and ex.strerror else str(ex))
-    except KeyboardInterrupt:
-        sys.stderr.write('irmetrics: interrupted\n')
-        return EXIT_INTERRUPTED
+    sys.stdout.flush()
     return 0
 
 

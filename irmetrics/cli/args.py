@@ -88,6 +88,9 @@ def _evaluation_options(p: argparse.ArgumentParser) -> None:
                    default='error', help='a document judged more than once for a query (several iterations): an '
                                          'error for measures that read one grade per document (default, as '
                                          'trec_eval), or use its highest grade (subtopic qrels)')
+    p.add_argument('--strict', action='store_true',
+                   help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
+                        'queries missing from the run, blank lines, a relevance level no grade reaches')
 
 
 def evaluate_parser() -> argparse.ArgumentParser:

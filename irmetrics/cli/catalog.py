@@ -11,11 +11,11 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from ..core.errors import MeasureError, UnknownMeasureError
 from ..core.measure import COMPUTED, REGISTRY, Measure, MeasureDef
 from ..core.params import NOT_PROVIDED, REQUIRED, Param
 from ..core.provider import ANY, PROVIDERS, Provider
 from ..core.results import text_table
+from ..errors import MeasureError, UnknownMeasureError
 
 TIES = 'score descending (compared as doubles), ties by document id descending (byte-wise), as trec_eval'
 WIDTH = 100
@@ -127,6 +127,7 @@ def find_definition(name: str) -> MeasureDef:
     """The definition for a family name, an alias, a measure string (``nDCG@10``, ``BPM(T=2)``) or a
     trec_eval name (``ndcg_cut``)."""
     import re
+
     from ..core.parse import parse_measure
     from ..core.trec_names import parse_trec_measure
     if name in REGISTRY:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Sequence, TextIO
+from collections.abc import Sequence
+from typing import TextIO
 
 from ..compare import ComparisonError, compare
 from .evaluate import check_runs, resolve_measures

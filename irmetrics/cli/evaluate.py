@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Sequence, TextIO
+from collections.abc import Sequence
+from typing import TextIO
 
-from ..core.errors import MeasureError, UnknownMeasureError
+from ..errors import MeasureError, UnknownMeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
 from .sources import load_qrels, load_run

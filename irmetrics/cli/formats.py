@@ -17,8 +17,9 @@ to full precision); counts (measures summed over queries) print as integers.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Any
 
 from ..core.measure import Measure
 from ..core.results import CalcResults, format_value, text_table
@@ -96,13 +97,13 @@ def render_jsonl(runs: Sequence[RunResults], opts: Options) -> str:
     import json
     keys = _columns(runs, opts)
     rows = _tidy_rows(runs, opts, lambda m, v: json_value(m, v, opts.places))
-    return ''.join(json.dumps(dict(zip(keys, row))) + '\n' for row in rows)
+    return ''.join(json.dumps(dict(zip(keys, row, strict=True))) + '\n' for row in rows)
 
 
 def render_json(runs: Sequence[RunResults], opts: Options) -> str:
     import json
     measures = runs[0].results.measures if runs else []
-    doc = {'measures': [str(m) for m in measures], 'runs': []}
+    doc: dict[str, Any] = {'measures': [str(m) for m in measures], 'runs': []}
     for run in runs:
         entry: dict = {'run': run.name}
         if opts.summary:
@@ -127,8 +128,8 @@ def render_table(runs: Sequence[RunResults], opts: Options) -> str:
         rows = []
         for run in runs:
             name = [run.name] if len(runs) > 1 else []
-            for qid, values in zip(run.results.query_ids, run.results.values.tolist()):
-                rows.append(name + [qid] + [_cell(m, v, places) for m, v in zip(measures, values)])
+            for qid, values in zip(run.results.query_ids, run.results.values.tolist(), strict=True):
+                rows.append(name + [qid] + [_cell(m, v, places) for m, v in zip(measures, values, strict=True)])
             if opts.summary:
                 rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
                                                     for m, v in run.results.aggregated.items()])

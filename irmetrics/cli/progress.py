@@ -39,23 +39,25 @@ class Progress:
             self.done += 1
         self.stage = stage
 
-    def __enter__(self) -> 'Progress':
+    def __enter__(self) -> Progress:
         if self._bar is not None:
             self._thread = threading.Thread(target=self._tick, name='irmetrics-progress', daemon=True)
             self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
-        if self._bar is not None:
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None and self._thread is not None:
             self._stop.set()
             self._thread.join()
             self._bar.close()
 
     def _tick(self) -> None:
         # Only this thread touches the bar until it stops, so no locking is needed.
+        bar = self._bar
+        assert bar is not None
         while not self._stop.wait(_TICK):
-            self._bar.set_description_str(f'irmetrics: {self.stage}', refresh=False)
-            self._bar.update(self.done - self._bar.n)
+            bar.set_description_str(f'irmetrics: {self.stage}', refresh=False)
+            bar.update(self.done - bar.n)
 
 
 def _delay() -> float:

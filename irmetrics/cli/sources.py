@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 
-from ..core.data import Qrels, Run
-from ..core.errors import InputError
-from ..core.inputs import read_trec_qrels, read_trec_run, to_qrels
+from ..data.inputs import read_trec_qrels, read_trec_run, to_qrels
+from ..data.qrels import Qrels
+from ..data.run import Run
+from ..errors import InputError
 
 IR_DATASETS_INSTALL = 'pip install "irmetrics[ir_datasets]"'
 _FILE_SUFFIXES = ('.txt', '.tsv', '.qrels', '.gz', '.bz2', '.xz')

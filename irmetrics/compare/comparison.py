@@ -9,8 +9,9 @@ some queries (NaN, ``skips_undefined``), where a query counts when both runs are
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,7 @@ class Settings:
 
     @classmethod
     def checked(cls, test: str | Sequence[str], correction: str | None, correction_scope: str, alpha: float,
-                ci: float, ci_method: str, n_resamples: int, seed: int | None) -> 'Settings':
+                ci: float, ci_method: str, n_resamples: int, seed: int | None) -> Settings:
         tests = (test,) if isinstance(test, str) else tuple(test)
         unknown = [t for t in tests if t not in TESTS]
         if unknown or not tests:
@@ -59,19 +60,19 @@ class Settings:
         entropy = np.random.SeedSequence(seed).entropy      # seed=None: fresh entropy, kept to reproduce
         return cls(tests=tuple(dict.fromkeys(tests)), correction=corrections.check_method(correction),
                    correction_scope=correction_scope, alpha=float(alpha), ci=float(ci), ci_method=ci_method,
-                   n_resamples=int(n_resamples), seed=int(entropy))
+                   n_resamples=int(n_resamples), seed=int(entropy))  # type: ignore[arg-type]
 
     def generators(self) -> dict[str, np.random.Generator]:
         """One independent random stream per resampling procedure, so that a test's result does not
         depend on which other tests or intervals were asked for."""
         streams = np.random.SeedSequence(self.seed).spawn(3)
-        return dict(zip(('randomization', 'bootstrap', 'tukey'), map(np.random.default_rng, streams)))
+        return dict(zip(('randomization', 'bootstrap', 'tukey'), map(np.random.default_rng, streams), strict=True))
 
 
 def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None = None,
             test: str | Sequence[str] = 't', correction: str | None = None, correction_scope: str = 'measure',
             alpha: float = 0.05, ci: float = 0.95, ci_method: str = 't', n_resamples: int = 10000,
-            seed: int | None = 0, provider: str | None = None, duplicates: str = 'error') -> 'Comparison':
+            seed: int | None = 0, provider: str | None = None, duplicates: str = 'error') -> Comparison:
     """Compare runs on ``measures`` against ``qrels`` with paired significance tests.
 
     ``runs``: ``{name: run}`` or a list of runs (named by their paths, else ``run1``, ``run2``, ...),
@@ -148,7 +149,7 @@ class Comparison:
         self.mean_ci = np.stack([low, high]).reshape(2, n_runs, n_measures)
 
     def _describe_pairs(self) -> None:
-        base, other = (np.array(side) for side in zip(*self.pairs))
+        base, other = (np.array(side) for side in zip(*self.pairs, strict=True))
         diff = self.values[other] - self.values[base]                  # (pairs, queries, measures)
         valid = ~np.isnan(diff)
         self.n_paired = valid.sum(axis=1)
@@ -212,9 +213,10 @@ class Comparison:
         self.enumerated: dict[str, int] = {}     # resampling tests that enumerated every relabelling
         diffs = np.where(self._valid, self._diffs, 0.0)
         for test in self.settings.tests:
+            p: list[float] | np.ndarray
             if test in _CLOSED_FORM:
                 function = _CLOSED_FORM[test]
-                p = [function(column[ok]).pvalue for column, ok in zip(diffs.T, self._valid.T)]
+                p = [function(column[ok]).pvalue for column, ok in zip(diffs.T, self._valid.T, strict=True)]
             elif test == 'randomization':
                 result = resampling.randomization_test(diffs, self.settings.n_resamples, self._rng[test])
                 p = result.pvalue
@@ -235,7 +237,7 @@ class Comparison:
         p = np.empty((len(self.pairs), len(self.measures)))
         exact = True
         masks, group = np.unique(defined.T, axis=0, return_inverse=True)
-        base, other = (np.array(side) for side in zip(*self.pairs))
+        base, other = (np.array(side) for side in zip(*self.pairs, strict=True))
         for g, mask in enumerate(masks):
             measures = np.flatnonzero(group.ravel() == g)
             if mask.sum() < 2:

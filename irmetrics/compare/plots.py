@@ -7,7 +7,8 @@ they work under any backend, Agg included.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,7 +32,7 @@ def _figure(rows: int = 1, height: float = 3.6, width: float = 7.5):
     return fig, [fig.add_subplot(rows, 1, i + 1) for i in range(rows)]
 
 
-def plot_deltas(cmp: 'Comparison', measure: Any, run: str | None = None, baseline: str | None = None):
+def plot_deltas(cmp: Comparison, measure: Any, run: str | None = None, baseline: str | None = None):
     """Per-query differences ``run - baseline`` on ``measure``, sorted from the largest gain to the
     largest loss, one bar per query ("topic-by-topic"); one panel per compared run when ``run`` is
     None.  Queries where either run is undefined are left out."""
@@ -48,7 +49,7 @@ def plot_deltas(cmp: 'Comparison', measure: Any, run: str | None = None, baselin
     m = cmp.measures[j]
     fig, axes = _figure(len(others), height=3.2)
     sign = 1 if m.definition.higher_is_better else -1
-    for ax, o in zip(axes, others):
+    for ax, o in zip(axes, others, strict=True):
         diff = cmp.values[o, :, j] - cmp.values[b, :, j]
         keep = ~np.isnan(diff)
         order = np.argsort(-diff[keep] * sign, kind='stable')
@@ -74,7 +75,7 @@ def plot_deltas(cmp: 'Comparison', measure: Any, run: str | None = None, baselin
     return fig
 
 
-def plot_distribution(cmp: 'Comparison', measure: Any, kind: str = 'box'):
+def plot_distribution(cmp: Comparison, measure: Any, kind: str = 'box'):
     """Each run's per-query values on ``measure`` as a box plot (``kind='violin'``: a violin), the
     mean marked by a diamond; queries where a run is undefined are left out of its box."""
     if kind not in ('box', 'violin'):
@@ -111,7 +112,7 @@ def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = No
     names, inputs = name_runs(runs if several else [runs], at_least=1)
     fig, (ax,) = _figure(1, height=4.6, width=6.4)
     evaluator = Evaluator([f'IPrec@{r:.1f}' for r in RECALL_LEVELS], qrels, provider)
-    for name, run in zip(names, inputs):
+    for name, run in zip(names, inputs, strict=True):
         means = list(evaluator.calc(run, duplicates).aggregated.values())
         ax.plot(RECALL_LEVELS, means, marker='o', markersize=4, label=name)
     ax.set_xlim(0, 1)

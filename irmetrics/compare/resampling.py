@@ -160,7 +160,7 @@ def tukey_hsd(values: np.ndarray, n_resamples: int, rng: np.random.Generator) ->
     ranges = np.empty((total, n_measures))
     rows_of_queries = np.arange(n_queries)[:, None]
     for start, stop in _blocks(total, n_queries * n_runs * n_measures):
-        if exact:
+        if table is not None:
             numbers = np.arange(start, stop, dtype=np.int64)[:, None]
             digits = (numbers // len(table) ** np.arange(n_queries, dtype=np.int64)) % len(table)
             order = table[digits]                                           # (rows, queries, runs)

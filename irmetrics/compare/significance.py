@@ -42,10 +42,10 @@ def t_test(d: np.ndarray) -> SignificanceResult:
     n = d.size
     mean = d.mean()
     sd = math.sqrt(np.sum((d - mean) ** 2) / (n - 1))
-    if sd == 0:
-        t = 0.0 if mean == 0 else math.copysign(math.inf, mean)
-    else:
+    if sd > 0:
         t = float(mean / (sd / math.sqrt(n)))
+    else:                                           # every difference equal: t is 0 or infinite
+        t = 0.0 if mean == 0 else math.copysign(math.inf, mean)
     pvalue = 1.0 if t == 0 else float(2 * stdtr(n - 1, -abs(t)))
     return SignificanceResult(t, min(pvalue, 1.0))
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .base import ComparisonError
 
@@ -33,7 +34,7 @@ def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
         names = [os.fspath(r) if _is_path(r) else f'run{i}' for i, r in enumerate(inputs, 1)]
     if len(inputs) < at_least:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(inputs)}' if at_least == 2 else
-                              f'no run given')
+                              'no run given')
     if len(set(names)) < len(names):
         twice = next(n for n in names if names.count(n) > 1)
         raise ComparisonError(f'two runs are named {twice!r}: name them with a dict {{name: run}}')

@@ -8,15 +8,17 @@ never modifies its inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
-from . import ids
-from .data import Qrels
-from .errors import DuplicateError, InputError
-from .inputs import to_qrels, to_run
-from .measure import COMPUTED, Measure
+from .. import errors
+from ..data.inputs import to_qrels, to_run
+from ..data.qrels import Qrels
+from ..errors import DuplicateError, InputError
+from . import diagnostics
+from .measure import COMPUTED, Measure, bind_evaluation
 from .parse import parse_measures
 from .provider import PROVIDERS, Prepared
 from .results import CalcResults, Metric
@@ -27,18 +29,24 @@ MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 class Evaluator:
     """Measures and qrels prepared once, evaluated against any number of runs."""
 
-    def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None):
-        self.measures: list[Measure] = parse_measures(measures)
-        self.qrels: Qrels = to_qrels(qrels)
-        _check_qrels(self.qrels, self.measures)
+    def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False):
+        """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning."""
+        self.strict = strict
+        with errors.strict(strict):
+            self.measures: list[Measure] = parse_measures(measures)
+            self.qrels: Qrels = to_qrels(qrels)
+            _check_qrels(self.qrels, self.measures)
+            diagnostics.check_levels(self.qrels, self.measures)
         self.plan: list[tuple[str, list[Measure], Prepared]] = [
             (p.name, ms, p.prepare(ms, self.qrels)) for p, ms in PROVIDERS.resolve(self.measures, provider)]
-        self._query_ids = ids.to_list(self.qrels.query_ids)
+        self._query_ids = self.qrels.query_ids.to_list()
 
     def calc(self, run: Any, duplicates: str = 'error') -> CalcResults:
         """Per-query values and aggregates of ``run``."""
-        run = to_run(run, duplicates=duplicates)
-        present = ids.lookup(self.qrels.query_ids, run.query_ids) >= 0
+        with errors.strict(self.strict):
+            run = to_run(run, duplicates=duplicates)
+            present = self.qrels.query_ids.lookup(run.query_ids) >= 0
+            diagnostics.check_queries(self.qrels, run, present)
         values = np.empty((self.qrels.num_queries, len(self.measures)), dtype=np.float64)
         column = {m: j for j, m in enumerate(self.measures)}
         for _name, measures, prepared in self.plan:
@@ -78,25 +86,32 @@ def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:
                              qrels.source, line)
 
 
-def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None) -> Evaluator:
-    """An :class:`Evaluator` of ``measures`` against ``qrels``, reusable across runs."""
-    return Evaluator(measures, qrels, provider)
+def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False) -> Evaluator:
+    """An :class:`Evaluator` of ``measures`` against ``qrels``, reusable across runs.
+
+    ``strict=True`` makes suspicious input an error instead of an :class:`~irmetrics.errors.IrmetricsWarning`
+    (no run query in the qrels, qrels queries missing from the run, skipped blank lines, ...).
+    """
+    return Evaluator(measures, qrels, provider, strict)
 
 
 def calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-         duplicates: str = 'error') -> CalcResults:
-    """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``."""
-    return Evaluator(measures, qrels, provider).calc(run, duplicates)
+         duplicates: str = 'error', strict: bool = False) -> CalcResults:
+    """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels`` (``strict``: see
+    :func:`evaluator`)."""
+    return Evaluator(measures, qrels, provider, strict).calc(run, duplicates)
 
 
 def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-                   duplicates: str = 'error') -> dict[Measure, float]:
+                   duplicates: str = 'error', strict: bool = False) -> dict[Measure, float]:
     """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``."""
-    return calc(measures, qrels, run, provider, duplicates).aggregated
+    return calc(measures, qrels, run, provider, duplicates, strict).aggregated
 
 
 def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-              duplicates: str = 'error') -> Iterator[Metric]:
+              duplicates: str = 'error', strict: bool = False) -> Iterator[Metric]:
     """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-    return calc(measures, qrels, run, provider, duplicates).iter_metrics()
+    return calc(measures, qrels, run, provider, duplicates, strict).iter_metrics()
 
+
+bind_evaluation(calc=calc, calc_aggregate=calc_aggregate, iter_calc=iter_calc, evaluator=evaluator)

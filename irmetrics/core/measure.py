@@ -12,14 +12,16 @@ canonical identity: parameters sorted by name and defaults dropped, so
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from .errors import MeasureError, UnknownMeasureError
+from ..errors import MeasureError, UnknownMeasureError
 from .params import NOT_PROVIDED, REQUIRED, Param
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .results import CalcResults
+    from .api import Evaluator
+    from .results import CalcResults, Metric
 
 
 #: Value of a query that is in the qrels but absent from the run, for measures
@@ -62,9 +64,9 @@ class MeasureDef:
     skips_undefined: bool = False
     check: Callable[[Mapping[str, Any]], None] | None = None
     subtopics: bool = False
-    _index: dict = field(default_factory=dict, repr=False)
+    _index: dict[str, Param] = field(default_factory=dict, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._index.update({p.name: p for p in self.params})
         if self.at_param is not None and self.at_param not in self._index:
             raise TypeError(f'{self.name}: at_param {self.at_param!r} is not a parameter')
@@ -77,7 +79,7 @@ class MeasureDef:
             raise MeasureError(f'{self.name} has no parameter {name!r} (parameters: {known})') from None
 
     @property
-    def bare(self) -> 'Measure':
+    def bare(self) -> Measure:
         """The measure with every parameter at its default."""
         return Measure(self, ())
 
@@ -91,6 +93,9 @@ class Measure:
     """
 
     __slots__ = ('definition', '_params', '_key')
+    definition: MeasureDef
+    _params: tuple[tuple[str, Any], ...]
+    _key: tuple[str, tuple[tuple[str, Any], ...]]
 
     def __init__(self, definition: MeasureDef, params: tuple[tuple[str, Any], ...]):
         object.__setattr__(self, 'definition', definition)
@@ -98,7 +103,7 @@ class Measure:
         object.__setattr__(self, '_key', (definition.name, params))
 
     # --- construction ---------------------------------------------------------------------
-    def __call__(self, **kwargs: Any) -> 'Measure':
+    def __call__(self, **kwargs: Any) -> Measure:
         values = dict(self._params)
         for name, value in kwargs.items():
             param = self.definition.param(name)
@@ -108,13 +113,13 @@ class Measure:
             self.definition.check(dict(params))
         return Measure(self.definition, params)
 
-    def __matmul__(self, value: Any) -> 'Measure':
+    def __matmul__(self, value: Any) -> Measure:
         at = self.definition.at_param
         if at is None:
             raise MeasureError(f'{self.definition.name} takes no @ parameter')
         return self(**{at: value})
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError('Measure objects are immutable; use call syntax to derive a new one')
 
     # --- access ---------------------------------------------------------------------------
@@ -138,7 +143,7 @@ class Measure:
     def missing_required(self) -> list[str]:
         return [p.name for p in self.definition.params if p.default is REQUIRED and p.name not in self.params]
 
-    def check_complete(self) -> 'Measure':
+    def check_complete(self) -> Measure:
         """Raise :class:`MeasureError` if a required parameter is missing."""
         missing = self.missing_required()
         if missing:
@@ -167,29 +172,47 @@ class Measure:
 
     __str__ = __repr__
 
-    def __lt__(self, other: 'Measure') -> bool:
+    def __lt__(self, other: Measure) -> bool:
         return repr(self) < repr(other)
 
-    def __reduce__(self):
-        from .parse import parse_measure
-        return parse_measure, (repr(self),)
+    def __reduce__(self) -> tuple[Callable[..., Measure], tuple[str, tuple[tuple[str, Any], ...]]]:
+        return _rebuild, (self.definition.name, self._params)
 
     # --- convenience: evaluate this one measure ------------------------------------------
+    # The functions come from irmetrics.core.api, which registers them (bind_evaluation) when it is
+    # imported: the algebra never imports the API that is built on it.
     def calc_aggregate(self, qrels: Any, run: Any, **kwargs: Any) -> float:
-        from .api import calc_aggregate
-        return calc_aggregate([self], qrels, run, **kwargs)[self]
+        """``calc_aggregate([self], qrels, run)[self]``."""
+        value: float = _EVALUATION['calc_aggregate']([self], qrels, run, **kwargs)[self]
+        return value
 
-    def iter_calc(self, qrels: Any, run: Any, **kwargs: Any):
-        from .api import iter_calc
-        return iter_calc([self], qrels, run, **kwargs)
+    def iter_calc(self, qrels: Any, run: Any, **kwargs: Any) -> Iterator[Metric]:
+        """``iter_calc([self], qrels, run)``."""
+        metrics: Iterator[Metric] = _EVALUATION['iter_calc']([self], qrels, run, **kwargs)
+        return metrics
 
-    def calc(self, qrels: Any, run: Any, **kwargs: Any) -> 'CalcResults':
-        from .api import calc
-        return calc([self], qrels, run, **kwargs)
+    def calc(self, qrels: Any, run: Any, **kwargs: Any) -> CalcResults:
+        """``calc([self], qrels, run)``."""
+        results: CalcResults = _EVALUATION['calc']([self], qrels, run, **kwargs)
+        return results
 
-    def evaluator(self, qrels: Any, **kwargs: Any):
-        from .api import evaluator
-        return evaluator([self], qrels, **kwargs)
+    def evaluator(self, qrels: Any, **kwargs: Any) -> Evaluator:
+        """``evaluator([self], qrels)``."""
+        prepared: Evaluator = _EVALUATION['evaluator']([self], qrels, **kwargs)
+        return prepared
+
+
+_EVALUATION: dict[str, Callable[..., Any]] = {}
+
+
+def bind_evaluation(**functions: Callable[..., Any]) -> None:
+    """Register the evaluation functions behind :class:`Measure`'s convenience methods."""
+    _EVALUATION.update(functions)
+
+
+def _rebuild(name: str, params: tuple[tuple[str, Any], ...]) -> Measure:
+    """The measure ``name`` with ``params`` (unpickling)."""
+    return REGISTRY.lookup(name)(**dict(params))
 
 
 def _canonical(definition: MeasureDef, values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -205,7 +228,7 @@ def _canonical(definition: MeasureDef, values: Mapping[str, Any]) -> tuple[tuple
 class MeasureRegistry:
     """Every measure definition and alias known to irmetrics, by name."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._defs: dict[str, MeasureDef] = {}
         self._aliases: dict[str, Measure] = {}
         self._plugins_loaded = False

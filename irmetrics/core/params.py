@@ -22,7 +22,7 @@ class _Sentinel:
     def __repr__(self) -> str:
         return self._name
 
-    def __reduce__(self):
+    def __reduce__(self) -> str:
         return self._name
 
 
@@ -44,7 +44,7 @@ class Constraint:
         try:
             return self.check(value)
         except (TypeError, ValueError) as ex:
-            from .errors import MeasureError
+            from ..errors import MeasureError
             raise MeasureError(f'invalid value {value!r} for parameter {name!r}: expected {self.description}'
                                + (f' ({ex})' if str(ex) else '')) from None
 
@@ -61,7 +61,7 @@ class Int(Constraint):
         bounds += [f'<= {maximum}'] if maximum is not None else []
         self.description = 'an integer' + (' ' + ' and '.join(bounds) if bounds else '')
 
-    def check(self, value):
+    def check(self, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError('')
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
@@ -82,7 +82,7 @@ class Float(Constraint):
             parts.append(f'{"<" if high_open else "<="} {high:g}')
         self.description = 'a number' + (' ' + ' and '.join(parts) if parts else '')
 
-    def check(self, value):
+    def check(self, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError('')
         value = float(value)
@@ -98,7 +98,7 @@ class Float(Constraint):
 class Bool(Constraint):
     description = 'True or False'
 
-    def check(self, value):
+    def check(self, value: Any) -> Any:
         if not isinstance(value, bool):
             raise TypeError('')
         return value
@@ -111,7 +111,7 @@ class Choice(Constraint):
         self.choices = choices
         self.description = 'one of ' + ', '.join(repr(c) for c in choices)
 
-    def check(self, value):
+    def check(self, value: Any) -> Any:
         if value not in self.choices:
             raise ValueError('')
         return value
@@ -122,7 +122,7 @@ class GainMap(Constraint):
 
     description = 'a mapping {grade: gain} from grades >= 0 to numbers >= 0'
 
-    def check(self, value):
+    def check(self, value: Any) -> Any:
         if isinstance(value, tuple):
             value = dict(value)
         if not isinstance(value, dict) or not value:
@@ -137,7 +137,7 @@ class GainMap(Constraint):
             out.append((int(grade), int(gain) if float(gain).is_integer() else float(gain)))
         return tuple(sorted(out))                       # {1:1.0} and {1:1} are one measure, written {1:1}
 
-    def repr_value(self, value) -> str:
+    def repr_value(self, value: Any) -> str:
         return '{' + ','.join(f'{g}:{v!r}' for g, v in value) + '}'
 
 
@@ -157,11 +157,11 @@ class Param:
     def validate(self, value: Any) -> Any:
         return self.constraint(self.name, value)
 
-    def with_default(self, default: Any, doc: str | None = None) -> 'Param':
+    def with_default(self, default: Any, doc: str | None = None) -> Param:
         """The same parameter with another default (e.g. a cutoff that is required)."""
         return Param(self.name, self.constraint, default, doc or self.doc)
 
-    def with_doc(self, doc: str) -> 'Param':
+    def with_doc(self, doc: str) -> Param:
         return Param(self.name, self.constraint, self.default, doc)
 
 

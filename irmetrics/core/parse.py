@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import MeasureError
+from ..errors import MeasureError
 from .measure import REGISTRY, Measure
 from .ranx_names import is_ranx_name, parse_ranx_measure
 
@@ -38,7 +38,7 @@ class _Tokens:
             m = _TOKEN.match(stripped, pos)
             if not m or m.end() == pos:
                 raise self.error(f'unexpected character {stripped[pos:].lstrip()[:1]!r}', pos)
-            kind = m.lastgroup
+            kind = m.lastgroup or ''
             self.items.append((kind, m.group(kind), m.start(kind)))
             pos = m.end()
         self.i = 0
@@ -124,28 +124,30 @@ def parse_measure(text: str | Measure) -> Measure:
     name = tokens.take('name')[1]
     measure = REGISTRY.lookup(name)
     kwargs: dict[str, Any] = {}
-    if tokens.accept('('):
-        if not tokens.accept(')'):
-            while True:
-                key = tokens.take('name')[1]
-                tokens.take('punct', '=')
-                if key in kwargs:
-                    raise tokens.error(f'parameter {key!r} given twice')
-                kwargs[key] = _value(tokens)
-                if tokens.accept(')'):
-                    break
-                tokens.take('punct', ',')
+    if tokens.accept('(') and not tokens.accept(')'):
+        while True:
+            key = tokens.take('name')[1]
+            tokens.take('punct', '=')
+            if key in kwargs:
+                raise tokens.error(f'parameter {key!r} given twice')
+            kwargs[key] = _value(tokens)
+            if tokens.accept(')'):
+                break
+            tokens.take('punct', ',')
     measure = measure(**kwargs)
     if tokens.accept('@'):
         measure = measure @ _value(tokens)
-    if tokens.peek() is not None:
-        raise tokens.error(f'unexpected {tokens.peek()[1]!r}')
+    extra = tokens.peek()
+    if extra is not None:
+        raise tokens.error(f'unexpected {extra[1]!r}')
     return measure.check_complete()
 
 
 def split_measure_list(text: str) -> list[str]:
     """Split ``'nDCG@10 P(rel=2)@5'`` at white space outside brackets and quotes."""
-    parts, depth, quote, current = [], 0, '', []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ''
     for ch in text:
         if quote:
             quote = '' if ch == quote else quote

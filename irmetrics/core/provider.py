@@ -10,12 +10,14 @@ providers that could compute it and how to install them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
-from .data import Qrels, Run
-from .errors import ProviderError, UnsupportedMeasureError
+from ..data.qrels import Qrels
+from ..data.run import Run
+from ..errors import ProviderError, UnsupportedMeasureError
 from .measure import Measure
 
 
@@ -74,7 +76,10 @@ class Provider(ABC):
     name: str = ''
     install: str = ''
     description: str = ''
-    patterns: Sequence[Pattern] = ()
+    @property
+    def patterns(self) -> Sequence[Pattern]:
+        """The parameter patterns of the measures this provider computes."""
+        return ()
 
     def is_available(self) -> bool:
         return True
@@ -97,17 +102,17 @@ class ExternalProvider(Provider):
     library_name: str = ''
     prepared_class: type = Prepared
 
-    def __init__(self):
-        self._library = None
+    def __init__(self) -> None:
+        self._library: Any = None
 
-    def library(self):
+    def library(self) -> Any:
         """The imported library (raises ImportError when it is not installed)."""
         if self._library is None:
             import importlib
             self._library = self.configure(importlib.import_module(self.library_name))
         return self._library
 
-    def configure(self, library):
+    def configure(self, library: Any) -> Any:
         """Adjust the library once after import (default: nothing)."""
         return library
 
@@ -119,7 +124,8 @@ class ExternalProvider(Provider):
             return False
 
     def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
-        return self.prepared_class(self.library(), measures, qrels)
+        prepared: Prepared = self.prepared_class(self.library(), measures, qrels)
+        return prepared
 
 
 class ProviderRegistry:
@@ -130,12 +136,15 @@ class ProviderRegistry:
     preferred provider covers never imports the others.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._providers: dict[str, Provider | str] = {}
 
     def register(self, provider: Provider | str, name: str | None = None) -> None:
         """Register a provider, or ``'package.module:Class'`` under ``name`` (imported on first use)."""
-        name = name or provider.name
+        if name is None:
+            if isinstance(provider, str):
+                raise ValueError(f'a provider registered by path ({provider}) needs a name')
+            name = provider.name
         if name in self._providers:
             raise ValueError(f'provider {name} registered twice')
         self._providers[name] = provider
@@ -145,10 +154,12 @@ class ProviderRegistry:
         if isinstance(entry, str):
             import importlib
             module, _, cls = entry.partition(':')
-            entry = self._providers[name] = getattr(importlib.import_module(module), cls)()
+            entry = getattr(importlib.import_module(module), cls)()
+            self._providers[name] = entry
+        assert isinstance(entry, Provider)
         return entry
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Provider]:
         return (self._provider(name) for name in list(self._providers))
 
     def names(self) -> list[str]:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from .errors import MeasureError
+from ..errors import MeasureError
 from .measure import REGISTRY, Measure
 
 
@@ -24,7 +25,7 @@ class RanxName:
     """A ranx metric: the irmetrics measure (and preset) it is, with @k and without."""
 
     measure: str
-    preset: dict = field(default_factory=dict)
+    preset: dict[str, Any] = field(default_factory=dict)
     whole: str | None = ''          # measure for the whole ranking (no @k); '' = the same, None = none
     takes_k: bool = True            # False: ranx ignores @k, irmetrics refuses it
     rel_as_gains: bool = False      # -lN zeroes the gains of grades below N (DCG family)
@@ -54,7 +55,7 @@ _SYNTAX = re.compile(r'(?P<name>[a-z][a-z0-9_\-]*?)(?:(?P<sep>[@.])(?P<k>\d+))?(
 
 def is_ranx_name(text: str) -> bool:
     m = _SYNTAX.fullmatch(text.strip())
-    return bool(m) and m['name'] in RANX_NAMES
+    return m is not None and m['name'] in RANX_NAMES
 
 
 def parse_ranx_measure(text: str) -> Measure:

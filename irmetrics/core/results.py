@@ -6,7 +6,8 @@ only then) and to a text table of the aggregates (``print(results)``).
 from __future__ import annotations
 
 import math
-from typing import Iterator, NamedTuple, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -57,16 +58,16 @@ class CalcResults:
         """Every (query, measure) value, except where a measure that skips undefined queries is undefined."""
         rows = self.values.tolist()
         skips = [m.definition.skips_undefined for m in self.measures]
-        for qid, row in zip(self.query_ids, rows):
-            for m, v, skip in zip(self.measures, row, skips):
+        for qid, row in zip(self.query_ids, rows, strict=True):
+            for m, v, skip in zip(self.measures, row, skips, strict=True):
                 if not (skip and v != v):
                     yield Metric(qid, m, v)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.aggregated, self.per_query))
 
     # --- renderers ---------------------------------------------------------------------------
-    def to_dataframe(self, wide: bool = False, run: str | None = None):
+    def to_dataframe(self, wide: bool = False, run: str | None = None) -> Any:
         """Per-query values as a pandas DataFrame, measures labelled by their string (``'nDCG@10'``).
 
         Tidy (default): columns ``query_id, measure, value``, one row per (query, measure), without
@@ -125,6 +126,6 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_fro
     lines = []
     for row in table:
         cells = [cell.rjust(w) if numeric_from is not None and j >= numeric_from else cell.ljust(w)
-                 for j, (cell, w) in enumerate(zip(row, widths))]
+                 for j, (cell, w) in enumerate(zip(row, widths, strict=True))]
         lines.append('  '.join(cells).rstrip())
     return '\n'.join(lines) + '\n'

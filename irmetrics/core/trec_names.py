@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import MeasureError
+from ..errors import MeasureError
 from .measure import REGISTRY, Measure
 from .params import NOT_PROVIDED
 
@@ -28,8 +28,8 @@ class TrecName:
     trec: str
     measure: str
     param: str | None = None
-    defaults: tuple = ()
-    preset: dict = field(default_factory=dict)
+    defaults: tuple[Any, ...] = ()
+    preset: dict[str, Any] = field(default_factory=dict)
 
 
 TREC_NAMES = (

@@ -9,7 +9,17 @@ from .bpref import Bpref
 from .compat import Compat
 from .counts import NumQ, NumRel, NumRet
 from .cwl import BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG
-from .diversity import AP_IA, ERR_IA, NRBP, P_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
+from .diversity import (
+    AP_IA,
+    ERR_IA,
+    NRBP,
+    P_IA,
+    StRecall,
+    alpha_DCG,
+    alpha_nDCG,
+    nERR_IA,
+    nNRBP,
+)
 from .err import ERR, nERR
 from .f1 import F1
 from .hits import Hits

@@ -11,9 +11,17 @@ ir_measures calls it, and are stated in :data:`CWL_CONVENTIONS`.
 cwl_eval's P@k, RR and AP are irmetrics' ``P@k``, ``RR@1000`` and
 ``AP(divisor='num_rel_ret')@1000`` (see :mod:`.ap`).
 """
-from ..core.errors import MeasureError
 from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF_REQUIRED, P_PERSISTENCE, REQUIRED, Choice, Float, Int, Param
+from ..core.params import (
+    CUTOFF_REQUIRED,
+    P_PERSISTENCE,
+    REQUIRED,
+    Choice,
+    Float,
+    Int,
+    Param,
+)
+from ..errors import MeasureError
 
 #: Depth to which cwl_eval evaluates every ranking (its ``max_n`` / ``--max_depth`` default).
 CWL_DEPTH = 1000

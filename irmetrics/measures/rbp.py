@@ -1,7 +1,7 @@
 """Rank-biased precision and its residual (Moffat & Zobel 2008)."""
-from ..core.errors import MeasureError
 from ..core.measure import COMPUTED, MeasureDef, define
 from ..core.params import CUTOFF, NOT_PROVIDED, P_PERSISTENCE, REL, Int, Param
+from ..errors import MeasureError
 
 _CITATION = ('A. Moffat and J. Zobel. Rank-Biased Precision for Measurement of Retrieval Effectiveness. '
              'ACM TOIS 27(1), 2008.')

@@ -12,14 +12,15 @@ Queries of the qrels absent from the run are left to the caller (they score 0).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from ..core import ids
-from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
+from ..data.qrels import Qrels
+from ..data.run import Run
 from ..measures.cwl import CWL_DEPTH
 
 _SCALED = dict(min_rel=ANY, max_rel=ANY)
@@ -60,13 +61,13 @@ class CwlPrepared(Prepared):
         from cwl.ruler.ranking import RankingMaker
         from cwl.seeker.trec_qrel_handler import TrecQrelHandler
         self.measures = list(measures)
-        self.query_ids = ids.to_list(qrels.query_ids)
+        self.query_ids = qrels.query_ids.to_list()
         self._ranking_maker = RankingMaker
         grades: dict[tuple[str, str], int] = {}
         for q, d, g, _ in qrels:
             grades[q, d] = max(g, grades.get((q, d), g))
         self.handlers: dict[tuple, object] = {}
-        self.metrics: list[tuple[Measure, tuple, object]] = []
+        self.metrics: list[tuple[Measure, tuple[Any, ...], Any]] = []
         for m in self.measures:
             setting = _gain_setting(m)
             if setting not in self.handlers:
@@ -80,9 +81,9 @@ class CwlPrepared(Prepared):
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
         position = {q: i for i, q in enumerate(self.query_ids)}
         out = {m: np.zeros(len(self.query_ids)) for m in self.measures}
-        qids = ids.to_list(run.query_ids)
-        docs = ids.to_list(ids.take(run.doc_ids, run.order))
-        for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
+        qids = run.query_ids.to_list()
+        docs = run.doc_ids.take(run.order).to_list()
+        for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist(), strict=True)):
             if qids[q] not in position or end == start:
                 continue
             rankings = {}
@@ -120,9 +121,6 @@ class CwlEvalProvider(ExternalProvider):
         return library
 
     def supports(self, measure: Measure) -> bool:
-        if not super().supports(measure):
-            return False
-        if measure.name == 'P' and measure['cutoff'] > CWL_DEPTH:
-            return False                        # cwl_eval's precision fails beyond its depth
-        return True
+        # cwl_eval's precision fails beyond its depth
+        return super().supports(measure) and not (measure.name == 'P' and measure['cutoff'] > CWL_DEPTH)
 

@@ -12,14 +12,14 @@ Queries of the qrels absent from the run are left to the caller (they score 0).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from ..core import ids
-from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
+from ..data.qrels import Qrels
+from ..data.run import Run
 
 #: ndeval's deepest cutoff (its DEPTH).
 NDEVAL_DEPTH = 20
@@ -41,13 +41,13 @@ def _invocation(measure: Measure) -> tuple:
     """(rel, alpha, beta, judged_only) of the evaluator computing ``measure``."""
     defaults = (1, 0.5, 0.5, False)
     return tuple(measure[name] if name in measure.params else default
-                 for name, default in zip(('rel', 'alpha', 'beta', 'judged_only'), defaults))
+                 for name, default in zip(('rel', 'alpha', 'beta', 'judged_only'), defaults, strict=True))
 
 
 class PyndevalPrepared(Prepared):
     def __init__(self, pyndeval, measures: Sequence[Measure], qrels: Qrels):
         self.measures = list(measures)
-        self.query_ids = ids.to_list(qrels.query_ids)
+        self.query_ids = qrels.query_ids.to_list()
         subtopic_qrels = [pyndeval.SubtopicQrel(q, it, d, g) for q, d, g, it in qrels]
         self.judged: dict[str, set[str]] = {}
         best: dict[tuple[str, str], int] = {}
@@ -67,11 +67,11 @@ class PyndevalPrepared(Prepared):
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
         position = {q: i for i, q in enumerate(self.query_ids)}
         out = {m: np.zeros(len(self.query_ids)) for m in self.measures}
-        qids = ids.to_list(run.query_ids)
-        docs = ids.to_list(ids.take(run.doc_ids, run.order))
+        qids = run.query_ids.to_list()
+        docs = run.doc_ids.take(run.order).to_list()
         for evaluator, judged_only, names in self.evaluators:
             ranked = []
-            for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
+            for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist(), strict=True)):
                 if qids[q] not in position:
                     continue
                 kept = docs[start:end]

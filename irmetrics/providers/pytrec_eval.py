@@ -15,16 +15,17 @@ NumRel as trec_eval -c counts them, NumRet the documents retrieved).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from ..core import ids
-from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.params import NOT_PROVIDED
 from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
 from ..core.trec_names import to_trec_name
+from ..data.qrels import Qrels
+from ..data.run import Run
 
 _ANY_REL = dict(rel=ANY, judged_only=ANY)
 
@@ -39,14 +40,16 @@ class PytrecPrepared(Prepared):
     def __init__(self, pytrec_eval, measures: Sequence[Measure], qrels: Qrels):
         self.measures = list(measures)
         self.qrels = qrels
-        self.query_ids = ids.to_list(qrels.query_ids)
+        self.query_ids = qrels.query_ids.to_list()
         self.judgments = _qrels_dict(qrels)
         self.evaluable = {q for q, docs in self.judgments.items() if max(docs.values()) >= 0}
         evaluable_judgments = {q: docs for q, docs in self.judgments.items() if q in self.evaluable}
-        self.invocations: dict[tuple, dict[str, Measure]] = {}
+        self.invocations: dict[tuple[Any, ...], dict[str, tuple[Measure, str]]] = {}
         setf = 0
         for m in self.measures:
-            base, value = to_trec_name(m)
+            trec_name = to_trec_name(m)
+            assert trec_name is not None                    # supports() admitted only measures with a name
+            base, value = trec_name
             if base == 'set_F':
                 key, name, setf = _invocation(m, setf), 'set_F', setf + 1
                 request = 'set_F' if value == 1.0 else f'set_F_{value}'
@@ -71,7 +74,7 @@ class PytrecPrepared(Prepared):
             for qid, values in evaluator.evaluate(ranked).items():
                 for name, value in values.items():
                     out[names[name][0]][position[qid]] = value
-        retrieved = dict(zip(ids.to_list(run.query_ids), np.diff(run.offsets).tolist()))
+        retrieved = dict(zip(run.query_ids.to_list(), np.diff(run.offsets).tolist(), strict=True))
         for q in self.query_ids:
             if q not in ranked:
                 for m in self.measures:
@@ -107,9 +110,9 @@ def _with_gains(judgments: dict, gains: tuple) -> dict:
 def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
     """{query: {doc: score}} with distinct integer scores giving the canonical order."""
     out: dict[str, dict[str, float]] = {}
-    qids = ids.to_list(run.query_ids)
-    docs = ids.to_list(ids.take(run.doc_ids, run.order))
-    for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist())):
+    qids = run.query_ids.to_list()
+    docs = run.doc_ids.take(run.order).to_list()
+    for q, (start, end) in enumerate(zip(run.offsets[:-1].tolist(), run.offsets[1:].tolist(), strict=True)):
         if qids[q] in queries and end > start:
             n = end - start
             out[qids[q]] = {d: float(n - i) for i, d in enumerate(docs[start:end])}
@@ -142,7 +145,6 @@ class PytrecEvalProvider(ExternalProvider):
             return False                        # pytrec_eval takes integer grades only
         if measure.name == 'IPrec' and round(measure['recall'], 2) != measure['recall']:
             return False                        # trec_eval names carry two decimals
-        if 'rel' in measure.params and measure['rel'] < 1:
-            return False                        # pytrec_eval refuses relevance levels below 1 (NumRet(rel=0))
-        return True
+        # pytrec_eval refuses relevance levels below 1 (NumRet(rel=0))
+        return not ('rel' in measure.params and measure['rel'] < 1)
 

@@ -22,16 +22,16 @@ provider does not offer Rprec there.
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from ..core import ids
-from ..core.data import Qrels, Run
 from ..core.measure import Measure
 from ..core.params import NOT_PROVIDED
 from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
-from ..core.segments import ranges
+from ..data.qrels import Qrels
+from ..data.run import Run
+from ..data.segments import ranges
 
 _WHOLE = sys.maxsize        # trectools' depth for "no cutoff" (as ir_measures passes it)
 
@@ -62,9 +62,9 @@ class TrectoolsPrepared(Prepared):
         import pandas as pd
         self.trectools = trectools
         self.measures = list(measures)
-        self.query_ids = ids.to_list(qrels.query_ids)
-        frame = pd.DataFrame({'query': ids.to_list(ids.take(qrels.query_ids, qrels.qidx)),
-                              'docid': ids.to_list(qrels.doc_ids), 'rel': qrels.relevance})
+        self.query_ids = qrels.query_ids.to_list()
+        frame = pd.DataFrame({'query': qrels.query_ids.take(qrels.qidx).to_list(),
+                              'docid': qrels.doc_ids.to_list(), 'rel': qrels.relevance})
         frame = frame[frame['rel'] >= 0].groupby(['query', 'docid'], as_index=False)['rel'].max()
         frame.insert(1, 'q0', 0)
         self.qrels = trectools.TrecQrel()
@@ -80,15 +80,15 @@ class TrectoolsPrepared(Prepared):
         for m in self.measures:
             values = out[m]
             frame = _CALLS[m.name](evaluator, m)
-            for qid, value in zip(frame.index.tolist(), frame.iloc[:, 0].tolist()):
+            for qid, value in zip(frame.index.tolist(), frame.iloc[:, 0].tolist(), strict=True):
                 if qid in position and value == value:           # NaN: 0, as trec_eval gives
                     values[position[qid]] = value
         return out
 
     def _run(self, run: Run):
         import pandas as pd
-        query = ids.to_list(ids.take(run.query_ids, run.qidx[run.order]))
-        docs = ids.to_list(ids.take(run.doc_ids, run.order))
+        query = run.query_ids.take(run.qidx[run.order]).to_list()
+        docs = run.doc_ids.take(run.order).to_list()
         n = len(docs)
         frame = pd.DataFrame({'query': query, 'q0': 'Q0', 'docid': docs,
                               'rank': ranges(np.diff(run.offsets)) + 1,

@@ -5,16 +5,39 @@ Every native kernel lives in the module named like its measure family in
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.data import Qrels, Run
 from ...core.measure import REGISTRY, Measure
 from ...core.provider import ANY, Pattern, Prepared, Provider
-from . import ap, bpref, counts, infap, iprec, ndcg, precision, recall, rprec, rr, set_measures, success  # noqa: F401
-from . import accuracy, auc, compat, err, f1, hits, judged, lag, rbp  # noqa: F401  (issue 3 families)
-from . import cwl, diversity  # noqa: F401  (issue 4 families)
+from ...data.qrels import Qrels
+from ...data.run import Run
+from . import (  # noqa: F401  # noqa: F401  (issue 3 families)  # noqa: F401  (issue 4 families)
+    accuracy,
+    ap,
+    auc,
+    bpref,
+    compat,
+    counts,
+    cwl,
+    diversity,
+    err,
+    f1,
+    hits,
+    infap,
+    iprec,
+    judged,
+    lag,
+    ndcg,
+    precision,
+    rbp,
+    recall,
+    rprec,
+    rr,
+    set_measures,
+    success,
+)
 from .kernels import KERNELS
 from .table import QrelsIndex, RankedTable
 

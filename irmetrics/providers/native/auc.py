@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...core.measure import Measure
-from ...core.segments import offsets_of, running_count
+from ...data.segments import offsets_of, running_count
 from .kernels import cutoff_of, kernel
 from .table import QrelsIndex, RankedTable
 
@@ -44,8 +44,7 @@ def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
     the judged documents not retrieved, tied.  Its area is ``AUC(rel=rel)@cutoff``.  Queries of the
     qrels without relevant or without judged non-relevant documents have no curve and are left out.
     """
-    from ...core.inputs import to_qrels, to_run
-    from ...core import ids
+    from ...data.inputs import to_qrels, to_run
     qrels, run = to_qrels(qrels), to_run(run, duplicates=duplicates)
     t = RankedTable(QrelsIndex(qrels), run)
     relevant, nonrel, num_rel, num_nonrel = _judged_classes(t, rel, np.inf if cutoff is None else cutoff)
@@ -55,7 +54,7 @@ def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
     true_pos = running_count(relevant[steps], q, offsets)
     false_pos = running_count(nonrel[steps], q, offsets)
     out = {}
-    for i, qid in enumerate(ids.to_list(qrels.query_ids)):
+    for i, qid in enumerate(qrels.query_ids.to_list()):
         if num_rel[i] == 0 or num_nonrel[i] == 0:
             continue
         part = slice(offsets[i], offsets[i + 1])

@@ -7,7 +7,7 @@ sum_{i = max(a, b)}^{D-1} p^i / (i + 1): a difference of one prefix-sum array, s
 import numpy as np
 
 from ...core.measure import Measure
-from ...core.segments import ranges
+from ...data.segments import ranges
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 

@@ -15,16 +15,27 @@ passed as keyword arguments (``None`` when an optional one is not given).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
-from ...core import ids
-from ...core.data import Qrel, ScoredDoc
-from ...core.errors import MeasureError
 from ...core.measure import COMPUTED, REGISTRY, Measure, MeasureDef
-from ...core.params import (CUTOFF, GAINS, JUDGED_ONLY, NOT_PROVIDED, P_PERSISTENCE, REL, Bool, Float, Int,
-                            Param)
+from ...core.params import (
+    CUTOFF,
+    GAINS,
+    JUDGED_ONLY,
+    NOT_PROVIDED,
+    P_PERSISTENCE,
+    REL,
+    Bool,
+    Constraint,
+    Float,
+    Int,
+    Param,
+)
+from ...data.records import Qrel, ScoredDoc
+from ...errors import MeasureError
 from .kernels import KERNELS
 from .table import RankedTable
 
@@ -102,6 +113,7 @@ def _params(params: Iterable[Param | str] | dict) -> tuple[Param, ...]:
 
 
 def _typed(name: str, default: Any) -> Param:
+    constraint: Constraint
     if isinstance(default, bool):
         constraint = Bool()
     elif isinstance(default, int):
@@ -152,7 +164,7 @@ def _qrels_rows(t: RankedTable) -> list[list[Qrel]]:
 def _run_rows(t: RankedTable) -> dict[int, list[ScoredDoc]]:
     """Ranked rows of each qrels query present in the run."""
     run = t.run
-    to_qrels = ids.lookup(run.query_ids, t.index.qrels.query_ids)
+    to_qrels = run.query_ids.lookup(t.index.qrels.query_ids)
     rows = list(run)                                    # ranking order, grouped by run query code
     offsets = run.offsets.tolist()
     return {int(q): rows[offsets[r]:offsets[r + 1]] for r, q in enumerate(to_qrels.tolist()) if q >= 0}

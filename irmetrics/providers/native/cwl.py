@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.measure import Measure
-from ...core.segments import offsets_of, ranges
+from ...data.segments import offsets_of, ranges
 from ...measures.cwl import CWL_DEPTH
 from .kernels import kernel
 from .table import RankedTable
@@ -90,6 +90,7 @@ def _last_rank(measure: Measure) -> int:
 def _profile(name: str, value: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(profile(i), sum_{j<=i} profile(j)) for ranks i = 0..999 (read-only)."""
     i = np.arange(CWL_DEPTH, dtype=np.float64)
+    base: np.ndarray
     if name == 'flat':
         base = np.ones(CWL_DEPTH)
     elif name == 'reciprocal':                       # NERR9: prod_{j<i} (j+1)/(j+2) = 1/(i+1)

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import ids
 from ...core.measure import Measure
-from ...core.segments import ranges
+from ...data.segments import ranges
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -51,7 +50,7 @@ class SubtopicJudgments:
         qrels = index.qrels
         self.index, self.nq = index, index.nq
         relevant = np.flatnonzero(qrels.relevance >= rel)
-        _, iteration = ids.encode(ids.take(qrels.iteration, relevant))
+        _, iteration = qrels.iteration.take(relevant).encode()
         width = int(iteration.max()) + 1 if len(iteration) else 1
         keys, subtopic = np.unique(qrels.qidx[relevant].astype(np.int64) * width + iteration, return_inverse=True)
         subtopic = subtopic.reshape(-1)
@@ -95,14 +94,14 @@ class GreedyIdeal:
         index = sj.index
         docs = np.flatnonzero(sj.count > 0)                        # judgments relevant to a subtopic
         query = index.query[docs]
-        by_docno = ids.order_within_groups(ids.take(index.doc_vocab, index.keys[docs] % index.n_docs), query)
+        by_docno = index.doc_vocab.take(index.keys[docs] % index.n_docs).order_within_groups(query)
         docs, self.query = docs[by_docno], query[by_docno]          # per query, docno descending
         self.pair_doc, self.pair_sub = sj.expand(docs)
         self.gains = novelty_gains(alpha, int(np.bincount(self.pair_sub).max()) + 1 if len(self.pair_sub) else 1)
         self.seen = np.zeros(sj.n_subtopics, dtype=np.int64)
         self.depth = 0
         self.found: list[tuple[np.ndarray, np.ndarray]] = []        # (query, gain) placed at each rank
-        self._result = None
+        self._result: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def ranks(self, depth: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         while self.depth < depth and len(self.query) and self._place_one():

@@ -5,7 +5,7 @@ holds only its maths and reads the shared :class:`~.table.RankedTable`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

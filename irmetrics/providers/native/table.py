@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import ids
-from ...core.data import Qrels, Run
-from ...core.segments import offsets_of, ranges, running_count
+from ...data.qrels import Qrels
+from ...data.run import Run
+from ...data.segments import offsets_of, ranges, running_count
 
 _BLOCK = 1 << 16        # rows per block where a run-sized temporary would otherwise be allocated
 
@@ -31,14 +31,14 @@ class QrelsIndex:
     def __init__(self, qrels: Qrels):
         self.qrels = qrels
         self.nq = qrels.num_queries
-        self.doc_vocab, doc_codes = ids.encode(qrels.doc_ids)
+        self.doc_vocab, doc_codes = qrels.doc_ids.encode()
         self._row_doc_codes = doc_codes                     # for row_judgment
         self.n_docs = max(len(self.doc_vocab), 1)
         # a bitmap of judged-document fingerprints: rules out most retrieved documents before the exact join
         bits = int(np.clip(np.ceil(np.log2(16 * self.n_docs)), 16, 26))
         self._filter_mask = np.uint64((1 << bits) - 1)
         self._filter = np.zeros(1 << bits, dtype=bool)
-        self._filter[(ids.fingerprint(self.doc_vocab) & self._filter_mask).astype(np.int64)] = True
+        self._filter[(self.doc_vocab.fingerprint() & self._filter_mask).astype(np.int64)] = True
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
         order = np.lexsort((qrels.relevance, keys))        # by key, highest grade last
         keys, grades = keys[order], qrels.relevance[order]
@@ -113,7 +113,7 @@ class RankedTable:
         self.index = index
         self.run = run
         self.nq = index.nq
-        qmap = ids.lookup(run.query_ids, index.qrels.query_ids)        # run query -> qrels query (-1)
+        qmap = run.query_ids.lookup(index.qrels.query_ids)        # run query -> qrels query (-1)
         seg_len = np.diff(run.offsets)
         self.n_ret = np.zeros(self.nq, dtype=np.int64)
         ok = qmap >= 0
@@ -123,9 +123,9 @@ class RankedTable:
         self._relevant: dict[int, np.ndarray] = {}
 
         row_query = qmap.astype(np.int32)[run.qidx]                      # per run row (file order)
-        fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else ids.fingerprint(run.doc_ids)
+        fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else run.doc_ids.fingerprint()
         cand = np.flatnonzero(index.maybe_judged(fingerprints) & (row_query >= 0))
-        doc_code = ids.lookup(ids.take(run.doc_ids, cand), index.doc_vocab)
+        doc_code = run.doc_ids.take(cand).lookup(index.doc_vocab)
         cand, doc_code = cand[doc_code >= 0], doc_code[doc_code >= 0]
         keys = row_query[cand].astype(np.int64) * index.n_docs + doc_code
         at = np.searchsorted(index.keys, keys)

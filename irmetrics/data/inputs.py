@@ -9,39 +9,18 @@ ir_datasets' record types among them).
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
-from . import ids, trec_files
-from .trec_format import QRELS, RUN
-from .data import Qrel, Qrels, Run, ScoredDoc
-from .errors import InputError
-
-
-def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:
-    """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path or raw text.
-
-    A document judged more than once for a query is an error for the measures that read one grade
-    per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
-    """
-    data, name = trec_files.load(source)
-    cols, lines = trec_files.parse(data, name, QRELS)
-    return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
-                              source=name, lines=lines, duplicates=duplicates)
-
-
-def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Run:
-    """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path or raw text.
-
-    The same document twice for a query is an error unless ``duplicates`` is
-    ``'first'``, ``'last'`` (ir_measures' and ranx's silent behaviour) or ``'max'``
-    (the occurrence with the highest score).
-    """
-    data, name = trec_files.load(source)
-    cols, lines = trec_files.parse(data, name, RUN)
-    return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
-                            duplicates=duplicates, lines=lines)
+from ..errors import InputError, warn
+from . import ids
+from .ids import Ids
+from .qrels import Qrels
+from .records import Qrel, ScoredDoc
+from .run import Run
+from .trec.reader import read_trec_qrels, read_trec_run
 
 
 def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
@@ -113,8 +92,10 @@ def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...
     return out
 
 
-def _flatten_dict(obj: dict, kind: str) -> tuple[Any, Any, list]:
-    q, d, v = [], [], []
+def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[Ids, Ids, list[Any]]:
+    q: list[Any] = []
+    d: list[Any] = []
+    v: list[Any] = []
     for qid, docs in obj.items():
         if not isinstance(docs, dict):
             raise InputError(f'{kind} dict must map query ids to dicts of {{doc_id: value}}; '
@@ -122,10 +103,15 @@ def _flatten_dict(obj: dict, kind: str) -> tuple[Any, Any, list]:
         q.extend([qid] * len(docs))
         d.extend(docs.keys())
         v.extend(docs.values())
+    empty = [qid for qid, docs in obj.items() if not docs]
+    if empty:
+        what = 'retrieves no document: it scores 0' if kind == 'run' else 'has no judgment: it is not evaluated'
+        warn(f'{len(empty)} quer{"y" if len(empty) == 1 else "ies"} of the {kind} dict '
+             f'({", ".join(map(repr, empty[:5]))}{", ..." if len(empty) > 5 else ""}) {what}')
     return ids.column(q), ids.column(d), v
 
 
-def _rows(obj: Iterable, record: type, kind: str) -> list:
+def _rows(obj: Iterable[Any], record: Any, kind: str) -> list[Any]:
     """Columns of an iterable of records (named tuples by field name, else tuples by position)."""
     try:
         items = list(obj)
@@ -133,6 +119,7 @@ def _rows(obj: Iterable, record: type, kind: str) -> list:
         raise InputError(f'cannot read {kind} from {type(obj).__name__}: expected a path, raw text, a '
                          f'DataFrame, a dict of dicts or an iterable of {record.__name__} records') from None
     fields = record._fields
+    cols: list[list[Any]]
     if not items:
         cols = [[] for _ in fields]
     elif all(hasattr(items[0], f) for f in fields if f not in record._field_defaults):
@@ -147,6 +134,6 @@ def _rows(obj: Iterable, record: type, kind: str) -> list:
         defaults = record._field_defaults
         cols = [[r[i] if i < len(r) else defaults[f] for r in items] for i, f in enumerate(fields)]
     out = []
-    for f, col in zip(fields, cols):
+    for f, col in zip(fields, cols, strict=True):
         out.append(ids.column(col) if f in ('query_id', 'doc_id', 'iteration') else col)
     return out

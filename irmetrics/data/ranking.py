@@ -6,15 +6,13 @@ doubles; equal scores are ordered by document id descending, compared byte-wise
 """
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from . import ids
+from .ids import Ids
 from .segments import ranges
 
 
-def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Any) -> np.ndarray:
+def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Ids) -> np.ndarray:
     """Row indices in trec_eval order: query code ascending, score descending, doc id descending.
 
     Runs are usually written grouped by query and sorted by score; that case is
@@ -36,18 +34,18 @@ def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Any) -> np.nd
     return order
 
 
-def _order_ties_by_doc_desc(order: np.ndarray, tied: np.ndarray, doc_ids: Any) -> None:
+def _order_ties_by_doc_desc(order: np.ndarray, tied: np.ndarray, doc_ids: Ids) -> None:
     """Reorder, in place, each run of tied rows of ``order`` by doc id descending."""
     edge = np.diff(np.concatenate(([False], tied, [False])).astype(np.int8))
     starts = np.flatnonzero(edge == 1)             # first row of each tie group
     sizes = np.flatnonzero(edge == -1) + 1 - starts
     pairs = starts[sizes == 2]                      # the common case: swap when first < second
     if len(pairs):
-        swap = pairs[ids.less(ids.take(doc_ids, order[pairs]), ids.take(doc_ids, order[pairs + 1]))]
+        swap = pairs[doc_ids.take(order[pairs]).less(doc_ids.take(order[pairs + 1]))]
         order[swap], order[swap + 1] = order[swap + 1], order[swap].copy()
     big = sizes > 2
     if big.any():
         positions = np.repeat(starts[big], sizes[big]) + ranges(sizes[big])
         groups = np.repeat(np.arange(int(big.sum())), sizes[big])
-        within = ids.order_within_groups(ids.take(doc_ids, order[positions]), groups)
+        within = doc_ids.take(order[positions]).order_within_groups(groups)
         order[positions] = order[positions[within]]

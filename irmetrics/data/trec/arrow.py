@@ -9,17 +9,24 @@ caller canonicalises the text or asks for the numbers as text (``typed=False``),
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from .arrow_strings import combine, numbers, take
-from .errors import InputError
-from .trec_format import (DECIMAL_NUMBER, Data, FileData, Layout, integers_of_codes, line_number,
-                          number_or_none, row_lines)
+from ...errors import InputError
+from ..arrow_arrays import combine, numbers, take
+from .format import (
+    DECIMAL_NUMBER,
+    Data,
+    FileData,
+    Layout,
+    integers_of_codes,
+    number_or_none,
+    row_lines,
+)
 
 Columns = dict[str, object]
 
@@ -61,8 +68,10 @@ def split(data: Data, name: str, layout: Layout, typed: bool = True) -> tuple[Co
 
 
 def _empty(layout: Layout) -> Columns:
-    return {c: np.zeros(0, dtype=np.int64 if c in layout.integers else np.float64) if c in layout.numbers + layout.integers
-            else pa.array([], pa.string()) for c in layout.keep}
+    out: Columns = {c: pa.array([], pa.string()) for c in layout.keep}
+    out.update({c: np.zeros(0, dtype=np.float64) for c in layout.numbers})
+    out.update({c: np.zeros(0, dtype=np.int64) for c in layout.integers})
+    return out
 
 
 def _read(data: Data, layout: Layout, types: dict) -> pa.Table:
@@ -91,7 +100,7 @@ def _numbers(values: pa.Array, column: str, name: str, lines: Callable[[], np.nd
     out = np.empty(len(values), dtype=np.float64)
     out[decimal] = numbers(values.filter(is_decimal).cast(pa.float64()))
     others = np.flatnonzero(~decimal)
-    for row, text in zip(others.tolist(), take(values, others).to_pylist()):
+    for row, text in zip(others.tolist(), take(values, others).to_pylist(), strict=True):
         value = number_or_none(text)
         if value is None:
             raise InputError(f'{column} {text!r} is not a number', name, int(lines()[row]))

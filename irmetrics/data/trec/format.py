@@ -23,14 +23,15 @@ counts checked (true of nearly every large file; Arrow's reader checks the count
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, Union
 
 import numpy as np
 
-from .errors import InputError
+from ...errors import InputError
 
 SEPARATORS = b' \t\v\f\r'
 _OTHER_SEPARATORS = b'\t\v\f\r'
@@ -94,79 +95,138 @@ class FileData:
             return f.read(n)
 
 
-Data = Union[bytes, FileData]
+Data = bytes | FileData
 
 
 # --- is the text single-spaced already? --------------------------------------------------------
-def is_single_spaced(data: Data) -> bool:
-    """True if every line's fields are separated by single spaces, with no white space at either end
-    of a line, no white space other than spaces and newlines, no comment and no NUL byte.
+@dataclass
+class BlankLines:
+    """The blank lines a reader skipped (white space only), not counting those after the last field."""
+
+    count: int = 0
+    first_offset: int | None = None           # byte offset inside the first blank line, while reading
+    first_line: int | None = None             # its line number, once :meth:`locate` has run
+
+    def add_pairs(self, newline: np.ndarray, start: int) -> None:
+        """Count the empty lines in a newline mask whose element 0 is at byte offset ``start``."""
+        pairs = np.flatnonzero(newline[1:] & newline[:-1])
+        if len(pairs):
+            self.count += len(pairs)
+            if self.first_offset is None:
+                self.first_offset = start + int(pairs[0]) + 1
+
+    def drop_trailing(self, tail_newlines: int) -> None:
+        """Forget the blank lines after the last field (a file ending in several newlines)."""
+        self.count -= max(tail_newlines - 1, 0)
+        if self.count <= 0:
+            self.count, self.first_offset = 0, None
+
+    def locate(self, data: Data) -> BlankLines:
+        """Turn the first blank line's offset into its line number in ``data`` (the text it refers to)."""
+        if self.first_offset is not None:
+            prefix = data.head(self.first_offset) if isinstance(data, FileData) else data[:self.first_offset]
+            self.first_line = prefix.count(b'\n') + 1
+        return self
+
+
+def is_single_spaced(data: Data) -> tuple[bool, BlankLines]:
+    """Whether every line's fields are separated by single spaces, with no white space at either end
+    of a line, no white space other than spaces and newlines, no comment and no NUL byte; and the blank
+    (empty) lines met on the way.
 
     Then only the field counts remain to be checked.  One pass in blocks of a few MiB (a file is
-    streamed, not held), a few vectorised operations per block.
+    streamed, not held), a few vectorised operations per block into buffers allocated once.
     """
-    previous = 10                                   # a virtual newline before the first byte
+    blank = BlankLines()
+    if (data.head(1) if isinstance(data, FileData) else data[:1]) in (b' ', b'#'):
+        return False, blank                         # white space or a comment on the first line
+    low = np.empty(_BLOCK + 1, dtype=bool)
+    pairs = np.empty(_BLOCK, dtype=bool)
+    block = np.full(1, 10, dtype=np.uint8)
+    offset = -1                                     # byte offset of the block's first element
     for block, find in _blocks(data):
         if any(find(ch) >= 0 for ch in (*_byte_list(_OTHER_SEPARATORS), b'\0')):
-            return False
-        b = np.frombuffer(block, dtype=np.uint8)
-        if not _spacing_ok(previous, b, find):
-            return False
-        previous = int(b[-1]) if len(b) else previous
-    return previous != 32                           # no space before the (virtual) final newline
+            return False, blank
+        if not _spacing_ok(block, find, low[:len(block)], pairs[:len(block) - 1], blank, offset):
+            return False, blank
+        offset += len(block) - 1
+    blank.drop_trailing(_trailing_newlines(block))
+    return int(block[-1]) != 32, blank.locate(data)     # no space at the end of the last line
 
 
-def _spacing_ok(previous: int, b: np.ndarray, find: Callable[[bytes], int]) -> bool:
-    """No space next to a space or a newline, and no '#' starting a line, in ``b`` (after ``previous``)."""
-    pair = np.empty(len(b) + 1, dtype=np.uint8)
-    pair[0] = previous
-    pair[1:] = b
-    low = pair <= 32                                # a cheap first look; exact test only if it fires
-    if np.any(low[1:] & low[:-1]):
-        space, newline = pair == 32, pair == 10
+def _spacing_ok(b: np.ndarray, find: Callable[[bytes], int], low: np.ndarray, pairs: np.ndarray,
+                blank: BlankLines, offset: int) -> bool:
+    """No space next to a space or a newline, and no '#' starting a line, in ``b`` (whose first byte,
+    at ``offset``, is the previous block's last one); empty lines are counted in ``blank``.
+    ``low`` and ``pairs`` are work buffers of the right sizes."""
+    np.less_equal(b, 32, out=low)                   # a cheap first look; the exact test only if it fires
+    np.logical_and(low[1:], low[:-1], out=pairs)
+    if pairs.any():
+        space, newline = b == 32, b == 10
         if np.any((space[1:] & (space[:-1] | newline[:-1])) | (newline[1:] & space[:-1])):
             return False
+        blank.add_pairs(newline, offset)
     if find(b'#') >= 0:
-        at = np.flatnonzero(pair[1:] == 35)
-        if np.any(pair[at] == 10):
+        at = np.flatnonzero(b[1:] == 35)
+        if np.any(b[at] == 10):
             return False
     return True
+
+
+def _trailing_newlines(b: np.ndarray) -> int:
+    """How many newlines end ``b`` (a block whose end is the end of the file)."""
+    content = np.flatnonzero(b[-(1 << 16):] != 10)
+    return len(b[-(1 << 16):]) - 1 - int(content[-1]) if len(content) else len(b[-(1 << 16):])
+
+
+def _find(data: bytes | bytearray, lo: int, hi: int, ch: bytes) -> int:
+    return data.find(ch, lo, hi)
 
 
 def _byte_list(chars: bytes) -> list[bytes]:
     return [chars[i:i + 1] for i in range(len(chars))]
 
 
-def _blocks(data: Data) -> Iterator[tuple[memoryview | bytes, Callable[[bytes], int]]]:
-    """Consecutive blocks of ``data`` with a ``find(bytes) -> int`` over each (memchr speed)."""
+def _blocks(data: Data) -> Iterator[tuple[np.ndarray, Callable[[bytes], int]]]:
+    """Consecutive blocks of ``data``, each starting with the byte before it (a newline before the
+    first), as numpy arrays, with a ``find(bytes) -> int`` over the block's own bytes (memchr speed)."""
     if isinstance(data, FileData):
-        buf = bytearray(_BLOCK)
+        buf = bytearray(_BLOCK + 1)
+        array = np.frombuffer(buf, dtype=np.uint8)
         view = memoryview(buf)
+        buf[0] = 10
         with open(data.path, 'rb', buffering=0) as f:
             while True:
-                n = f.readinto(view)
+                n = f.readinto(view[1:])
                 if not n:
                     return
-                yield view[:n], lambda ch, n=n: buf.find(ch, 0, n)
+                yield array[:n + 1], functools.partial(_find, buf, 1, n + 1)
+                buf[0] = buf[n]
     else:
-        view = memoryview(data)
+        array = np.frombuffer(data, dtype=np.uint8)
         for lo in range(0, len(data), _BLOCK):
             hi = min(lo + _BLOCK, len(data))
-            yield view[lo:hi], lambda ch, lo=lo, hi=hi: data.find(ch, lo, hi)
+            yield array[max(lo - 1, 0):hi], functools.partial(_find, data, lo, hi)
 
 
 # --- the canonical form ----------------------------------------------------------------------------
-def canonical(data: bytes, name: str, layout: Layout) -> bytes:
-    """``data`` in canonical form (see the module docstring); a line with too few fields, or a qrels
-    line with too many, is an error naming its line."""
+def canonical(data: bytes, name: str, layout: Layout) -> tuple[bytes, BlankLines]:
+    """``data`` in canonical form (see the module docstring) and its blank lines; a line with too few
+    fields, or a qrels line with too many, is an error naming its line."""
     nul = data.find(b'\0')
     if nul >= 0:
         raise InputError('a NUL byte: TREC files are text (is this a binary file?), and trec_eval would '
                          'end the field there', name, line_number(data, nul))
     data = _single_spaced(data)
+    blank = BlankLines()
+    if b'\n\n' in data or data.startswith(b'\n'):
+        b = np.frombuffer(data, dtype=np.uint8)
+        blank.add_pairs(np.concatenate(([True], b == 10)), -1)
+        blank.drop_trailing(_trailing_newlines(b))
+        blank.locate(data)
     if data.startswith(b'#') or b'\n#' in data:
         data = _empty_comment_lines(data)
-    return _fit_fields(data, name, layout)
+    return _fit_fields(data, name, layout), blank
 
 
 def _single_spaced(data: bytes) -> bytes:

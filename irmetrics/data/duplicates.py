@@ -1,0 +1,89 @@
+"""Finding the rows that repeat a (document, query, ...) key, vectorised, and resolving them by a policy."""
+from __future__ import annotations
+
+import numpy as np
+
+from .ids import Ids, mix
+
+#: What to keep of a document retrieved more than once for a query (runs).
+DUPLICATE_POLICIES = ('error', 'first', 'last', 'max')
+
+
+class Duplicates:
+    """Rows sharing (doc id, code, ...) with another row, as groups numbered in order of first appearance.
+
+    ``rows`` are sorted by group, then row; ``group[i]`` is the group of ``rows[i]``.
+    """
+
+    def __init__(self, rows: np.ndarray, group: np.ndarray):
+        self.rows, self.group = rows, group
+
+    @property
+    def count(self) -> int:
+        return int(self.group[-1]) + 1
+
+    def first(self) -> np.ndarray:
+        """The rows of the group that appears first."""
+        return self.rows[self.group == 0]
+
+    def to_drop(self, policy: str, scores: np.ndarray) -> np.ndarray:
+        """Rows to drop so that one row per group remains: the first, the last, or the highest-scoring
+        (the earliest among equal scores)."""
+        if policy == 'max':
+            order = np.lexsort((self.rows, -scores[self.rows], self.group))
+        else:
+            order = np.arange(len(self.rows)) if policy == 'first' else np.lexsort((-self.rows, self.group))
+        group = self.group[order]
+        kept = np.ones(len(order), dtype=bool)
+        kept[1:] = group[1:] != group[:-1]
+        return self.rows[order[~kept]]
+
+    @classmethod
+    def find(cls, doc_ids: Ids, fingerprints: np.ndarray, *codes: np.ndarray) -> Duplicates | None:
+        """The duplicates among rows (None if there are none), vectorised.
+
+        Fingerprints (:meth:`Ids.fingerprint` of the doc ids, mixed with the codes) find candidates
+        in O(n log n) on integers; candidates are then compared exactly, so a fingerprint
+        collision never merges different rows.
+        """
+        if len(fingerprints) < 2:
+            return None
+        keys = mix(fingerprints, *codes)
+        keys.sort()                                         # in place: the common case needs nothing else
+        repeated = keys[1:][keys[1:] == keys[:-1]]
+        del keys
+        if len(repeated) == 0:
+            return None
+        keys = mix(fingerprints, *codes)
+        rows = np.flatnonzero(np.isin(keys, repeated))
+        rows = rows[np.lexsort((rows, keys[rows]))]       # by key, then row
+        new_key = np.ones(len(rows), dtype=bool)
+        new_key[1:] = keys[rows[1:]] != keys[rows[:-1]]
+        same = doc_ids.take(rows[1:]).equal(doc_ids.take(rows[:-1]))
+        for c in codes:
+            same &= c[rows[1:]] == c[rows[:-1]]
+        if not np.all(new_key[1:] | same):
+            return cls._find_exactly(doc_ids, rows, codes)      # a fingerprint collision: compare ids
+        return cls._numbered(rows, np.cumsum(new_key) - 1)
+
+    @classmethod
+    def _find_exactly(cls, doc_ids: Ids, rows: np.ndarray, codes) -> Duplicates | None:
+        groups: dict[tuple, int] = {}
+        label = np.array([groups.setdefault((d, *(int(c[r]) for c in codes)), len(groups))
+                          for r, d in zip(rows.tolist(), doc_ids.take(rows).to_list(), strict=True)], dtype=np.int64)
+        size = np.bincount(label)
+        keep = size[label] > 1
+        if not keep.any():
+            return None
+        return cls._numbered(rows[keep], np.unique(label[keep], return_inverse=True)[1])
+
+    @classmethod
+    def _numbered(cls, rows: np.ndarray, label: np.ndarray) -> Duplicates:
+        """Groups renumbered by their first row, rows sorted by (group, row)."""
+        first_row = np.full(int(label.max()) + 1, np.iinfo(np.int64).max)
+        np.minimum.at(first_row, label, rows)
+        rank = np.empty_like(first_row)
+        rank[np.argsort(first_row)] = np.arange(len(first_row))
+        group = rank[label]
+        order = np.lexsort((rows, group))
+        return cls(rows[order], group[order])

@@ -1,0 +1,124 @@
+"""Ids as an Arrow string array: the layout of large columns (compact; hashed, looked up and sorted in C)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ...errors import InputError
+from ..arrow_arrays import arrow_array, booleans, combine, numbers, take
+from .base import Ids, fingerprint_bytes
+
+
+class ArrowIds(Ids):
+    """Ids held in one Arrow array of strings: ``string``, ``large_string`` (past 2 GiB of text), or a
+    dictionary of strings (as the reader gives query ids: :meth:`encode` then costs nothing)."""
+
+    layout = 'arrow'
+    rank = 1
+
+    def __init__(self, values: pa.Array):
+        self.values = values
+
+    @classmethod
+    def of(cls, values: pa.Array | pa.ChunkedArray) -> ArrowIds:
+        """From an Arrow array of strings or numbers (numbers become their text)."""
+        if isinstance(values, pa.ChunkedArray):
+            if pa.types.is_dictionary(values.type) and values.num_chunks > 1:
+                values = pa.table({'v': values}).unify_dictionaries().column('v')
+            values = combine(values)
+        if values.null_count:
+            raise InputError('ids must not be missing (None/NaN)')
+        if pa.types.is_dictionary(values.type):
+            if pa.types.is_string(values.type.value_type):
+                return cls(values)
+            values = values.cast(values.type.value_type)
+        if pa.types.is_floating(values.type) and pc.all(pc.equal(values, pc.floor(values))).as_py():
+            values = values.cast(pa.int64())              # 301.0 -> '301'
+        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+            values = values.cast(pa.string())
+        return cls(values)
+
+    @classmethod
+    def from_values(cls, values: Any) -> ArrowIds:
+        """From a numpy array or sequence of ids (numbers become their text)."""
+        try:
+            arr = pa.array(values, from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            arr = pa.array([str(v) for v in values], pa.string())
+        return cls.of(arr)
+
+    @classmethod
+    def from_strings(cls, items: list[str]) -> ArrowIds:
+        """From Python strings, built from the buffers (``pa.array`` would import pandas)."""
+        encoded = [item.encode('utf-8') for item in items]
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        offsets = np.concatenate(([0], np.cumsum(lengths)))
+        kind, off_type = (pa.string(), np.int32) if offsets[-1] < 2 ** 31 else (pa.large_string(), np.int64)
+        return cls(pa.Array.from_buffers(kind, len(items), [None, pa.py_buffer(offsets.astype(off_type)),
+                                                            pa.py_buffer(b''.join(encoded))]))
+
+    @classmethod
+    def adopt(cls, other: Ids) -> ArrowIds:
+        return other if isinstance(other, ArrowIds) else cls.from_strings(other.to_list())
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def to_list(self) -> list[str]:
+        return self.values.to_pylist()
+
+    def take(self, indices: np.ndarray) -> ArrowIds:
+        return ArrowIds(take(self.values, indices))
+
+    def encode(self) -> tuple[ArrowIds, np.ndarray]:
+        values = self.values
+        if pa.types.is_dictionary(values.type):
+            codes = numbers(values.indices).astype(np.int32, copy=False)
+            used = np.bincount(codes, minlength=len(values.dictionary)) > 0
+            if used.all():                                   # the reader's dictionary: nothing to do
+                return ArrowIds(values.dictionary), codes
+            values = values.cast(values.type.value_type)
+        encoded = pc.dictionary_encode(values)
+        return ArrowIds(encoded.dictionary), numbers(encoded.indices).astype(np.int32, copy=False)
+
+    def fingerprint(self) -> np.ndarray:
+        values = self.values
+        if pa.types.is_dictionary(values.type):
+            return ArrowIds(values.dictionary).fingerprint()[numbers(values.indices)]
+        n = len(values)
+        if n == 0:
+            return np.zeros(0, dtype=np.uint64)
+        off_type = np.int64 if pa.types.is_large_string(values.type) else np.int32
+        offsets = np.frombuffer(values.buffers()[1], dtype=off_type, count=n + 1,
+                                offset=values.offset * np.dtype(off_type).itemsize).astype(np.int64)
+        data_buf = values.buffers()[2]
+        data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
+        return fingerprint_bytes(data, offsets)
+
+    def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
+        table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self.values})
+        return numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')])).astype(np.int64)
+
+    def _lookup(self, vocabulary: ArrowIds) -> np.ndarray:
+        values, vocab = self._plain(), vocabulary._plain()
+        if vocab.type != values.type:          # string vs large_string (ids past 2 GiB)
+            vocab = vocab.cast(values.type)
+        idx = pc.index_in(values, value_set=vocab)
+        out = numbers(idx).astype(np.int64)
+        if idx.null_count:
+            out[~booleans(pc.is_valid(idx))] = -1
+        return out
+
+    def _equal(self, other: ArrowIds) -> np.ndarray:
+        return booleans(pc.equal(self._plain(), other._plain()))
+
+    def _less(self, other: ArrowIds) -> np.ndarray:
+        return booleans(pc.less(self._plain(), other._plain()))
+
+    def _plain(self) -> pa.Array:
+        """The strings without a dictionary (comparisons need matching types)."""
+        values = self.values
+        return values.cast(values.type.value_type) if pa.types.is_dictionary(values.type) else values

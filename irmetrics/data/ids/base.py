@@ -1,0 +1,142 @@
+"""The interface of an id column, and what both layouts share: 64-bit fingerprints of strings.
+
+An :class:`Ids` holds the ids (of queries, documents or subtopics) of a column.  Two layouts
+implement it (:mod:`.numpy_ids`, :mod:`.arrow_ids`); :func:`irmetrics.data.ids.column` picks one
+when the column is built, and callers only ever use this interface.  An operation on two columns
+of different layouts runs in the layout of higher :attr:`Ids.rank` (Arrow), which adopts the
+other column: neither layout knows the other.
+
+String order is byte-wise on UTF-8 (trec_eval's ``strcmp``); Python's ``str`` order is the same
+(code point order).
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
+_MULT = np.uint64(0x100000001B3)          # FNV 64-bit prime
+_BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
+_BLOCK = 1 << 16
+
+
+class Ids(ABC):
+    """A column of string ids in one layout (see the module docstring)."""
+
+    #: the layout's name ('numpy' or 'arrow')
+    layout: ClassVar[str]
+    #: in an operation on two layouts, the higher rank's layout adopts the other column
+    rank: ClassVar[int]
+
+    @classmethod
+    @abstractmethod
+    def adopt(cls, other: Ids) -> Ids:
+        """``other`` in this layout (``other`` itself when it already is)."""
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def to_list(self) -> list[str]:
+        """The ids as Python strings."""
+
+    @abstractmethod
+    def take(self, indices: np.ndarray) -> Ids:
+        """The ids at ``indices`` (integers)."""
+
+    @abstractmethod
+    def encode(self) -> tuple[Ids, np.ndarray]:
+        """(vocabulary in order of first appearance, int32 code of each id)."""
+
+    @abstractmethod
+    def fingerprint(self) -> np.ndarray:
+        """:func:`fingerprint_bytes` of each id's UTF-8 bytes: the same in both layouts and every
+        process.  Equal ids give equal fingerprints; different ids collide with probability about
+        2**-64 per pair, so callers confirm matches exactly."""
+
+    @abstractmethod
+    def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
+        """Permutation sorting rows by group ascending, then id descending (byte-wise)."""
+
+    @abstractmethod
+    def _lookup(self, vocabulary: Any) -> np.ndarray:
+        """``lookup`` once both columns are in this layout (``vocabulary`` is of this class)."""
+
+    @abstractmethod
+    def _equal(self, other: Any) -> np.ndarray: ...
+
+    @abstractmethod
+    def _less(self, other: Any) -> np.ndarray: ...
+
+    def lookup(self, vocabulary: Ids) -> np.ndarray:
+        """Index (int64) of each id in ``vocabulary``, -1 where absent."""
+        a, b = self._common(vocabulary)
+        return a._lookup(b)
+
+    def equal(self, other: Ids) -> np.ndarray:
+        """Element-wise ``self == other`` (columns of equal length)."""
+        a, b = self._common(other)
+        return a._equal(b)
+
+    def less(self, other: Ids) -> np.ndarray:
+        """Element-wise ``self < other``, byte-wise (columns of equal length)."""
+        a, b = self._common(other)
+        return a._less(b)
+
+    def _common(self, other: Ids) -> tuple[Ids, Ids]:
+        layout = type(self) if self.rank >= other.rank else type(other)
+        return layout.adopt(self), layout.adopt(other)
+
+    def __repr__(self) -> str:
+        shown = ', '.join(map(repr, self.take(np.arange(min(len(self), 3))).to_list()))
+        return f'<{type(self).__name__} {len(self)} ids: {shown}{", ..." if len(self) > 3 else ""}>'
+
+
+def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Fingerprints of the strings ``data[offsets[i]:offsets[i+1]]``, hashed eight bytes at a time.
+
+    Works in cache-sized blocks of strings, so temporaries stay small.
+    """
+    n = len(offsets) - 1
+    out = np.empty(n, dtype=np.uint64)
+    for lo in range(0, n, _BLOCK):
+        hi = min(lo + _BLOCK, n)
+        first, last = offsets[lo], offsets[hi]
+        padded = np.zeros(last - first + 8, np.uint8)          # this block's bytes, plus room for a word
+        padded[:last - first] = data[first:last]
+        # word i = the 8 bytes starting at byte i (an unaligned, overlapping view)
+        words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
+        starts = offsets[lo:hi] - first
+        lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
+        with np.errstate(over='ignore'):
+            h = lengths.astype(np.uint64) * _MIX
+            for j in range((int(lengths.max()) + 7) // 8):
+                word = words[np.minimum(starts + 8 * j, last - first)]
+                word &= _BYTE_MASKS[np.clip(lengths - 8 * j, 0, 8)]
+                mixed = (h ^ word) * _MULT
+                mixed ^= mixed >> np.uint64(29)
+                h = np.where(lengths > 8 * j, mixed, h)      # a string's own words only, not its block's
+        out[lo:hi] = h
+    return out
+
+
+def mix(fingerprints: np.ndarray, *codes: np.ndarray) -> np.ndarray:
+    """Fingerprints of (id, code, ...) tuples from the ids' fingerprints and integer codes (a new array).
+
+    Computed in cache-sized blocks: the result is the only large allocation.
+    """
+    out = fingerprints.copy()
+    with np.errstate(over='ignore'):
+        for lo in range(0, len(out), _BLOCK):
+            block = out[lo:lo + _BLOCK]
+            for c in codes:
+                term = c[lo:lo + _BLOCK].astype(np.uint64)
+                term += np.uint64(1)
+                term *= _MIX
+                block ^= term
+                block *= np.uint64(0xBF58476D1CE4E5B9)
+                np.right_shift(block, np.uint64(31), out=term)
+                block ^= term
+    return out

@@ -1,0 +1,80 @@
+"""Ids as a numpy array of Python strings: the layout of small columns (nothing heavy to import)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...errors import InputError
+from .base import Ids, fingerprint_bytes
+
+
+class NumpyIds(Ids):
+    """Ids held in a numpy object array of ``str``."""
+
+    layout = 'numpy'
+    rank = 0
+
+    def __init__(self, values: np.ndarray):
+        self.values = values
+
+    @classmethod
+    def from_values(cls, values: Any) -> NumpyIds:
+        """From strings or numbers (numbers become their text; ``301.0`` becomes ``'301'``)."""
+        items = values.tolist() if isinstance(values, np.ndarray) else list(values)
+        if not all(type(v) is str for v in items):
+            items = [v if type(v) is str else _text(v) for v in items]
+        out = np.empty(len(items), dtype=object)
+        out[:] = items
+        return cls(out)
+
+    @classmethod
+    def adopt(cls, other: Ids) -> NumpyIds:
+        return other if isinstance(other, NumpyIds) else cls.from_values(other.to_list())
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def to_list(self) -> list[str]:
+        return self.values.tolist()
+
+    def take(self, indices: np.ndarray) -> NumpyIds:
+        return NumpyIds(self.values[np.asarray(indices, dtype=np.int64)])
+
+    def encode(self) -> tuple[NumpyIds, np.ndarray]:
+        index: dict[str, int] = {}
+        codes = np.fromiter((index.setdefault(v, len(index)) for v in self.values.tolist()), dtype=np.int32,
+                            count=len(self.values))
+        return NumpyIds.from_values(list(index)), codes
+
+    def fingerprint(self) -> np.ndarray:
+        encoded = [v.encode('utf-8') for v in self.values.tolist()]
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        offsets = np.concatenate(([0], np.cumsum(lengths)))
+        return fingerprint_bytes(np.frombuffer(b''.join(encoded), dtype=np.uint8), offsets)
+
+    def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
+        keys = self.values.tolist()
+        by_id = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
+        return np.asarray(sorted(by_id, key=groups.__getitem__), dtype=np.int64)
+
+    def _lookup(self, vocabulary: NumpyIds) -> np.ndarray:
+        index = {v: i for i, v in enumerate(vocabulary.to_list())}
+        return np.fromiter((index.get(v, -1) for v in self.values.tolist()), dtype=np.int64, count=len(self))
+
+    def _equal(self, other: NumpyIds) -> np.ndarray:
+        return np.asarray(self.values == other.values, dtype=bool)
+
+    def _less(self, other: NumpyIds) -> np.ndarray:
+        return np.fromiter((x < y for x, y in zip(self.values.tolist(), other.to_list(), strict=True)), dtype=bool,
+                           count=len(self))
+
+
+def _text(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        raise InputError('ids must not be missing (None/NaN)')
+    if isinstance(value, bytes):
+        return value.decode('utf-8')
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

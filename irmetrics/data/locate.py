@@ -1,0 +1,46 @@
+"""Where a row came from, for messages: a file's line number, or an item number of a Python input."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..errors import InputError
+from .ids import Ids
+
+
+class RowLocator:
+    """Turns a row index into the place a user can find it (file line or item number).
+
+    ``lines`` gives each row's 1-based line number, or is a function computing
+    them (readers compute line numbers only when an error needs one).
+    """
+
+    def __init__(self, source: str, lines: np.ndarray | Callable[[], np.ndarray] | None = None):
+        self.source = source
+        self._lines = lines
+
+    @property
+    def lines(self) -> np.ndarray | None:
+        if callable(self._lines):
+            self._lines = self._lines()
+        return self._lines
+
+    def line(self, row: int) -> int:
+        return int(self.lines[row]) if self.lines is not None else int(row) + 1
+
+    def error(self, cls, problem: str, row: int | None = None) -> InputError:
+        if row is None:
+            return cls(problem, self.source)
+        if self.lines is None:
+            return cls(f'item {int(row) + 1}: {problem}', self.source)
+        return cls(problem, self.source, self.line(row))
+
+    def describe_lines(self, rows: np.ndarray) -> str:
+        word = 'lines' if self.lines is not None else 'items'
+        return f'{word} {", ".join(str(self.line(r)) for r in rows[:5])}{", ..." if len(rows) > 5 else ""}'
+
+
+def id_at(values: Ids, row: int | np.integer) -> str:
+    """The id of one row, for a message."""
+    return values.take(np.array([int(row)])).to_list()[0]

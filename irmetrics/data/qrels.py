@@ -1,0 +1,126 @@
+"""Relevance judgments in columns: every qrels input becomes a :class:`Qrels` once.
+
+Immutable, evaluated any number of times; iterating yields :class:`~.records.Qrel` records.
+A document judged more than once for a query is resolved here, by the qrels' ``duplicates`` policy.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import DuplicateError, InputError
+from . import ids
+from .duplicates import Duplicates
+from .ids import Ids
+from .locate import RowLocator, id_at
+from .records import Qrel
+from .segments import offsets_of
+
+#: A qrels' policy for a document judged more than once for a query: 'error' (trec_eval) or its highest grade.
+QRELS_DUPLICATE_POLICIES = ('error', 'max')
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Relevance judgments in columns, rows grouped by query.
+
+    ``query_ids`` is the query vocabulary in order of first appearance; row ``i``
+    belongs to query ``qidx[i]``; rows of query ``q`` are ``offsets[q]:offsets[q+1]``.
+    """
+
+    query_ids: Ids
+    qidx: np.ndarray
+    doc_ids: Ids
+    relevance: np.ndarray
+    iteration: Ids
+    offsets: np.ndarray
+    source: str = 'qrels'
+    #: (problem, line) when a document is judged under several iterations and the policy is 'error':
+    #: measures that read one grade per document refuse these qrels (diversity measures read them)
+    judged_twice: tuple[str, int | None] | None = None
+
+    @classmethod
+    def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
+                     lines=None, duplicates: str = 'error') -> Qrels:
+        """Build from per-row columns.
+
+        A document judged more than once for a query under the same iteration is an error unless
+        ``duplicates='max'`` (keep its highest grade).  Under different iterations (subtopics, in
+        diversity qrels) every judgment is kept; with ``duplicates='error'`` the measures that read one
+        grade per document then refuse the qrels, as trec_eval does, and with ``'max'`` they read the
+        highest grade.
+        """
+        if duplicates not in QRELS_DUPLICATE_POLICIES:
+            raise ValueError(f'qrels duplicates must be one of {", ".join(map(repr, QRELS_DUPLICATE_POLICIES))}, '
+                             f'not {duplicates!r}')
+        where = RowLocator(source, lines)
+        qids = ids.column(query_ids)
+        docs = ids.column(doc_ids)
+        rel = np.asarray(relevance)
+        if rel.dtype.kind not in 'iu':
+            rel = _integral(rel, where)
+        rel = rel.astype(np.int64, copy=False)
+        its = ids.column(iteration) if iteration is not None else ids.repeat('0', len(qids))
+        if not (len(qids) == len(docs) == len(rel) == len(its)):
+            raise InputError('qrels columns have different lengths', source)
+        vocab, codes = qids.encode()
+        _, it_codes = its.encode()
+        fingerprints = docs.fingerprint()
+        dups = Duplicates.find(docs, fingerprints, codes, it_codes)
+        if dups is not None:
+            g = dups.first()
+            if duplicates == 'error':
+                raise where.error(DuplicateError,
+                                  f'duplicate judgment: document {id_at(docs, g[0])!r} judged more than once for '
+                                  f'query {id_at(qids, g[0])!r} (iteration {id_at(its, g[0])!r}), at '
+                                  f'{where.describe_lines(g)}; pass duplicates="max" to keep its highest grade',
+                                  int(g[1]))
+            kept = np.setdiff1d(np.arange(len(rel)), dups.to_drop('max', rel), assume_unique=True)
+            codes, it_codes, rel, fingerprints = codes[kept], it_codes[kept], rel[kept], fingerprints[kept]
+            docs, its = docs.take(kept), its.take(kept)
+        judged_twice = None
+        if duplicates == 'error':
+            across = Duplicates.find(docs, fingerprints, codes)
+            if across is not None:
+                g = across.first()
+                iterations = ', '.join(repr(i) for i in its.take(g).to_list())
+                judged_twice = (f'document {id_at(docs, g[0])!r} is judged more than once for query '
+                                f'{id_at(qids, g[0])!r} (iterations {iterations}), at {where.describe_lines(g)}',
+                                where.line(int(g[1])) if where.lines is not None else None)
+        order = np.argsort(codes, kind='stable')
+        codes = codes[order]
+        return cls(vocab, codes, docs.take(order), rel[order], its.take(order),
+                   offsets_of(codes, len(vocab)), source, judged_twice)
+
+    def __len__(self) -> int:
+        return len(self.qidx)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    def __iter__(self) -> Iterator[Qrel]:
+        q = self.query_ids.to_list()
+        for qi, d, r, it in zip(self.qidx.tolist(), self.doc_ids.to_list(), self.relevance.tolist(),
+                                self.iteration.to_list(), strict=True):
+            yield Qrel(q[qi], d, r, it)
+
+    def __repr__(self) -> str:
+        return f'<Qrels {self.source}: {self.num_queries} queries, {len(self)} judgments>'
+
+
+def _integral(values: np.ndarray, where: RowLocator) -> np.ndarray:
+    """Relevance given as floats or objects must hold whole numbers."""
+    try:
+        as_float = values.astype(np.float64)
+    except (TypeError, ValueError):
+        raise where.error(InputError, 'relevance must be an integer') from None
+    bad = np.flatnonzero(~np.isfinite(as_float) | (as_float != np.round(as_float)))
+    if len(bad):
+        raise where.error(InputError, f'relevance {values[bad[:1]].tolist()[0]!r} is not an integer', int(bad[0]))
+    huge = np.flatnonzero(np.abs(as_float) >= 2.0 ** 53)      # beyond this, floats no longer hold every integer
+    if len(huge):
+        raise where.error(InputError, f'relevance {values[huge[:1]].tolist()[0]!r} is too large', int(huge[0]))
+    return as_float.astype(np.int64)

@@ -1,0 +1,102 @@
+"""A ranked run in columns: every run input becomes a :class:`Run` once.
+
+A :class:`Run` is validated when it is built: scores must be finite, and the same (query, document)
+pair may occur once unless a ``duplicates`` policy says which occurrence to keep.  Its rows are then
+ranked once, by the rule of :mod:`.ranking`.  Immutable, evaluated any number of times; iterating
+yields :class:`~.records.ScoredDoc` records in ranked order.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import DuplicateError, InputError
+from . import ids
+from .duplicates import DUPLICATE_POLICIES, Duplicates
+from .ids import Ids
+from .locate import RowLocator, id_at
+from .ranking import canonical_order
+from .records import ScoredDoc
+from .segments import offsets_of
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A ranked run in columns.
+
+    ``qidx``, ``doc_ids`` and ``scores`` are per row (duplicates already
+    resolved); ``order`` lists the rows in trec_eval order (grouped by query code,
+    score descending, doc id descending) and ``offsets[q]:offsets[q+1]`` is the
+    slice of ``order`` holding query ``q``'s ranking.
+    """
+
+    query_ids: Ids
+    qidx: np.ndarray
+    doc_ids: Ids
+    scores: np.ndarray
+    order: np.ndarray
+    offsets: np.ndarray
+    source: str = 'run'
+    resolved_duplicates: int = 0
+    doc_fingerprints: np.ndarray | None = None     # doc_ids.fingerprint(), kept for joining
+
+    @classmethod
+    def from_columns(cls, query_ids, doc_ids, scores, *, source: str = 'run', duplicates: str = 'error',
+                     lines=None) -> Run:
+        """Build from per-row columns (see the class docstring for ``duplicates``)."""
+        if duplicates not in DUPLICATE_POLICIES:
+            raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, '
+                             f'not {duplicates!r}')
+        where = RowLocator(source, lines)
+        qids = ids.column(query_ids)
+        docs = ids.column(doc_ids)
+        sc = np.asarray(scores)
+        if sc.dtype.kind not in 'fiub':
+            raise InputError(f'scores must be numbers (got {sc.dtype})', source)
+        sc = sc.astype(np.float64, copy=False)
+        if not (len(qids) == len(docs) == len(sc)):
+            raise InputError('run columns have different lengths', source)
+        bad = np.flatnonzero(~np.isfinite(sc))
+        if len(bad):
+            raise where.error(InputError, f'score {sc[bad[0]].item()!r} is not a finite number', int(bad[0]))
+        vocab, codes = qids.encode()
+        doc_fp = docs.fingerprint()
+        dups = Duplicates.find(docs, doc_fp, codes)
+        dropped = 0
+        if dups is not None:
+            if duplicates == 'error':
+                g = dups.first()
+                raise where.error(
+                    DuplicateError,
+                    f'duplicate document {id_at(docs, g[0])!r}: retrieved more than once for query '
+                    f'{id_at(qids, g[0])!r}, at {where.describe_lines(g)} ({dups.count} duplicated '
+                    f'pair(s) in all); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
+                    f'to keep one', int(g[1]))
+            drop = dups.to_drop(duplicates, sc)
+            keep = np.ones(len(sc), dtype=bool)
+            keep[drop] = False
+            kept = np.flatnonzero(keep)
+            dropped = len(drop)
+            codes, sc, doc_fp = codes[kept], sc[kept], doc_fp[kept]
+            docs = docs.take(kept)
+        order = canonical_order(codes, sc, docs)
+        return cls(vocab, codes, docs, sc, order, offsets_of(codes[order], len(vocab)), source, dropped, doc_fp)
+
+    def __len__(self) -> int:
+        return len(self.qidx)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    def __iter__(self) -> Iterator[ScoredDoc]:
+        """The rows in trec_eval order."""
+        q = self.query_ids.to_list()
+        for qi, d, s in zip(self.qidx[self.order].tolist(), self.doc_ids.take(self.order).to_list(),
+                            self.scores[self.order].tolist(), strict=True):
+            yield ScoredDoc(q[qi], d, s)
+
+    def __repr__(self) -> str:
+        return f'<Run {self.source}: {self.num_queries} queries, {len(self)} documents>'

@@ -1,0 +1,122 @@
+"""Reading TREC qrels and run files: where the bytes come from, and which path splits them.
+
+Sources: a path (plain, ``.gz``, ``.bz2``, ``.xz``), raw text, or bytes.  Small inputs (up to
+:data:`SMALL_FILE` bytes) are brought into canonical form and split by Python's string methods
+(:mod:`.small`: no pyarrow import, so a small job starts fast); larger ones are split by Arrow's
+multi-threaded CSV reader (:mod:`.arrow`): straight from the file when one streaming pass finds it
+single-spaced, otherwise after canonicalisation in memory.  Both paths follow :mod:`.format`, the
+one statement of the format, and give the same columns.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+
+import numpy as np
+
+from ...errors import InputError, warn
+from ..qrels import Qrels
+from ..run import Run
+from . import small
+from .format import BOM, QRELS, RUN, BlankLines, Data, FileData, Layout, canonical, is_single_spaced
+
+#: Inputs up to this size are split by Python's string methods, without importing pyarrow.
+SMALL_FILE = 2 << 20
+_COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
+
+
+def load(source) -> tuple[Data, str]:
+    """(content, display name) of a path (plain, .gz, .bz2, .xz), raw text or bytes.
+
+    A large plain file is not read here: the Arrow reader streams it (see :class:`FileData`).
+    """
+    if isinstance(source, bytes):
+        return source, '<bytes>'
+    if isinstance(source, str) and ('\n' in source or not source.strip()):
+        return source.encode('utf-8'), '<text>'
+    path = os.fspath(source)
+    compression = _COMPRESSION.get(os.path.splitext(path)[1].lower())
+    try:
+        if compression is None:
+            if os.path.isdir(path):
+                raise IsADirectoryError(path)
+            if os.path.getsize(path) <= SMALL_FILE:
+                with open(path, 'rb') as f:
+                    return f.read(), path
+            file = FileData(path)
+            return (bytes(file) if file.head(len(BOM)) == BOM else file), path
+        return _decompress(path, importlib.import_module(compression)), path
+    except FileNotFoundError:
+        raise InputError('no such file', path) from None
+    except IsADirectoryError:
+        raise InputError('is a directory, not a file', path) from None
+    except (OSError, EOFError) as ex:
+        raise InputError(f'cannot read: {ex}', path) from None
+
+
+def _decompress(path: str, module) -> bytes:
+    try:
+        with module.open(path, 'rb') as f:
+            return f.read()
+    except (FileNotFoundError, IsADirectoryError):
+        raise
+    except Exception as ex:           # gzip, bz2 and lzma each raise their own kind of corrupt-data error
+        raise InputError(f'cannot read: corrupt {module.__name__} data: {ex}', path) from None
+
+
+def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
+    """Columns (``layout.keep``) of a TREC file, and a function giving each row's line number.
+
+    Id columns are id columns (:mod:`.ids`), numeric ones numpy arrays (float64 scores, int64 grades).
+    Blank lines are skipped with a warning (:func:`irmetrics.errors.warn`) giving their number and the
+    first one.
+    """
+    if isinstance(data, bytes) and data.startswith(BOM):     # a byte-order mark is never part of a query id
+        data = data[len(BOM):]
+    parsed, blank = _split(data, name, layout)
+    if blank.count:
+        plural = 's' if blank.count > 1 else ''
+        warn(f'{blank.count} blank line{plural} skipped (the first is line {blank.first_line})', name)
+    return parsed
+
+
+def _split(data: Data, name: str, layout: Layout) -> tuple[tuple[dict[str, object], Callable[[], np.ndarray]],
+                                                           BlankLines]:
+    if isinstance(data, bytes) and len(data) <= SMALL_FILE:
+        text, blank = canonical(data, name, layout)
+        return small.split(text, name, layout), blank
+    from . import arrow
+    single_spaced, blank = is_single_spaced(data)
+    if single_spaced:
+        parsed = arrow.split(data, name, layout)
+        if parsed is not None:
+            return parsed, blank
+    text, blank = canonical(bytes(data), name, layout)
+    parsed = arrow.split(text, name, layout) or arrow.split(text, name, layout, typed=False)
+    assert parsed is not None                       # untyped, only bad UTF-8 can fail, and that raises
+    return parsed, blank
+
+
+def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:
+    """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path, raw text or bytes.
+
+    A document judged more than once for a query is an error for the measures that read one grade
+    per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
+    """
+    data, name = load(source)
+    cols, lines = parse(data, name, QRELS)
+    return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
+                              source=name, lines=lines, duplicates=duplicates)
+
+
+def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Run:
+    """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path, raw text or bytes.
+
+    The same document twice for a query is an error unless ``duplicates`` is ``'first'``, ``'last'``
+    (ir_measures' and ranx's silent behaviour) or ``'max'`` (the occurrence with the highest score).
+    """
+    data, name = load(source)
+    cols, lines = parse(data, name, RUN)
+    return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
+                            duplicates=duplicates, lines=lines)

@@ -1,0 +1,98 @@
+"""Exceptions and warnings raised by irmetrics.
+
+Every error a user can cause derives from :class:`IrmetricsError`, so the CLI
+can print it as one line without a traceback.  The classes also derive from
+the builtin exception a Python user would expect (``ValueError`` for bad
+values, ``KeyError``-free lookups, ...), so ``except ValueError`` keeps working.
+
+Input that is valid but probably not what the user meant (no run query in the
+qrels, queries missing from the run, skipped blank lines) gives an
+:class:`IrmetricsWarning` through :func:`warn`; inside :func:`strict` it is an
+:class:`InputError` instead (``strict=True`` in the API, ``--strict`` in the CLI).
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import sys
+import warnings
+from collections.abc import Iterator
+from types import FrameType
+
+
+class IrmetricsError(Exception):
+    """Base class of every error caused by the user's input or request."""
+
+
+class MeasureError(IrmetricsError, ValueError):
+    """A measure string or parameter is invalid (syntax, unknown name, bad value)."""
+
+
+class UnknownMeasureError(MeasureError):
+    """The measure name is not known; the message suggests the closest names."""
+
+
+class InputError(IrmetricsError, ValueError):
+    """Qrels or run input is malformed.
+
+    ``source`` names the file (or the kind of object), ``line`` the 1-based line
+    number when the problem is tied to one line.
+    """
+
+    def __init__(self, problem: str, source: str | None = None, line: int | None = None):
+        self.problem = problem
+        self.source = source
+        self.line = line
+        where = source or ''
+        if line is not None:
+            where = f'{where}:{line}' if where else f'line {line}'
+        super().__init__(f'{where}: {problem}' if where else problem)
+
+
+class DuplicateError(InputError):
+    """The same (query, document) pair occurs more than once."""
+
+
+class UnsupportedMeasureError(IrmetricsError, ValueError):
+    """No available provider supports the measure (message names who could)."""
+
+
+class ProviderError(IrmetricsError, ValueError):
+    """A provider is unknown or not installed."""
+
+
+class IrmetricsWarning(UserWarning):
+    """Input that evaluates, but probably not as meant (see docs/conventions.md, "Warnings")."""
+
+
+_STRICT: contextvars.ContextVar[bool] = contextvars.ContextVar('irmetrics_strict', default=False)
+
+
+@contextlib.contextmanager
+def strict(enabled: bool = True) -> Iterator[None]:
+    """Within this block, :func:`warn` raises an :class:`InputError` instead of warning."""
+    token = _STRICT.set(enabled or _STRICT.get())
+    try:
+        yield
+    finally:
+        _STRICT.reset(token)
+
+
+def warn(problem: str, source: str | None = None, line: int | None = None) -> None:
+    """Warn about suspicious input (an :class:`InputError` under :func:`strict`), attributed to the
+    caller's line outside irmetrics."""
+    error = InputError(problem, source, line)
+    if _STRICT.get():
+        raise error
+    warnings.warn(IrmetricsWarning(str(error)), stacklevel=_user_level())
+
+
+def _user_level() -> int:
+    """The stack level of the first frame outside this package, counted from :func:`warn`'s caller."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame: FrameType | None = sys._getframe(2)
+    level = 2
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
