@@ -27,7 +27,8 @@ def files(tmp_path):
     return str(qrels), str(run)
 
 
-MISSING_Q3 = "irmetrics: warning: {run}: 1 of the 3 qrels queries are not in the run ('q3'); they score 0 (trec_eval -c)\n"
+MISSING_Q3 = ("irmetrics: warning: {run}: 1 of the 3 qrels queries are not in the run ('q3'); they score 0 "
+              "(trec_eval -c)\n")
 
 
 def irmetrics(*args, script=False):
