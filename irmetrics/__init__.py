@@ -7,9 +7,12 @@
 The public API only: everything is defined in the packages below it (docs/architecture.md):
 :mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.core` (the measure
 algebra, the provider registry, the calculation functions), :mod:`irmetrics.measures` (the
-definitions), :mod:`irmetrics.providers` (the engines) and :mod:`irmetrics.errors`.
+definitions), :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.compare` (comparing runs;
+the function ``irmetrics.compare`` shadows the package as an attribute: import its modules with
+``from irmetrics.compare import report``) and :mod:`irmetrics.errors`.
 """
 from . import providers as _providers  # noqa: F401  (registers the engines)
+from .compare import Comparison, ComparisonError, compare, plot_pr_curve
 from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
 from .core.measure import Measure
 from .core.params import NOT_PROVIDED
@@ -25,6 +28,7 @@ from .errors import (
     DuplicateError,
     InputError,
     IrmetricsError,
+    IrmetricsWarning,
     MeasureError,
     ProviderError,
     UnknownMeasureError,
@@ -37,8 +41,9 @@ from .providers.native.custom import define
 
 __version__ = '0.1.0'
 
-__all__ = ['CalcResults', 'DuplicateError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure',
-           'MeasureError', 'Metric', 'NOT_PROVIDED', 'ProviderError', 'Qrel', 'Qrels', 'Run', 'ScoredDoc',
-           'UnknownMeasureError', 'UnsupportedMeasureError', 'calc', 'calc_aggregate', 'define', 'evaluator',
-           'iter_calc', 'parse_measure', 'parse_trec_measure', 'read_trec_qrels', 'read_trec_run',
-           'roc_curve', 'to_qrels', 'to_run', '__version__', *_measure_names]
+__all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'ComparisonError', 'define',
+           'DuplicateError', 'evaluator', 'Evaluator', 'InputError', 'IrmetricsError', 'IrmetricsWarning',
+           'iter_calc', 'Measure', 'MeasureError', 'Metric', 'NOT_PROVIDED', 'parse_measure',
+           'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels',
+           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
+           'UnsupportedMeasureError', '__version__', *_measure_names]

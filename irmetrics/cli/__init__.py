@@ -2,9 +2,11 @@
 
     irmetrics QRELS RUN MEASURE... [-q] [-n] [-p PLACES] [--provider NAME] [--format FORMAT]
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
+    irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
     irmetrics measures [NAME...]  |  irmetrics providers
 
-Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.sources`
+Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
+comparison command), :mod:`.sources`
 (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
 :mod:`.progress` (the progress bar).  Every user error is one line on stderr and exit status 2.
@@ -78,6 +80,9 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
             text = (catalog.measures_table() if not args.names else
                     '\n'.join(catalog.measure_text(catalog.find_definition(n)) for n in args.names))
             sys.stdout.write(text)
+        elif command == 'compare':
+            from . import compare
+            compare.run(args, sys.stdout)
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())

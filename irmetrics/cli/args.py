@@ -1,7 +1,8 @@
-"""Command-line grammar: the evaluation command and the ``measures`` / ``providers`` commands.
+"""Command-line grammar: the evaluation command and the ``compare`` / ``measures`` / ``providers`` commands.
 
     irmetrics QRELS RUN MEASURE...              one run; as in ir_measures
     irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
+    irmetrics compare QRELS RUN RUN... -m MEASURE...   paired significance tests between runs
     irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
     irmetrics providers                         the engines and whether they are installed
 
@@ -15,10 +16,11 @@ import sys
 from .formats import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('measures', 'providers')
+COMMANDS = ('compare', 'measures', 'providers')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
+       irmetrics compare QRELS RUN RUN... -m MEASURE [options]
        irmetrics measures [NAME...]
        irmetrics providers'''
 
@@ -30,6 +32,7 @@ examples:
   irmetrics qrels.txt run.txt AP nDCG@10 "P(rel=2)@5"
   irmetrics qrels.txt bm25.txt dense.txt -m "AP nDCG@10"      # one row per run
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
+  irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25.txt   # significance tests
   irmetrics measures nDCG                                       # formula, parameters, conventions
 
 full reference: docs/cli.md in the irmetrics source tree'''
@@ -75,6 +78,21 @@ def places(text: str) -> int:
     return value
 
 
+def _evaluation_options(p: argparse.ArgumentParser) -> None:
+    """The options the evaluation and compare commands share: engine and duplicates."""
+    p.add_argument('--provider', metavar='NAME', help='force one provider (engine): see irmetrics providers')
+    p.add_argument('--duplicates', choices=['error', 'first', 'last', 'max'], default='error',
+                   help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
+                        'first, last or highest-scored occurrence')
+    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates', choices=['error', 'max'],
+                   default='error', help='a document judged more than once for a query (several iterations): an '
+                                         'error for measures that read one grade per document (default, as '
+                                         'trec_eval), or use its highest grade (subtopic qrels)')
+    p.add_argument('--strict', action='store_true',
+                   help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
+                        'queries missing from the run, blank lines, a relevance level no grade reaches')
+
+
 def evaluate_parser() -> argparse.ArgumentParser:
     from .. import __version__
     p = _EvaluateParser(prog='irmetrics', usage=USAGE, epilog=EPILOG,
@@ -101,17 +119,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
                                             'terminal, else tsv, the ir_measures layout)')
     out.add_argument('--trec-eval', '--trec_eval', dest='trec_eval', action='store_true',
                      help="trec_eval's three-column layout and measure names (one run)")
-    p.add_argument('--provider', metavar='NAME', help='force one provider (engine): see irmetrics providers')
-    p.add_argument('--duplicates', choices=['error', 'first', 'last', 'max'], default='error',
-                   help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
-                        'first, last or highest-scored occurrence')
-    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates', choices=['error', 'max'],
-                   default='error', help='a document judged more than once for a query (several iterations): an '
-                                         'error for measures that read one grade per document (default, as '
-                                         'trec_eval), or use its highest grade (subtopic qrels)')
-    p.add_argument('--strict', action='store_true',
-                   help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
-                        'queries missing from the run, blank lines, a relevance level no grade reaches')
+    _evaluation_options(p)
     p.add_argument('--quiet', action='store_true', help='no progress bar')
     p.add_argument('--version', action='version', version=f'irmetrics {__version__}')
     return p
@@ -130,9 +138,55 @@ def providers_parser() -> argparse.ArgumentParser:
                    description='The providers (engines), whether each is installed, and how to install it.')
 
 
+class _CompareParser(_Parser):
+    def parse_args(self, args=None, namespace=None):
+        args = self.parse_intermixed_args(args, namespace)
+        if not args.measure:
+            raise UsageError('no measures given: irmetrics compare QRELS RUN RUN... -m MEASURE')
+        args.tests = args.test or ['t']
+        return args
+
+
+def compare_parser() -> argparse.ArgumentParser:
+    from ..compare import TESTS
+    from ..compare.corrections import METHODS
+    from ..compare.intervals import METHODS as CI_METHODS
+    from .compare import FORMATS as COMPARE_FORMATS
+    p = _CompareParser(prog='irmetrics compare', usage='irmetrics compare QRELS RUN RUN... -m MEASURE [options]',
+                       description='Compare runs with paired significance tests: means, differences with '
+                                   'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
+                                   'for multiple comparisons (see docs/comparing.md).')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('runs', nargs='*', metavar='RUN', help='two or more run files')
+    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
+                   help='a measure (or several, space-separated); repeatable')
+    p.add_argument('--baseline', metavar='NAME|PATH',
+                   help='compare every run with this one (a run as given, or its file name); default: every pair')
+    p.add_argument('--test', action='append', choices=list(TESTS), metavar='TEST',
+                   help=f'{", ".join(TESTS)} (default t); repeat for several')
+    p.add_argument('--correction', choices=list(METHODS), metavar='METHOD',
+                   help=f'multiple-comparison correction: {", ".join(METHODS)} (default: none)')
+    p.add_argument('--correction-scope', '--correction_scope', dest='correction_scope', choices=['measure', 'all'],
+                   default='measure', help='correct within each measure (default) or over all measures')
+    p.add_argument('--alpha', type=float, default=0.05, help='significance level (default 0.05)')
+    p.add_argument('--ci', type=float, default=0.95, help='confidence level of the intervals (default 0.95)')
+    p.add_argument('--ci-method', '--ci_method', dest='ci_method', choices=list(CI_METHODS), default='t',
+                   help='intervals: t (default), bootstrap (percentile) or bca')
+    p.add_argument('--resamples', type=int, default=10000, metavar='N',
+                   help='resamples of the randomisation, bootstrap and Tukey tests (default 10000)')
+    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
+    p.add_argument('-f', '--format', choices=COMPARE_FORMATS, default='table', metavar='FORMAT',
+                   help=f'output format: {", ".join(COMPARE_FORMATS)} (default table)')
+    p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout')
+    p.add_argument('-p', '--places', type=places, default=4, help='decimal places of table, markdown, latex and '
+                                                                   'html (default 4)')
+    _evaluation_options(p)
+    return p
+
+
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     """(command, arguments); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
-        parser = measures_parser() if argv[0] == 'measures' else providers_parser()
-        return argv[0], parser.parse_args(argv[1:])
+        parsers = {'compare': compare_parser, 'measures': measures_parser, 'providers': providers_parser}
+        return argv[0], parsers[argv[0]]().parse_args(argv[1:])
     return 'evaluate', evaluate_parser().parse_args(argv)

@@ -1,0 +1,63 @@
+"""The comparison command: read the qrels and the runs once, compare, print one report.
+
+Run names are the paths as given; ``--baseline`` names one of them, as given, by the same file, or
+by its file name with or without extension when that is unambiguous.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from typing import TextIO
+
+from ..compare import ComparisonError, compare
+from .evaluate import check_runs, resolve_measures
+from .sources import load_qrels, load_run
+
+FORMATS = ('table', 'markdown', 'latex', 'html', 'json', 'csv')
+
+
+def resolve_baseline(given: str | None, names: Sequence[str]) -> str | None:
+    """The run ``given`` names (see the module docstring)."""
+    if given is None or given in names:
+        return given
+    same_file = [n for n in names if os.path.exists(given) and os.path.exists(n) and os.path.samefile(given, n)]
+    by_name = [n for n in names if given in (os.path.basename(n), os.path.splitext(os.path.basename(n))[0])]
+    for found in (same_file, by_name):
+        if len(found) == 1:
+            return found[0]
+    problem = 'ambiguous' if len(by_name) > 1 else 'unknown'
+    raise ComparisonError(f'{problem} baseline {given!r}: the runs are {", ".join(map(repr, names))}')
+
+
+def render(comparison, fmt: str, places: int) -> str:
+    if fmt == 'csv':
+        return comparison.to_dataframe().to_csv(index=False)
+    if fmt == 'json':
+        return comparison.to_json()
+    return {'table': comparison.to_table, 'markdown': comparison.to_markdown, 'latex': comparison.to_latex,
+            'html': comparison.to_html}[fmt](places)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> None:
+    measures = resolve_measures(args.measure)
+    check_runs(args.runs)
+    if len(args.runs) < 2:
+        raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '
+                              f'irmetrics compare QRELS RUN RUN... -m MEASURE')
+    twice = [name for i, name in enumerate(args.runs) if name in args.runs[:i]]
+    if twice:
+        raise ComparisonError(f'two runs are named {twice[0]!r}: give each run once')
+    baseline = resolve_baseline(args.baseline, args.runs)
+    qrels = load_qrels(args.qrels, args.qrels_duplicates)
+    runs = {name: load_run(name, args.duplicates) for name in args.runs}
+    comparison = compare(runs, qrels, measures, baseline=baseline, test=tuple(args.tests),
+                         correction=args.correction, correction_scope=args.correction_scope, alpha=args.alpha,
+                         ci=args.ci, ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed,
+                         provider=args.provider)
+    text = render(comparison, args.format, args.places)
+    if args.output:
+        with open(args.output, 'w', encoding='utf-8') as f:
+            f.write(text)
+    else:
+        out.write(text)

@@ -1,0 +1,22 @@
+"""What the comparison package takes from irmetrics' core, and its one error type.
+
+The package sits on the public API only (the evaluator, measures and their parser, results, run
+inputs, errors); every other module of :mod:`irmetrics.compare` imports those names from here, so
+a reorganisation of the core changes this file alone.
+"""
+from __future__ import annotations
+
+from ..core.api import Evaluator
+from ..core.measure import Measure
+from ..core.parse import parse_measures
+from ..core.results import aggregate, format_value, text_table
+from ..data.inputs import to_run
+from ..errors import InputError, IrmetricsError, MeasureError
+
+__all__ = ['ComparisonError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure', 'MeasureError',
+           'aggregate', 'format_value', 'parse_measures', 'text_table', 'to_run']
+
+
+class ComparisonError(IrmetricsError, ValueError):
+    """A comparison that cannot be made as asked: fewer than two runs, an unknown baseline, test,
+    correction or interval method, an option out of range, or too few paired queries."""

@@ -1,0 +1,134 @@
+"""Figures of a comparison, and the 11-point precision-recall curve (matplotlib, imported only here).
+
+Install with ``pip install "irmetrics[plot]"``.  Every function returns the matplotlib Figure
+without showing it; figures are made with the object-oriented API (no global pyplot state), so
+they work under any backend, Agg included.
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .base import ComparisonError, Evaluator
+from .vocabulary import RunsLike, letter, name_runs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .comparison import Comparison
+
+INSTALL = 'pip install "irmetrics[plot]"'
+RECALL_LEVELS = [i / 10 for i in range(11)]
+_BETTER, _WORSE = '#2a7ab0', '#d1603d'
+
+
+def _figure(rows: int = 1, height: float = 3.6, width: float = 7.5):
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ComparisonError(f'plotting needs matplotlib: {INSTALL}') from None
+    fig = Figure(figsize=(width, height * rows), layout='constrained')
+    return fig, [fig.add_subplot(rows, 1, i + 1) for i in range(rows)]
+
+
+def plot_deltas(cmp: Comparison, measure: Any, run: str | None = None, baseline: str | None = None):
+    """Per-query differences ``run - baseline`` on ``measure``, sorted from the largest gain to the
+    largest loss, one bar per query ("topic-by-topic"); one panel per compared run when ``run`` is
+    None.  Queries where either run is undefined are left out."""
+    j = cmp.measure_index(measure)
+    baseline = baseline if baseline is not None else cmp.baseline
+    if baseline is None:
+        raise ComparisonError('plot_deltas needs a baseline: compare(..., baseline=NAME) or plot_deltas(measure, '
+                              'baseline=NAME)')
+    for name in (baseline, run):
+        if name is not None and name not in cmp.runs:
+            raise ComparisonError(f'unknown run {name!r}: the runs are {", ".join(map(repr, cmp.runs))}')
+    b = cmp.runs.index(baseline)
+    others = [cmp.runs.index(run)] if run is not None else [r for r in range(len(cmp.runs)) if r != b]
+    m = cmp.measures[j]
+    fig, axes = _figure(len(others), height=3.2)
+    sign = 1 if m.definition.higher_is_better else -1
+    for ax, o in zip(axes, others, strict=True):
+        diff = cmp.values[o, :, j] - cmp.values[b, :, j]
+        keep = ~np.isnan(diff)
+        order = np.argsort(-diff[keep] * sign, kind='stable')
+        d = diff[keep][order]
+        qids = np.array(cmp.query_ids, dtype=object)[keep][order]
+        colors = np.where(d * sign > 0, _BETTER, np.where(d * sign < 0, _WORSE, '#999999'))
+        ax.bar(np.arange(d.size), d, width=0.85 if d.size < 200 else 1.0, color=colors)
+        ax.axhline(0, color='#333333', linewidth=0.8)
+        ax.axhline(d.mean(), color='#333333', linewidth=1, linestyle='--', label=f'mean {d.mean():+.4f}')
+        wins, losses = int((d * sign > 0).sum()), int((d * sign < 0).sum())
+        ax.set_title(f'{cmp.runs[o]} − {baseline}: {m} per query ({wins} better, {losses} worse, '
+                     f'{d.size - wins - losses} tied)', fontsize=10)
+        ax.set_ylabel(f'Δ {m}')
+        ax.set_xlim(-0.6, d.size - 0.4)
+        if d.size <= 40:
+            ax.set_xticks(np.arange(d.size), qids, rotation=90 if d.size > 12 else 0, fontsize=8)
+            ax.set_xlabel('query')
+        else:
+            ax.set_xticks([])
+            ax.set_xlabel(f'{d.size} queries, sorted by difference')
+        ax.legend(loc='upper right', fontsize=8, frameon=False)
+        ax.grid(axis='y', alpha=0.3)
+    return fig
+
+
+def plot_distribution(cmp: Comparison, measure: Any, kind: str = 'box'):
+    """Each run's per-query values on ``measure`` as a box plot (``kind='violin'``: a violin), the
+    mean marked by a diamond; queries where a run is undefined are left out of its box."""
+    if kind not in ('box', 'violin'):
+        raise ComparisonError(f"unknown kind {kind!r}: use 'box' or 'violin'")
+    j = cmp.measure_index(measure)
+    m = cmp.measures[j]
+    columns = [v[~np.isnan(v)] for v in cmp.values[:, :, j]]
+    fig, (ax,) = _figure(1, height=0.9 + 0.45 * len(cmp.runs) if len(cmp.runs) > 6 else 3.6)
+    positions = np.arange(1, len(cmp.runs) + 1)
+    if kind == 'box':
+        ax.boxplot(columns, positions=positions, orientation='horizontal', widths=0.55, patch_artist=True,
+                   boxprops={'facecolor': '#dbe8f3', 'edgecolor': '#2a5d84'}, medianprops={'color': '#2a5d84'},
+                   flierprops={'markersize': 3, 'markeredgecolor': '#888888'})
+    else:
+        ax.violinplot(columns, positions=positions, orientation='horizontal', showmedians=True, widths=0.8)
+    ax.scatter(cmp.mean[:, j], positions, marker='D', color=_WORSE, zorder=3, s=22, label='mean')
+    ax.set_yticks(positions, [f'({letter(r)}) {name}' for r, name in enumerate(cmp.runs)])
+    ax.invert_yaxis()
+    ax.set_xlabel(f'{m} per query')
+    ax.set_title(f'{m}: distribution over {len(cmp.query_ids)} queries', fontsize=10)
+    ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)   # beside, never on a box
+    ax.grid(axis='x', alpha=0.3)
+    return fig
+
+
+def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = None,
+                  duplicates: str = 'error'):
+    """The 11-point interpolated precision-recall curve of each run: the means of ``IPrec@0.0`` ...
+    ``IPrec@1.0`` over the qrels' queries (trec_eval's ``iprec_at_recall``), one line per run.
+
+    ``runs`` as in :func:`irmetrics.compare` (a dict ``{name: run}`` or a list), or a single run.
+    """
+    several = isinstance(runs, Mapping) or (isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)))
+    names, inputs = name_runs(runs if several else [runs], at_least=1)
+    fig, (ax,) = _figure(1, height=4.6, width=6.4)
+    evaluator = Evaluator([f'IPrec@{r:.1f}' for r in RECALL_LEVELS], qrels, provider)
+    for name, run in zip(names, inputs, strict=True):
+        means = list(evaluator.calc(run, duplicates).aggregated.values())
+        ax.plot(RECALL_LEVELS, means, marker='o', markersize=4, label=name)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xticks(RECALL_LEVELS)
+    ax.set_xlabel('recall')
+    ax.set_ylabel('interpolated precision')
+    ax.set_title(f'11-point interpolated precision-recall ({len(evaluator.qrels.query_ids)} queries)', fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc='upper right', fontsize=8)
+    return fig
+
+
+def figure_svg(fig) -> str:
+    """The figure as an inline ``<svg>`` element (no XML prologue), for an HTML page."""
+    buffer = io.StringIO()
+    fig.savefig(buffer, format='svg')
+    text = buffer.getvalue()
+    return text[text.index('<svg'):]

@@ -1,0 +1,286 @@
+"""Renderers of a :class:`~.comparison.Comparison`: text, Markdown, LaTeX, HTML and JSON.
+
+Every table has the runs as rows and the measures as columns, with each run's mean.  Runs are
+lettered (a), (b), ...; a letter after a value marks a run significantly better than the run of
+that letter on that measure ("better": a higher mean difference, or lower for measures where lower
+is better), by the table's test after its correction.  A legend (a caption in LaTeX) states the
+test, the correction and alpha.  With several tests there is one table per test.
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import textwrap
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import corrections
+from .base import format_value, text_table
+from .vocabulary import SELF_CORRECTING, TESTS, letter
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .comparison import Comparison
+
+
+#: The text legend wraps at this many columns.
+LEGEND_WIDTH = 100
+
+
+def markers(cmp: Comparison, test: str) -> list[list[list[str]]]:
+    """``markers[run][measure]``: the letters of the runs this run is significantly better than."""
+    out: list[list[list[str]]] = [[[] for _ in cmp.measures] for _ in cmp.runs]
+    for k, (b, o) in enumerate(cmp.pairs):
+        for j, m in enumerate(cmp.measures):
+            direction = cmp.delta[k, j] * (1 if m.definition.higher_is_better else -1)
+            if cmp.significant[test][k, j] and direction != 0:
+                winner, loser = (o, b) if direction > 0 else (b, o)
+                out[winner][j].append(letter(loser))
+    for row in out:
+        for cell in row:
+            cell.sort(key=lambda s: (len(s), s))
+    return out
+
+
+def best(cmp: Comparison, places: int) -> np.ndarray:
+    """(runs, measures): the run shows the best value of the measure (as printed, so ties share it)."""
+    shown = np.round(cmp.mean, places)
+    signs = np.array([1.0 if m.definition.higher_is_better else -1.0 for m in cmp.measures])
+    top = np.nanmax(shown * signs, axis=0) * signs
+    return shown == top
+
+
+def _count(n: int, what: str, plural: str | None = None) -> str:
+    return f'{n:,} {what}' if n == 1 else f'{n:,} {plural or what + "s"}'
+
+
+def _queries(cmp: Comparison) -> str:
+    return _count(len(cmp.query_ids), 'query', 'queries')
+
+
+def test_text(cmp: Comparison, test: str) -> str:
+    """The test as the legend names it, with its resampling when it has one."""
+    s = cmp.settings
+    if test == 'randomization':
+        how = (f'exact: all {_count(cmp.enumerated[test], "sign flip")}' if test in cmp.enumerated
+               else f'{s.n_resamples:,} random sign flips, seed {s.seed}')
+    elif test == 'bootstrap':
+        how = f'{s.n_resamples:,} resamples, seed {s.seed}'
+    elif test == 'tukey':
+        how = ('exact: every relabelling' if test in cmp.enumerated else
+               f'{s.n_resamples:,} random relabellings of the {len(cmp.runs)} runs, seed {s.seed}')
+    else:
+        how = ''
+    return f'{TESTS[test]} (two-sided{", " + how if how else ""})'
+
+
+def correction_text(cmp: Comparison, test: str) -> str:
+    s = cmp.settings
+    if test in SELF_CORRECTING:
+        return 'the test controls the family-wise error over all pairs of runs (no further correction)'
+    if s.correction is None:
+        return 'p-values not corrected for multiple comparisons'
+    family = _count(cmp.family_size, 'comparison')
+    where = f'within each measure ({family})' if s.correction_scope == 'measure' else f'over all {family}'
+    return f'p-values {corrections.NAMES[s.correction]}-corrected {where}'
+
+
+def legend(cmp: Comparison, test: str) -> list[str]:
+    """The sentences under a table."""
+    s = cmp.settings
+    lines = ['A letter after a value: significantly better than the run of that letter on that measure.',
+             f'Test: {test_text(cmp, test)}, alpha = {s.alpha:g}; {correction_text(cmp, test)}.']
+    base = (f'Baseline: ({letter(cmp.runs.index(cmp.baseline))}) {cmp.baseline}' if cmp.baseline is not None
+            else 'Every pair of runs compared')
+    lines.append(f'{base}; means over {_queries(cmp)}.')
+    return lines
+
+
+def _cells(cmp: Comparison, test: str, places: int) -> Iterator[tuple[int, int, str, list[str], bool]]:
+    marks, top = markers(cmp, test), best(cmp, places)
+    for r in range(len(cmp.runs)):
+        for j, m in enumerate(cmp.measures):
+            yield r, j, format_value(m, cmp.mean[r, j], places), marks[r][j], bool(top[r, j])
+
+
+def _grid(cmp: Comparison, test: str, places: int, cell) -> list[list[str]]:
+    """Rows of rendered cells, ``cell(value_text, letters, is_best)`` each."""
+    rows = [[''] * len(cmp.measures) for _ in cmp.runs]
+    for r, j, value, letters, is_best in _cells(cmp, test, places):
+        rows[r][j] = cell(value, letters, is_best)
+    return rows
+
+
+# --- text ---------------------------------------------------------------------------------------
+def render_text(cmp: Comparison, places: int = 4) -> str:
+    blocks = []
+    for test in cmp.tests:
+        marks = markers(cmp, test)
+        width = [max(len(','.join(marks[r][j])) for r in range(len(cmp.runs))) for j in range(len(cmp.measures))]
+        rows = []
+        for r, run in enumerate(cmp.runs):
+            cells = []
+            for j, m in enumerate(cmp.measures):
+                value = format_value(m, cmp.mean[r, j], places)
+                cells.append(value + (' ' + ','.join(marks[r][j]).ljust(width[j]) if width[j] else ''))
+            rows.append([f'({letter(r)}) {run}'] + cells)
+        table = text_table(['run'] + [str(m) for m in cmp.measures], rows, numeric_from=1)
+        rule = '-' * max(map(len, table.splitlines()))           # the legend belongs to the table above
+        notes = [textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ') for line in legend(cmp, test)]
+        blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
+    return '\n'.join(blocks)
+
+
+# --- Markdown -----------------------------------------------------------------------------------
+def _markdown_escape(text: str) -> str:
+    for ch in '\\|*_`<>[]':
+        text = text.replace(ch, '\\' + ch)
+    return text
+
+
+def render_markdown(cmp: Comparison, places: int = 4) -> str:
+    def cell(value: str, letters: list[str], is_best: bool) -> str:
+        text = f'**{value}**' if is_best else value
+        return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
+
+    blocks = []
+    for test in cmp.tests:
+        header = ['run'] + [_markdown_escape(str(m)) for m in cmp.measures]
+        lines = ['| ' + ' | '.join(header) + ' |', '|:---|' + '---:|' * len(cmp.measures)]
+        for r, cells in enumerate(_grid(cmp, test, places, cell)):
+            lines.append(f'| ({letter(r)}) {_markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
+        notes = legend(cmp, test) + ['Bold: the best value of each measure.']
+        blocks.append('\n'.join(lines) + '\n\n' + ' '.join(notes) + '\n')
+    return '\n'.join(blocks)
+
+
+# --- LaTeX --------------------------------------------------------------------------------------
+_LATEX_SPECIAL = {'\\': r'\textbackslash{}', '&': r'\&', '%': r'\%', '$': r'\$', '#': r'\#', '_': r'\_',
+                  '{': r'\{', '}': r'\}', '~': r'\textasciitilde{}', '^': r'\textasciicircum{}'}
+
+
+def latex_escape(text: str) -> str:
+    return ''.join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def render_latex(cmp: Comparison, places: int = 4, label: str = 'tab:comparison') -> str:
+    def cell(value: str, letters: list[str], is_best: bool) -> str:
+        text = rf'\textbf{{{value}}}' if is_best else value
+        return text + (f'$^{{{",".join(letters)}}}$' if letters else '')
+
+    blocks = []
+    for test in cmp.tests:
+        s = cmp.settings
+        caption = (f'Mean over {_queries(cmp)}; the best value of each measure in bold. A superscript letter '
+                   f'marks a run significantly better than the run of that letter: '
+                   f'{latex_escape(test_text(cmp, test))}, $\\alpha = {s.alpha:g}$; '
+                   f'{latex_escape(correction_text(cmp, test))}.')
+        if cmp.baseline is not None:
+            caption += f' Baseline: ({letter(cmp.runs.index(cmp.baseline))}).'
+        lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}',
+                 f'  \\label{{{label}{"" if len(cmp.tests) == 1 else "-" + test}}}',
+                 f'  \\begin{{tabular}}{{ll{"r" * len(cmp.measures)}}}', r'    \toprule',
+                 '     & Run & ' + ' & '.join(latex_escape(str(m)) for m in cmp.measures) + r' \\',
+                 r'    \midrule']
+        for r, cells in enumerate(_grid(cmp, test, places, cell)):
+            lines.append(f'    {letter(r)} & {latex_escape(cmp.runs[r])} & ' + ' & '.join(cells) + r' \\')
+        lines += [r'    \bottomrule', r'  \end{tabular}', r'\end{table}']
+        blocks.append('\n'.join(lines) + '\n')
+    return '\n'.join(blocks)
+
+
+# --- HTML ---------------------------------------------------------------------------------------
+_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;color:#222;padding:0 1em}
+.wide{overflow-x:auto}table{border-collapse:collapse;margin:1em 0 .4em}
+th,td{padding:.3em .8em;text-align:left;white-space:nowrap}.n{text-align:right}
+thead th{border-bottom:2px solid #444}tbody tr:nth-child(even){background:#f4f4f4}
+.legend{color:#555;max-width:60em;margin-top:0}.yes{color:#0a6b2d;font-weight:bold}figure{margin:1em 0}
+svg{max-width:100%;height:auto}'''
+
+
+def _html_table(header: list[str], rows: list[list[str]], legend: str, numeric: set[int]) -> str:
+    """A table (columns in ``numeric`` right-aligned) that scrolls sideways when too wide, and its legend."""
+    def cells(tag: str, row: list[str]) -> str:
+        return ''.join(f'<{tag} class="n">{c}</{tag}>' if j in numeric else f'<{tag}>{c}</{tag}>'
+                       for j, c in enumerate(row))
+    body = ''.join(f'<tr>{cells("td", row)}</tr>' for row in rows)
+    return (f'<div class="wide"><table><thead><tr>{cells("th", header)}</tr></thead><tbody>{body}</tbody>'
+            f'</table></div>\n<p class="legend">{legend}</p>\n')
+
+
+def _number(value: float, places: int) -> str:
+    return '' if value != value else f'{value:.{places}f}'
+
+
+def render_html(cmp: Comparison, places: int = 4) -> str:
+    def cell(value: str, letters: list[str], is_best: bool) -> str:
+        text = f'<b>{value}</b>' if is_best else value
+        return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
+
+    esc = html.escape
+    parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>']
+    header = ['run'] + [esc(str(m)) for m in cmp.measures]
+    for test in cmp.tests:
+        grid = _grid(cmp, test, places, cell)
+        rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
+        notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
+        parts.append(f'<h2>{esc(TESTS[test])}</h2>' + _html_table(header, rows, notes, set(range(1, len(header)))))
+    parts.append('<h2>Every comparison</h2>')
+    level = f'{cmp.settings.ci:.0%}'
+    detail_header = ['run', 'against', 'measure', 'mean', f'{level} CI', 'delta', f'delta {level} CI',
+                     'effect size', 'wins / ties / losses', 'test', 'p-value', 'p adjusted', 'significant']
+    detail = []
+    for row in cmp.rows():
+        if row['baseline'] is None:
+            continue
+        detail.append([esc(row['run']), esc(row['baseline']), esc(row['measure']), _number(row['mean'], places),
+                       f'[{_number(row["ci_low"], places)}, {_number(row["ci_high"], places)}]',
+                       f'{row["delta"]:+.{places}f}',
+                       f'[{_number(row["delta_ci_low"], places)}, {_number(row["delta_ci_high"], places)}]',
+                       f'{row["effect_size"]:.2f}', f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
+                       esc(row['test']), f'{row["p_value"]:.4g}', f'{row["p_adjusted"]:.4g}',
+                       '<span class="yes">yes</span>' if row['significant'] else 'no'])
+    parts.append(_html_table(detail_header, detail, esc(
+        f'delta: mean per-query difference run - against over the paired queries, with its {cmp.settings.ci:.0%} '
+        f'confidence interval ({cmp.settings.ci_method}); effect size: delta / standard deviation of the '
+        f'differences (paired Cohen\'s d).'), {3, 4, 5, 6, 7, 8, 10, 11}))
+    figures = _figures(cmp)
+    if figures:
+        parts.append('<h2>Plots</h2>' + ''.join(f'<figure>{svg}</figure>' for svg in figures))
+    title = esc(f'irmetrics comparison: {", ".join(cmp.runs)}')
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{title}</title>\n'
+            f'<style>\n{_STYLE}\n</style>\n</head>\n<body>\n' + '\n'.join(parts) + '\n</body>\n</html>\n')
+
+
+def _figures(cmp: Comparison) -> list[str]:
+    """Inline SVG of each measure's distribution and, against a baseline, its per-query deltas;
+    none when matplotlib is not installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return []
+    from .plots import figure_svg
+    out = []
+    for m in cmp.measures:
+        out.append(figure_svg(cmp.plot_distribution(m)))
+        if cmp.baseline is not None:
+            out.append(figure_svg(cmp.plot_deltas(m)))
+    return out
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+def render_json(cmp: Comparison) -> str:
+    s = cmp.settings
+
+    def clean(value):
+        return None if isinstance(value, float) and (math.isnan(value) or math.isinf(value)) else value
+
+    doc = {'runs': cmp.runs, 'measures': [str(m) for m in cmp.measures], 'queries': len(cmp.query_ids),
+           'baseline': cmp.baseline, 'tests': list(s.tests), 'correction': s.correction,
+           'correction_scope': s.correction_scope, 'alpha': s.alpha, 'ci': s.ci, 'ci_method': s.ci_method,
+           'n_resamples': s.n_resamples, 'seed': s.seed,
+           'exact': {test: test in cmp.enumerated for test in s.tests if test in ('randomization', 'tukey')},
+           'rows': [{k: clean(v) for k, v in row.items()} for row in cmp.rows()]}
+    return json.dumps(doc, indent=2) + '\n'

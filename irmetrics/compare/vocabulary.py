@@ -1,0 +1,55 @@
+"""Names shared by the computations and the reports: the tests, and how runs are named and lettered."""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import ComparisonError
+
+#: The tests by name, with the description the reports print.
+TESTS = {
+    't': 'paired t-test',
+    'wilcoxon': 'Wilcoxon signed-rank test',
+    'sign': 'sign test',
+    'randomization': 'paired randomisation test',
+    'bootstrap': 'paired bootstrap test (shift method)',
+    'tukey': 'randomised Tukey HSD',
+}
+#: The tests that control the family-wise error themselves: no correction applies to them.
+SELF_CORRECTING = ('tukey',)
+
+RunsLike = Mapping[str, Any] | Sequence[Any]
+
+
+def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
+    """Run names and inputs: a mapping's keys, else each path as given, else ``run<i>`` (1-based)."""
+    if isinstance(runs, Mapping):
+        names, inputs = [str(k) for k in runs], list(runs.values())
+    elif isinstance(runs, (str, bytes, os.PathLike)) or not isinstance(runs, Sequence):
+        raise ComparisonError('runs must be a dict {name: run} or a list of runs, each a path, a DataFrame, '
+                              'a dict of dicts or records')
+    else:
+        inputs = list(runs)
+        names = [os.fspath(r) if _is_path(r) else f'run{i}' for i, r in enumerate(inputs, 1)]
+    if len(inputs) < at_least:
+        raise ComparisonError(f'a comparison needs two runs or more, got {len(inputs)}' if at_least == 2 else
+                              'no run given')
+    if len(set(names)) < len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ComparisonError(f'two runs are named {twice!r}: name them with a dict {{name: run}}')
+    return names, inputs
+
+
+def _is_path(obj: Any) -> bool:
+    return isinstance(obj, os.PathLike) or (isinstance(obj, str) and '\n' not in obj)
+
+
+def letter(i: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the label of run i in tables and plots."""
+    text = ''
+    i += 1
+    while i:
+        i, rest = divmod(i - 1, 26)
+        text = chr(ord('a') + rest) + text
+    return text

@@ -1,0 +1,370 @@
+"""irmetrics.compare end to end: hand-computed cases, agreement with calc, the pairing rule for
+undefined queries, invariants (seed, a run against itself, both directions of a pair), the
+corrections' families, errors, renderers and plots."""
+import ast
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import irmetrics as irm
+from irmetrics.compare import ComparisonError, corrections
+from irmetrics.compare.comparison import COLUMNS
+
+ROOT = Path(__file__).resolve().parents[1]
+QRELS, BM25, DENSE = (str(ROOT / 'examples' / f) for f in ('qrels.txt', 'run_bm25.txt', 'run_dense.txt'))
+TOL = 1e-12
+
+# Four queries; P@2 of run A is 1, 1/2, 0, 1/2 and of run B 1/2, 1/2, 1/2, 0.
+HAND_QRELS = {'q1': {'d1': 1, 'd2': 1}, 'q2': {'d1': 1}, 'q3': {'d1': 1}, 'q4': {'d1': 1, 'd2': 1}}
+HAND_A = {'q1': {'d1': 2, 'd2': 1}, 'q2': {'d1': 2, 'x': 1}, 'q3': {'x': 2, 'y': 1}, 'q4': {'d1': 2, 'x': 1}}
+HAND_B = {'q1': {'d1': 2, 'x': 1}, 'q2': {'d1': 2, 'x': 1}, 'q3': {'d1': 2, 'x': 1}, 'q4': {'x': 2, 'y': 1}}
+
+
+def hand():
+    return irm.compare({'A': HAND_A, 'B': HAND_B}, HAND_QRELS, 'P@2', baseline='B',
+                       test=('t', 'wilcoxon', 'sign', 'randomization'))
+
+
+def row(frame, run, test='t', measure=None):
+    sel = (frame.run == run) & (frame.test == test)
+    if measure is not None:
+        sel &= frame.measure == measure
+    (index,) = np.flatnonzero(sel.to_numpy())
+    return frame.iloc[index]
+
+
+def test_hand_computed_four_queries():
+    """d = A - B = (1/2, 0, -1/2, 1/2): mean 1/8, variance 11/48, three non-zero differences."""
+    frame = hand().to_dataframe()
+    a, b = row(frame, 'A'), row(frame, 'B')
+    t975 = stats.t.ppf(0.975, 3)
+    assert a['mean'] == 0.5 and b['mean'] == 0.375
+    half_a = t975 * math.sqrt(1 / 6) / 2                     # A: (1, 1/2, 0, 1/2), variance 1/6
+    assert a['ci_low'] == pytest.approx(0.5 - half_a, abs=TOL)
+    assert a['ci_high'] == pytest.approx(0.5 + half_a, abs=TOL)
+    sd = math.sqrt(float(Fraction(11, 48)))
+    assert a['delta'] == pytest.approx(0.125, abs=TOL)
+    assert a['delta_ci_low'] == pytest.approx(0.125 - t975 * sd / 2, abs=TOL)
+    assert a['delta_ci_high'] == pytest.approx(0.125 + t975 * sd / 2, abs=TOL)
+    assert a['effect_size'] == pytest.approx(0.125 / sd, abs=TOL)
+    assert (a['wins'], a['ties'], a['losses']) == (2, 1, 1)
+    assert a['p_value'] == pytest.approx(2 * stats.t.sf(0.125 / (sd / 2), 3), abs=TOL)
+    # Wilcoxon: ranks 2, 2, 2 (all tied), R+ = 4; exact given the ties: P(2R+ >= 8) = 1/2 -> p = 1.
+    # Sign test: 2 of 3 positive -> p = 2 * P(B(3, 1/2) <= 1) = 1.  Randomisation: every |sum| >= 1/2.
+    for test in ('wilcoxon', 'sign', 'randomization'):
+        assert row(frame, 'A', test)['p_value'] == 1.0
+    assert pd.isna(b['baseline']) and math.isnan(b['delta']) and pd.isna(b['wins']) and pd.isna(b['significant'])
+
+
+def test_hand_computed_five_queries_exact_randomization():
+    """d = (0.3, 0.1, 0.2, 0.1, -0.1) at 5 queries: 4 of 32 sign vectors reach |sum| >= 0.6."""
+    qrels = {f'q{i}': {'r': 1} for i in range(5)}
+    # AP of a run with the relevant document at rank k is 1/k: values below are 1/k differences
+    ranks_a, ranks_b = [1, 2, 1, 2, 5], [2, 5, 2, 5, 2]
+    def run(ranks):
+        return {f'q{i}': {**{f'n{j}': 10 - j for j in range(k - 1)}, 'r': 10 - k + 1} for i, k in enumerate(ranks)}
+    cmp = irm.compare({'a': run(ranks_a), 'b': run(ranks_b)}, qrels, 'AP', baseline='b', test='randomization')
+    d = np.array([1 / a - 1 / b for a, b in zip(ranks_a, ranks_b, strict=True)])
+    signs = np.array(list(np.ndindex(*(2,) * 5))) * -2 + 1
+    expected = np.mean(np.abs(signs @ d) >= abs(d.sum()) - 1e-12)
+    frame = cmp.to_dataframe()
+    assert row(frame, 'a', 'randomization')['p_value'] == pytest.approx(expected, abs=TOL)
+    assert cmp.enumerated == {'randomization': 32}
+
+
+def test_means_and_per_query_values_equal_calc():
+    measures = ['AP', 'nDCG@10', 'P(rel=2)@5', 'RR', 'Accuracy@3']
+    cmp = irm.compare([BM25, DENSE], QRELS, measures)
+    frame = cmp.to_dataframe()
+    per_query = cmp.per_query()
+    for path in (BM25, DENSE):
+        results = irm.calc(measures, QRELS, path)
+        for m, value in results.aggregated.items():
+            assert row(frame, path, measure=str(m))['mean'] == value          # exactly
+            column = per_query[per_query.measure == str(m)][path].to_numpy()
+            np.testing.assert_array_equal(column, results.values[:, results.measures.index(m)])
+
+
+def without(path, queries):
+    """The run at ``path`` without some queries (Accuracy is undefined on a query missing from a run)."""
+    lines = Path(path).read_text().splitlines()
+    return '\n'.join(line for line in lines if line.split()[0] not in queries) + '\n'
+
+
+def test_undefined_queries_are_paired_where_both_runs_are_defined():
+    runs = {'bm25': without(BM25, {'401', '402'}), 'dense': without(DENSE, {'402', '405'})}
+    cmp = irm.compare(runs, QRELS, 'Accuracy@5 AP', baseline='bm25')
+    v = cmp.values[:, :, 0]
+    both = ~np.isnan(v[0]) & ~np.isnan(v[1])
+    assert 2 <= both.sum() < len(cmp.query_ids) and np.isnan(v).any()      # the case is real
+    d = v[1, both] - v[0, both]
+    frame = cmp.to_dataframe()
+    dense = row(frame, 'dense', measure='Accuracy@5')
+    assert dense['delta'] == pytest.approx(d.mean(), abs=TOL)
+    assert dense['wins'] + dense['ties'] + dense['losses'] == both.sum()
+    assert dense['p_value'] == pytest.approx(stats.ttest_rel(v[1, both], v[0, both]).pvalue, abs=TOL)
+    assert dense['mean'] == irm.calc_aggregate(['Accuracy@5'], QRELS, runs['dense'])[irm.Accuracy @ 5]
+    ap = row(frame, 'dense', measure='AP')                                   # AP pairs every query
+    assert ap['wins'] + ap['ties'] + ap['losses'] == len(cmp.query_ids)
+
+
+def test_same_seed_same_result_and_tests_independent_of_each_other():
+    kwargs = dict(test=('randomization', 'bootstrap'), n_resamples=300, ci_method='bca')
+    a = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=3, **kwargs).to_dataframe()
+    b = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=3, **kwargs).to_dataframe()
+    c = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=4, **kwargs).to_dataframe()
+    assert a.equals(b) and not a.equals(c)
+    alone = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=3, test='randomization',
+                        n_resamples=300).to_dataframe()
+    np.testing.assert_array_equal(alone.p_value, a[a.test == 'randomization'].p_value)
+
+
+def test_seed_none_is_recorded_so_the_result_can_be_reproduced():
+    first = irm.compare([BM25, DENSE], QRELS, 'AP', test='randomization', n_resamples=200, seed=None)
+    again = irm.compare([BM25, DENSE], QRELS, 'AP', test='randomization', n_resamples=200,
+                        seed=first.settings.seed)
+    assert first.to_dataframe().equals(again.to_dataframe())
+
+
+@pytest.mark.parametrize('test', ['t', 'wilcoxon', 'sign', 'randomization', 'bootstrap', 'tukey'])
+def test_a_run_against_itself_differs_by_nothing(test):
+    cmp = irm.compare({'x': BM25, 'y': BM25}, QRELS, 'AP P@10', baseline='x', test=test, n_resamples=500,
+                      ci_method='bootstrap')
+    y = cmp.to_dataframe()
+    y = y[y.run == 'y']
+    assert (y.delta == 0).all() and (y.p_value == 1).all() and (y.effect_size == 0).all()
+    assert (y.delta_ci_low == 0).all() and (y.delta_ci_high == 0).all()
+    assert (y.ties == len(cmp.query_ids)).all() and not y.significant.any()
+
+
+def test_all_pairs_gives_both_directions_of_each_pair():
+    cmp = irm.compare({'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}, QRELS, 'AP RR',
+                      test=('t', 'sign'))
+    frame = cmp.to_dataframe()
+    assert len(frame) == 2 * 3 * 2 * 2                  # tests x ordered pairs x measures
+    for test in ('t', 'sign'):
+        for m in ('AP', 'RR'):
+            sel = frame[(frame.test == test) & (frame.measure == m)]
+            ab = sel[(sel.run == 'a') & (sel.baseline == 'b')].iloc[0]
+            ba = sel[(sel.run == 'b') & (sel.baseline == 'a')].iloc[0]
+            assert ab.delta == -ba.delta and ab.effect_size == -ba.effect_size and ab.p_value == ba.p_value
+            assert (ab.wins, ab.ties, ab.losses) == (ba.losses, ba.ties, ba.wins)
+            assert (ab.delta_ci_low, ab.delta_ci_high) == (-ba.delta_ci_high, -ba.delta_ci_low)
+
+
+@pytest.mark.parametrize('scope', ['measure', 'all'])
+def test_correction_families(scope):
+    runs = {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}, '402': {'D402-001': 1}}}
+    cmp = irm.compare(runs, QRELS, 'AP RR P@10', correction='holm', correction_scope=scope, test=('t', 'tukey'),
+                      n_resamples=300)
+    raw, adjusted = cmp.pvalue['t'], cmp.p_adjusted['t']
+    assert raw.shape == (3, 3)
+    if scope == 'measure':
+        expected = np.stack([corrections.adjust_pvalues(raw[:, j], 'holm') for j in range(3)], axis=1)
+    else:
+        expected = corrections.adjust_pvalues(raw, 'holm')
+    np.testing.assert_array_equal(adjusted, expected)
+    assert cmp.family_size == (3 if scope == 'measure' else 9)
+    np.testing.assert_array_equal(cmp.p_adjusted['tukey'], cmp.pvalue['tukey'])     # no further correction
+    assert (cmp.significant['t'] == (adjusted <= 0.05)).all()
+
+
+def test_runs_named_by_path_or_position():
+    frame = irm.compare([BM25, irm.read_trec_run(DENSE)], QRELS, 'AP').to_dataframe()
+    assert set(frame.run) == {BM25, 'run2'}
+
+
+def test_dataframe_columns_and_wide_layout():
+    cmp = irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP nDCG@10', baseline='bm25')
+    assert list(cmp.to_dataframe().columns) == COLUMNS == [
+        'run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
+        'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
+    wide = cmp.to_dataframe(wide=True)
+    assert wide.shape == (2, 2) and list(wide.index) == ['bm25', 'dense']
+    assert list(wide.columns) == ['AP', 'nDCG@10']
+    assert wide.loc['dense', 'AP'] == irm.calc_aggregate(['AP'], QRELS, DENSE)[irm.AP]
+
+
+@pytest.mark.parametrize('kwargs, message', [
+    (dict(runs=[BM25]), 'two runs or more, got 1'),
+    (dict(baseline='nope'), "unknown baseline 'nope'"),
+    (dict(test='ttest'), "unknown test 'ttest'"),
+    (dict(test=()), 'no test given'),
+    (dict(correction='BH'), "unknown correction 'BH'"),
+    (dict(correction_scope='run'), 'unknown correction_scope'),
+    (dict(ci_method='normal'), 'unknown ci_method'),
+    (dict(alpha=1.5), 'alpha must be'),
+    (dict(ci=0), 'ci must be'),
+    (dict(n_resamples=0), 'n_resamples must be'),
+    (dict(seed=-1), 'seed must be'),
+    (dict(runs={'a': BM25, 'a ': BM25} and [BM25, BM25]), "two runs are named"),
+    (dict(runs=BM25), 'runs must be a dict'),
+])
+def test_errors_are_comparison_errors(kwargs, message):
+    args = dict(runs={'bm25': BM25, 'dense': DENSE}, qrels=QRELS, measures='AP', **{})
+    args.update(kwargs)
+    with pytest.raises(ComparisonError, match=message):
+        irm.compare(args.pop('runs'), args.pop('qrels'), args.pop('measures'), **args)
+
+
+def test_counts_cannot_be_compared_and_one_query_is_too_few():
+    with pytest.raises(irm.MeasureError, match='NumRet is a count'):
+        irm.compare([BM25, DENSE], QRELS, 'AP NumRet')
+    with pytest.raises(ComparisonError, match='needs two or more'):
+        irm.compare([BM25, DENSE], {'401': {'D401-022': 2}}, 'AP')
+
+
+def test_error_types_are_irmetrics_errors():
+    assert issubclass(ComparisonError, irm.IrmetricsError) and issubclass(ComparisonError, ValueError)
+
+
+# --- renderers ------------------------------------------------------------------------------------
+@pytest.fixture(scope='module')
+def example():
+    return irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP nDCG@10 RR', baseline='bm25',
+                       correction='holm')
+
+
+def test_text_table_has_letters_and_legend(example):
+    text = str(example)
+    lines = text.splitlines()
+    assert lines[0].split() == ['run', 'AP', 'nDCG@10', 'RR']
+    assert lines[1].startswith('(a) bm25') and lines[2].startswith('(b) dense')
+    assert lines[2].split()[2:] == ['0.5396', 'a', '0.6324', 'a', '0.9000']     # RR is not significant
+    assert 'Test: paired t-test (two-sided), alpha = 0.05; p-values Holm-corrected within each measure' in text
+    assert 'Baseline: (a) bm25' in text
+
+
+def test_a_run_significantly_worse_than_the_baseline_marks_the_baseline(example):
+    cmp = irm.compare({'dense': DENSE, 'bm25': BM25}, QRELS, 'AP', baseline='bm25')
+    assert str(cmp).splitlines()[1].split() == ['(a)', 'dense', '0.5396', 'b']
+
+
+def test_markdown(example):
+    md = example.to_markdown()
+    assert '| run | AP | nDCG@10 | RR |' in md and '|:---|---:|---:|---:|' in md
+    assert '| (b) dense | **0.5396**<sup>a</sup> | **0.6324**<sup>a</sup> | **0.9000** |' in md
+    assert 'Holm-corrected' in md
+
+
+def test_latex_booktabs_bold_superscripts_caption(example):
+    tex = example.to_latex()
+    for piece in (r'\toprule', r'\midrule', r'\bottomrule', r'\begin{tabular}{llrrr}', r'\caption{',
+                  r'paired t-test', r'$\alpha = 0.05$', 'Holm-corrected', r'\label{tab:comparison}',
+                  r'b & dense & \textbf{0.5396}$^{a}$ & \textbf{0.6324}$^{a}$ & \textbf{0.9000} \\'):
+        assert piece in tex, piece
+    odd = irm.compare({'run_1 & 50%': BM25, 'b': DENSE}, QRELS, 'AP').to_latex()
+    assert r'run\_1 \& 50\%' in odd
+
+
+def test_html_is_one_self_contained_page_with_inline_svg(example):
+    page = example.to_html()
+    assert page.startswith('<!DOCTYPE html>') and page.rstrip().endswith('</html>')
+    assert '<sup>a</sup>' in page and 'Holm-corrected' in page and 'Every comparison' in page
+    assert page.count('<svg') == 2 * 3                     # a distribution and a delta plot per measure
+    assert 'src="http' not in page and '<link' not in page
+
+
+def test_json_holds_settings_and_every_row(example):
+    doc = json.loads(example.to_json())
+    assert doc['tests'] == ['t'] and doc['correction'] == 'holm' and doc['alpha'] == 0.05
+    assert len(doc['rows']) == len(example.to_dataframe())
+    base = next(r for r in doc['rows'] if r['run'] == 'bm25')
+    assert base['delta'] is None and base['baseline'] is None
+
+
+def test_several_tests_give_one_table_each(example):
+    cmp = irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP', test=('t', 'sign'))
+    text = str(cmp)
+    assert 'Test: paired t-test' in text and 'Test: sign test' in text
+    assert cmp.to_latex().count(r'\begin{table}') == 2
+
+
+# --- plots ----------------------------------------------------------------------------------------
+def test_plots_return_figures(example):
+    from matplotlib.figure import Figure
+    deltas = example.plot_deltas('AP')
+    dist = example.plot_distribution('nDCG@10', kind='violin')
+    pr = irm.plot_pr_curve(QRELS, {'bm25': BM25, 'dense': DENSE})
+    assert all(isinstance(f, Figure) for f in (deltas, dist, pr))
+    (ax,) = pr.axes
+    assert ax.get_xlabel() == 'recall' and ax.get_ylabel() == 'interpolated precision'
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ['bm25', 'dense']
+    expected = irm.calc_aggregate([f'IPrec@{r / 10:.1f}' for r in range(11)], QRELS, DENSE)
+    np.testing.assert_array_equal(lines[1].get_ydata(), list(expected.values()))
+    bars = deltas.axes[0].patches
+    heights = [b.get_height() for b in bars]
+    assert len(bars) == 10 and heights == sorted(heights, reverse=True)
+
+
+def test_plot_errors(example):
+    with pytest.raises(irm.MeasureError, match='not one of the compared measures'):
+        example.plot_deltas('P@5')
+    no_baseline = irm.compare([BM25, DENSE], QRELS, 'AP')
+    with pytest.raises(ComparisonError, match='needs a baseline'):
+        no_baseline.plot_deltas('AP')
+    assert no_baseline.plot_deltas('AP', baseline=BM25) is not None
+
+
+# --- structure ------------------------------------------------------------------------------------
+def test_import_irmetrics_stays_light():
+    code = ('import sys, irmetrics; heavy = [m for m in sys.modules if m.split(".")[0] in '
+            '("scipy", "matplotlib", "pandas", "statsmodels")]; print(heavy)')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == '[]'
+
+
+ALLOWED_CORE = {'irmetrics.core.api', 'irmetrics.core.results', 'irmetrics.core.parse', 'irmetrics.core.measure',
+                'irmetrics.errors', 'irmetrics.data.inputs'}
+
+
+def imports_of(path):
+    """Absolute names of the irmetrics modules a module imports (top level or inside functions)."""
+    tree = ast.parse(path.read_text())
+    package = '.'.join(path.relative_to(ROOT).parent.parts)
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split('.')[:len(package.split('.')) - node.level + 1]
+                base = '.'.join(parts + ([node.module] if node.module else []))
+            else:
+                base = node.module
+            if base.startswith('irmetrics'):
+                out.add(base)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.startswith('irmetrics')}
+    return out
+
+
+def test_compare_sits_on_the_public_core_only_and_core_never_imports_it():
+    modules = sorted((ROOT / 'irmetrics' / 'compare').glob('*.py'))
+    gateways = set()
+    for path in modules:
+        for name in imports_of(path):
+            if name.startswith('irmetrics.compare'):
+                continue
+            assert name in ALLOWED_CORE, (path.name, name)
+            gateways.add(path.name)
+    assert gateways == {'base.py'}
+    for path in (ROOT / 'irmetrics' / 'core').rglob('*.py'):
+        assert not [n for n in imports_of(path) if n.startswith('irmetrics.compare')], path
+
+
+def test_a_comparisons_digits_do_not_depend_on_what_else_is_compared():
+    """AP's row is the same to the last bit whether AP is compared alone or with other measures/runs."""
+    alone = irm.compare({'b': BM25, 'd': DENSE}, QRELS, 'AP', baseline='b').to_dataframe()
+    more = irm.compare({'b': BM25, 'd': DENSE, 'x': {'401': {'D401-022': 1}}}, QRELS, 'nDCG@10 AP RR P@5',
+                       baseline='b').to_dataframe()
+    a = alone[(alone.run == 'd')].drop(columns='p_adjusted').reset_index(drop=True)
+    b = more[(more.run == 'd') & (more.measure == 'AP')].drop(columns='p_adjusted').reset_index(drop=True)
+    assert a.equals(b)

@@ -1,0 +1,72 @@
+"""The ``irmetrics compare`` command: the default table, every format, --output, and its errors
+(one line on stderr, exit status 2)."""
+import json
+
+import pytest
+from cli_support import assert_user_error, irmetrics, run_ok
+
+EXAMPLES = ['examples/qrels.txt', 'examples/run_bm25.txt', 'examples/run_dense.txt']
+
+
+@pytest.fixture
+def root():
+    from pathlib import Path
+    return Path(__file__).resolve().parents[1]
+
+
+def test_default_table_with_letters_and_legend(root):
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP nDCG@10 RR', '--baseline', 'run_bm25',
+                 '--correction', 'holm')
+    lines = out.splitlines()
+    assert lines[0].split() == ['run', 'AP', 'nDCG@10', 'RR']
+    assert lines[2].split() == ['(b)', 'examples/run_dense.txt', '0.5396', 'a', '0.6324', 'a', '0.9000']
+    assert lines[4] == 'A letter after a value: significantly better than the run of that letter on that measure.'
+    assert 'paired t-test (two-sided), alpha = 0.05; p-values Holm-corrected within each measure' in out
+    assert 'Baseline: (a) examples/run_bm25.txt' in out
+
+
+def test_baseline_by_path_name_or_stem_is_the_same(root):
+    outs = {run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--baseline', b)
+            for b in ('examples/run_bm25.txt', './examples/run_bm25.txt', 'run_bm25.txt', 'run_bm25')}
+    assert len(outs) == 1
+
+
+@pytest.mark.parametrize('fmt, check', [
+    ('markdown', lambda out: out.startswith('| run | AP | P@10 |') and '<sup>a</sup>' in out),
+    ('latex', lambda out: (out.startswith('\\begin{table}[t]') and '\\bottomrule' in out
+                           and '$\\alpha = 0.01$' in out)),
+    ('html', lambda out: out.startswith('<!DOCTYPE html>') and out.count('<svg') == 2),
+    ('json', lambda out: json.loads(out)['alpha'] == 0.01 and len(json.loads(out)['rows']) == 2 * 2 * 2),
+    ('csv', lambda out: out.splitlines()[0] == ('run,measure,mean,ci_low,ci_high,baseline,delta,delta_ci_low,'
+                                                'delta_ci_high,effect_size,wins,ties,losses,test,p_value,'
+                                                'p_adjusted,significant') and len(out.splitlines()) == 9),
+])
+def test_formats(root, fmt, check):
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP P@10', '--alpha', '0.01', '--test', 'randomization',
+                 '--test', 'sign', '-f', fmt, '--resamples', '500')
+    assert check(out), out[:400]
+
+
+def test_output_file_and_options(root, tmp_path):
+    target = tmp_path / 'report.tex'
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--format', 'latex', '--output', str(target),
+                 '--seed', '3', '--test', 'bootstrap', '--resamples', '200', '--ci-method', 'bca', '-p', '3')
+    assert out == '' and '0.409' in target.read_text() and '200 resamples, seed 3' in target.read_text()
+
+
+@pytest.mark.parametrize('args, fragments', [
+    (['compare', 'examples/qrels.txt', 'examples/run_bm25.txt', '-m', 'AP'], ['two runs or more, got 1']),
+    (['compare', *EXAMPLES, '-m', 'AP', '--baseline', 'bm26'], ["unknown baseline 'bm26'"]),
+    (['compare', *EXAMPLES, '-m', 'AP NumRet'], ['NumRet is a count', 'cannot be compared']),
+    (['compare', *EXAMPLES], ['no measures given']),
+    (['compare', *EXAMPLES, '-m', 'AP', '--test', 'z'], ["invalid choice: 'z'"]),
+    (['compare', *EXAMPLES, '-m', 'AP', '--correction', 'bh'], ["invalid choice: 'bh'"]),
+    (['compare', *EXAMPLES, '-m', 'AP', '--alpha', '0'], ['alpha must be a number strictly between 0 and 1']),
+    (['compare', *EXAMPLES, '-m', 'AP', '--resamples', '0'], ['n_resamples must be a positive integer']),
+    (['compare', *EXAMPLES, '-m', 'APX'], ["unknown measure 'APX'"]),
+    (['compare', 'examples/qrels.txt', 'examples/run_bm25.txt', 'missing.txt', '-m', 'AP'], ['missing.txt']),
+    (['compare', 'examples/qrels.txt', 'examples/run_bm25.txt', 'examples/run_bm25.txt', '-m', 'AP'],
+     ['two runs are named']),
+])
+def test_errors_are_one_line_and_exit_2(root, args, fragments):
+    assert_user_error(irmetrics(*args, cwd=root), *fragments)
