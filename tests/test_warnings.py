@@ -6,8 +6,7 @@ import warnings
 import pytest
 
 import irmetrics as irm
-from irmetrics import InputError
-from irmetrics.errors import IrmetricsWarning
+from irmetrics import InputError, IrmetricsWarning
 
 QRELS = {'1': {'a': 1, 'b': 0}, '2': {'c': 2}, '3': {'d': 1}}
 
