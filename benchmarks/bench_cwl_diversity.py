@@ -27,10 +27,10 @@ What is measured
     so the timed children's values may differ slightly where scores tie).
 
 Data (deterministic; written under --data, default benchdata/cwl_diversity)
-    msmarco_graded.qrels  the judgments of gen.py's msmarco scale (6,980 queries), each
+    msmarco_graded.qrels  the judgments of synthetic.py's msmarco scale (6,980 queries), each
                           given a grade 1-3, plus ~8 judged documents per query from its
                           top 100 with grades 0-3 (0 most often)
-    msmarco_graded.run    gen.py's msmarco run (1,000 documents per query; ~5% tied scores),
+    msmarco_graded.run    synthetic.py's msmarco run (1,000 documents per query; ~5% tied scores),
                           cut to the first --cwl-queries queries (cwl_eval needs ~57 ms of CPU
                           a query: ~7 minutes for all 6,980; 0 uses msmarco.run itself)
     diversity.qrels       50 queries, 3-8 subtopics each; ~500 judged documents per query,
@@ -64,6 +64,8 @@ import sys
 import time
 from pathlib import Path
 
+import synthetic
+
 REPO = Path(__file__).resolve().parent.parent
 CWL_MEASURES = ['BPM(max_rel=3)@10', 'SDCG(max_rel=3)@10', 'NERR8(max_rel=3)@10', 'NERR9(max_rel=3)@10',
                 'NERR10(max_rel=3)', 'NERR11(max_rel=3)', 'INST(max_rel=3)', 'INSQ(max_rel=3)',
@@ -79,15 +81,14 @@ NDEVAL_NAMES = {'ERR_IA': 'ERR-IA', 'nERR_IA': 'nERR-IA', 'alpha_DCG': 'alpha-DC
 
 
 # --- data -------------------------------------------------------------------------------------
-def msmarco_graded(data: Path, source: Path, bench_dir: Path, n_queries: int) -> tuple[Path, Path]:
-    """Graded qrels for gen.py's msmarco run, cut to its first n_queries queries (0: all, the run as is)."""
+def msmarco_graded(data: Path, source: Path, n_queries: int) -> tuple[Path, Path]:
+    """Graded qrels for synthetic.py's msmarco run, cut to its first n_queries queries (0: all, the run as is)."""
     suffix = f'_{n_queries}' if n_queries else ''
     qrels_path = data / f'msmarco_graded{suffix}.qrels'
     run_path = data / f'msmarco_graded{suffix}.run' if n_queries else source / 'msmarco.run'
     if qrels_path.exists() and run_path.exists():
         return qrels_path, run_path
-    if not (source / 'msmarco.run').exists():
-        subprocess.run([sys.executable, str(bench_dir / 'gen.py'), 'msmarco', str(source)], check=True)
+    synthetic.ensure('msmarco', source)
     import numpy as np
     rng = np.random.default_rng(20240604)
     data.mkdir(parents=True, exist_ok=True)
@@ -222,8 +223,7 @@ def main(argv=None):
     p.add_argument('-n', type=int, default=3, help='timed repetitions per tool (after one warm-up)')
     p.add_argument('--cwl-queries', type=int, default=500, help='MS MARCO queries for the C/W/L run (0: all)')
     p.add_argument('--data', type=Path, default=REPO / 'benchdata' / 'cwl_diversity')
-    p.add_argument('--source', type=Path, default=Path('/tmp/bench'), help="gen.py's msmarco files")
-    p.add_argument('--bench-dir', type=Path, default=REPO.parent / 'shared' / 'bench')
+    p.add_argument('--source', type=Path, default=REPO / 'benchdata', help="synthetic.py's msmarco files")
     p.add_argument('--json', type=Path, help='write the timings here')
     p.add_argument('--child', help=argparse.SUPPRESS)
     p.add_argument('files', nargs='*', help=argparse.SUPPRESS)
@@ -233,7 +233,7 @@ def main(argv=None):
         return
     report = {}
     for family in (['cwl', 'diversity'] if args.family == 'both' else [args.family]):
-        qrels, run = (msmarco_graded(args.data, args.source, args.bench_dir, args.cwl_queries)
+        qrels, run = (msmarco_graded(args.data, args.source, args.cwl_queries)
                       if family == 'cwl' else diversity(args.data))
         cmds = commands(family, qrels, run)
         times: dict[str, list[float]] = {tool: [] for tool in cmds}

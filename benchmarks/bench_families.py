@@ -21,20 +21,20 @@ How to run (from the repository root, with the project's virtualenv)
     .venv/bin/python benchmarks/bench_families.py --scale robust -n 9
     .venv/bin/python benchmarks/bench_families.py --data /tmp/bench --json out.json
 
-Missing data files DIR/SCALE.qrels / DIR/SCALE.run are generated with the
-shared gen.py (deterministic) into --data (default: /tmp/bench if it holds them,
-else benchdata/ in the repository).  Compare ratios measured in one run on one
-machine, not absolute times across machines.
+Missing data files DIR/SCALE.qrels / DIR/SCALE.run are generated with
+synthetic.py (deterministic) into --data (default: benchdata/ in the repository).
+Compare ratios measured in one run on one machine, not absolute times across machines.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+import synthetic
 
 REPO = Path(__file__).resolve().parent.parent
 TREC_SET = ['AP', 'nDCG', 'nDCG@10', 'P@10', 'R@100', 'RR', 'Rprec', 'Bpref', 'Success@10']
@@ -44,15 +44,6 @@ ISSUE3_SET = ["nDCG(dcg='exp-log2')@10", "nDCG(dcg='exp-log2')", 'ERR@10', 'ERR'
               'Hits@10', 'F1@10', 'DCG@10', "DCG(dcg='exp-log2')@10"]
 
 
-def data_files(scale: str, data: Path | None, bench_dir: Path) -> tuple[Path, Path]:
-    candidates = [data] if data else [Path('/tmp/bench'), REPO / 'benchdata']
-    for d in candidates:
-        if (d / f'{scale}.qrels').exists() and (d / f'{scale}.run').exists():
-            return d / f'{scale}.qrels', d / f'{scale}.run'
-    target = candidates[-1]
-    target.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, str(bench_dir / 'gen.py'), scale, str(target)], check=True)
-    return target / f'{scale}.qrels', target / f'{scale}.run'
 
 
 def timed(fn) -> float:
@@ -63,9 +54,8 @@ def timed(fn) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--scale', default='msmarco', help='gen.py scale (default msmarco)')
+    ap.add_argument('--scale', default='msmarco', help='synthetic.py scale (default msmarco)')
     ap.add_argument('--data', type=Path, help='directory holding SCALE.qrels / SCALE.run')
-    ap.add_argument('--bench-dir', type=Path, default=REPO.parent / 'shared' / 'bench')
     ap.add_argument('-n', type=int, default=5, help='timed repetitions (after one warm-up)')
     ap.add_argument('--goal', type=float, default=2.0, help='largest acceptable time ratio')
     ap.add_argument('--no-breakdown', action='store_true', help='skip the per-measure timings')
@@ -75,7 +65,7 @@ def main() -> int:
     sys.path.insert(0, str(REPO))
     import irmetrics as irm
 
-    qrels_path, run_path = data_files(args.scale, args.data, args.bench_dir)
+    qrels_path, run_path = synthetic.ensure(args.scale, args.data or REPO / 'benchdata')
     t0 = time.perf_counter()
     qrels, run = irm.read_trec_qrels(qrels_path), irm.read_trec_run(run_path)
     read_s = time.perf_counter() - t0

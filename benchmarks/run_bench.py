@@ -8,13 +8,13 @@ What is measured
     evaluation all count:
 
       irmetrics    python -m irmetrics -p 12 QRELS RUN <9 measures>
-      pytrec_eval  anchors.py pytrec  (pytrec_eval fed by polars-built dicts)
+      pytrec_eval  anchors.py pytrec     (pytrec_eval fed by dicts from pyarrow's CSV reader)
       ir_measures  anchors.py irm
-      ranx         anchors.py ranx    (only with --ranx: slow, numba JIT)
-      floor        anchors.py floor   (only with --floor: parse-only lower bound)
+      ranx         anchors.py ranx       (only with --ranx: slow, numba JIT)
+      trec_eval    anchors.py trec_eval  (only with --trec-eval BIN: the binary built from source)
+      floor        anchors.py floor      (only with --floor: reading the files with polars, the lower bound)
 
-    anchors.py and gen.py are the project's shared reference runners
-    (../shared/bench/ next to the repository; --bench-dir to point elsewhere).
+    anchors.py (the reference runners) and synthetic.py (the data) are in this directory.
 
     Per scale, every tool runs once as a warm-up (page cache, imports, numba
     cache), then N times interleaved (tool A, B, C, A, B, C, ...).  Reported:
@@ -33,7 +33,7 @@ How to run (from the repository root, with the project's virtualenv)
     .venv/bin/python benchmarks/run_bench.py --scales small msmarco robust large -n 5
     .venv/bin/python benchmarks/run_bench.py --data /tmp/bench --floor --ranx --json out.json
 
-Missing data files DIR/SCALE.qrels / DIR/SCALE.run are generated with gen.py
+Missing data files DIR/SCALE.qrels / DIR/SCALE.run are generated with synthetic.py
 (deterministic) into --data (default: benchdata/ in the repository, git-ignored).
 """
 from __future__ import annotations
@@ -49,17 +49,21 @@ import tempfile
 import time
 from pathlib import Path
 
+import anchors
+
 REPO = Path(__file__).resolve().parent.parent
 MEASURES = ["AP", "nDCG", "nDCG@10", "P@10", "R@100", "RR", "Rprec", "Bpref", "Success@10"]
 TOLERANCE = 1e-9
-ANCHOR_TOOLS = {"pytrec_eval": "pytrec", "ir_measures": "irm", "ranx": "ranx", "floor": "floor"}
+ANCHOR_TOOLS = {"pytrec_eval": "pytrec", "ir_measures": "irm", "ranx": "ranx", "trec_eval": "trec_eval",
+                "floor": "floor"}
+HERE = Path(__file__).resolve().parent
 
 
-def measure_process(cmd: list[str], cwd: Path) -> dict:
+def measure_process(cmd: list[str], cwd: Path, env: dict | None = None) -> dict:
     """Run ``cmd``; its wall time (s), peak RSS (MB), exit status and stdout."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err)
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -80,7 +84,7 @@ def parse_values(text: str) -> dict[str, float]:
     return vals
 
 
-def commands(tools: list[str], scale: str, data: Path, bench: Path, tmp: Path) -> dict[str, tuple]:
+def commands(tools: list[str], scale: str, data: Path, tmp: Path, env: dict) -> dict[str, tuple]:
     """tool -> (command, file holding its full-precision values or None)."""
     py = sys.executable
     qrels, run = str(data / f"{scale}.qrels"), str(data / f"{scale}.run")
@@ -88,20 +92,22 @@ def commands(tools: list[str], scale: str, data: Path, bench: Path, tmp: Path) -
     for tool in tools:
         if tool == "irmetrics":
             cmds[tool] = ([py, "-m", "irmetrics", "-p", "12", qrels, run, *MEASURES], None)
+        elif tool == "trec_eval":                  # the binary itself, not through Python
+            cmds[tool] = ([env["TREC_EVAL"], *anchors.TREC_EVAL_ARGS, qrels, run], None)
         else:
             jout = tmp / f"{tool}-{scale}.json"
-            cmds[tool] = ([py, str(bench / "anchors.py"), ANCHOR_TOOLS[tool], scale,
-                           "--data", str(data), "--json", str(jout)], jout)
+            cmds[tool] = ([py, str(HERE / "anchors.py"), ANCHOR_TOOLS[tool], qrels, run, "--json", str(jout)],
+                          jout)
     return cmds
 
 
-def bench_scale(scale: str, tools: list[str], n: int, data: Path, bench: Path, tmp: Path) -> dict:
-    cmds = commands(tools, scale, data, bench, tmp)
+def bench_scale(scale: str, tools: list[str], n: int, data: Path, tmp: Path, env: dict) -> dict:
+    cmds = commands(tools, scale, data, tmp, env)
     load_before = os.getloadavg()[0]
     runs: dict[str, list[dict]] = {t: [] for t in tools}
     for rep in range(n + 1):                       # rep 0 is the warm-up
         for tool in tools:
-            r = measure_process(cmds[tool][0], REPO)
+            r = measure_process(cmds[tool][0], REPO, env)
             if r["rc"] != 0:
                 raise SystemExit(f"{tool} failed on {scale} (exit {r['rc']}):\n{r['stderr'][-2000:]}")
             print(f"  {scale:8} {'warm-up' if rep == 0 else f'run {rep}':8} {tool:12} "
@@ -112,7 +118,10 @@ def bench_scale(scale: str, tools: list[str], n: int, data: Path, bench: Path, t
     for tool in tools:
         rs = runs[tool]
         jfile = cmds[tool][1]
-        values = (json.loads(jfile.read_text())["values"] if jfile else parse_values(rs[-1]["stdout"]))
+        if tool == "trec_eval":
+            values = anchors.trec_eval_values(rs[-1]["stdout"])
+        else:
+            values = json.loads(jfile.read_text())["values"] if jfile else parse_values(rs[-1]["stdout"])
         res["tools"][tool] = {
             "median_s": statistics.median(r["wall_s"] for r in rs),
             "times_s": [r["wall_s"] for r in rs],
@@ -161,10 +170,11 @@ def table(scale: str, res: dict) -> str:
     return "\n".join(rows)
 
 
-def ensure_data(scale: str, data: Path, bench: Path) -> None:
-    if not ((data / f"{scale}.qrels").exists() and (data / f"{scale}.run").exists()):
-        print(f"generating {scale} into {data} ...", file=sys.stderr, flush=True)
-        subprocess.run([sys.executable, str(bench / "gen.py"), scale, str(data)], check=True)
+def ensure_data(scale: str, data: Path) -> None:
+    """Write the scale's files if missing, in a child process: numpy and pyarrow in this process would
+    count in every child's peak memory (a forked child starts with its parent's pages)."""
+    subprocess.run([sys.executable, "-c", f"import synthetic; synthetic.ensure({scale!r}, __import__('pathlib')"
+                    f".Path({str(data)!r}))"], cwd=HERE, check=True)
 
 
 def source_version() -> str:
@@ -188,16 +198,17 @@ def main(argv=None) -> int:
     ap.add_argument("-n", "--runs", type=int, default=3, help="timed runs per tool after a warm-up (default 3)")
     ap.add_argument("--data", type=Path, default=REPO / "benchdata",
                     help="directory of SCALE.qrels/SCALE.run, generated if missing (default: benchdata/)")
-    ap.add_argument("--bench-dir", type=Path, default=REPO.parent / "shared" / "bench",
-                    help="directory holding gen.py and anchors.py (default: ../shared/bench)")
+    ap.add_argument("--trec-eval", type=Path, help="also time this trec_eval binary (built from source)")
     ap.add_argument("--ranx", action="store_true", help="also time ranx (slow)")
     ap.add_argument("--floor", action="store_true", help="also time the parse-only floor")
     ap.add_argument("--json", type=Path, help="write all results to this JSON file")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
-    data, bench = args.data.resolve(), args.bench_dir.resolve()
-    tools = ["irmetrics", "pytrec_eval", "ir_measures"] + ["ranx"] * args.ranx + ["floor"] * args.floor
+    data = args.data.resolve()
+    tools = (["irmetrics", "pytrec_eval", "ir_measures"] + ["ranx"] * args.ranx
+             + ["trec_eval"] * bool(args.trec_eval) + ["floor"] * args.floor)
+    env = dict(os.environ, **({"TREC_EVAL": str(args.trec_eval.resolve())} if args.trec_eval else {}))
     out = {"machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                        "python": platform.python_version()},
            "irmetrics_version": source_version(),
@@ -207,8 +218,8 @@ def main(argv=None) -> int:
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for scale in args.scales:
-            ensure_data(scale, data, bench)
-            res = bench_scale(scale, tools, args.runs, data, bench, Path(tmp))
+            ensure_data(scale, data)
+            res = bench_scale(scale, tools, args.runs, data, Path(tmp), env)
             out["scales"][scale] = res
             ok &= res["check_vs_pytrec_eval"]["ok"]
             print(table(scale, res) + "\n", flush=True)
