@@ -40,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import irmetrics as irm  # noqa: E402
-from irmetrics.compare.comparison import Comparison, Settings  # noqa: E402
+from irmetrics.comparing.comparison import Comparison, Settings  # noqa: E402
 
 N_QUERIES, N_RUNS, JUDGED, RETRIEVED = 6980, 10, 40, 100
 MEASURES = ['AP', 'nDCG@10', 'RR@10']
@@ -101,7 +101,7 @@ def main() -> None:
         return Comparison(names, ev.measures, query_ids, values, 'run0', settings)
 
     t_stats, cmp = timed(statistics_only, args.repeat)
-    from irmetrics.compare import resampling
+    from irmetrics.comparing import resampling
     diffs = np.where(cmp._valid, cmp._diffs, 0.0)
     t_random, _ = timed(lambda: resampling.randomization_test(diffs, args.resamples, np.random.default_rng(0)),
                         args.repeat)

@@ -19,7 +19,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from run_bench import measure_process
+from run_bench import compile_package, measure_process
 
 REPO = Path(__file__).resolve().parent.parent
 MEASURES = ['AP', 'nDCG', 'nDCG@10', 'P@10', 'R@100', 'RR', 'Rprec', 'Bpref', 'Success@10']
@@ -44,6 +44,8 @@ def main() -> int:
     parser.add_argument('-n', type=int, default=5)
     args = parser.parse_args()
     same = True
+    for checkout in (args.before, args.after):
+        compile_package(checkout)
     for scale in args.scales:
         qrels, run = args.data / f'{scale}.qrels', args.data / f'{scale}.run'
         times: dict[str, list] = {'before': [], 'after': []}

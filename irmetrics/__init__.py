@@ -7,12 +7,13 @@
 The public API only: everything is defined in the packages below it (docs/architecture.md):
 :mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.core` (the measure
 algebra, the provider registry, the calculation functions), :mod:`irmetrics.measures` (the
-definitions), :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.compare` (comparing runs;
-the function ``irmetrics.compare`` shadows the package as an attribute: import its modules with
-``from irmetrics.compare import report``) and :mod:`irmetrics.errors`.
+definitions), :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.comparing` (comparing runs:
+``irmetrics.compare`` and its companions, imported on first use) and :mod:`irmetrics.errors`.
 """
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import providers as _providers  # noqa: F401  (registers the engines)
-from .compare import Comparison, ComparisonError, compare, plot_pr_curve
 from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
 from .core.measure import Measure
 from .core.params import NOT_PROVIDED
@@ -40,6 +41,21 @@ from .providers.native.auc import roc_curve
 from .providers.native.custom import define
 
 __version__ = '0.1.0'
+
+if TYPE_CHECKING:
+    from .comparing import Comparison, ComparisonError, compare, plot_pr_curve
+
+#: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
+_COMPARE = ('Comparison', 'ComparisonError', 'compare', 'plot_pr_curve')
+
+
+def __getattr__(name: str) -> Any:
+    if name in _COMPARE:
+        package = importlib.import_module('.comparing', __name__)
+        values = {n: getattr(package, n) for n in _COMPARE}
+        globals().update(values)                # later lookups find them without this function
+        return values[name]
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
 __all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'ComparisonError', 'define',
            'DuplicateError', 'evaluator', 'Evaluator', 'InputError', 'IrmetricsError', 'IrmetricsWarning',

@@ -15,8 +15,8 @@ import pytest
 from scipy import stats
 
 import irmetrics as irm
-from irmetrics.compare import ComparisonError, corrections
-from irmetrics.compare.comparison import COLUMNS
+from irmetrics.comparing import ComparisonError, corrections
+from irmetrics.comparing.comparison import COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 QRELS, BM25, DENSE = (str(ROOT / 'examples' / f) for f in ('qrels.txt', 'run_bm25.txt', 'run_dense.txt'))
@@ -347,17 +347,17 @@ def imports_of(path):
 
 
 def test_compare_sits_on_the_public_core_only_and_core_never_imports_it():
-    modules = sorted((ROOT / 'irmetrics' / 'compare').glob('*.py'))
+    modules = sorted((ROOT / 'irmetrics' / 'comparing').glob('*.py'))
     gateways = set()
     for path in modules:
         for name in imports_of(path):
-            if name.startswith('irmetrics.compare'):
+            if name.startswith('irmetrics.comparing'):
                 continue
             assert name in ALLOWED_CORE, (path.name, name)
             gateways.add(path.name)
     assert gateways == {'base.py'}
     for path in (ROOT / 'irmetrics' / 'core').rglob('*.py'):
-        assert not [n for n in imports_of(path) if n.startswith('irmetrics.compare')], path
+        assert not [n for n in imports_of(path) if n.startswith('irmetrics.comparing')], path
 
 
 def test_a_comparisons_digits_do_not_depend_on_what_else_is_compared():
@@ -368,3 +368,10 @@ def test_a_comparisons_digits_do_not_depend_on_what_else_is_compared():
     a = alone[(alone.run == 'd')].drop(columns='p_adjusted').reset_index(drop=True)
     b = more[(more.run == 'd') & (more.measure == 'AP')].drop(columns='p_adjusted').reset_index(drop=True)
     assert a.equals(b)
+
+
+def test_the_comparison_package_loads_on_first_use():
+    code = ('import sys, irmetrics as irm; before = "irmetrics.comparing" in sys.modules; f = irm.compare; '
+            'print(before, "irmetrics.comparing" in sys.modules, f.__module__, irm.Comparison.__name__)')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.split() == ['False', 'True', 'irmetrics.comparing.comparison', 'Comparison']

@@ -1,4 +1,4 @@
-"""irmetrics.compare against the tools IR users compare runs with, on the shipped example runs.
+"""irmetrics.comparing against the tools IR users compare runs with, on the shipped example runs.
 
 PyTerrier's ``pt.Experiment(baseline=..., test=..., correction=...)`` (pytrec_eval underneath; no
 Java needed for precomputed runs): the same per-query values, so the same p-values for the t and

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from irmetrics.compare import intervals, resampling
+from irmetrics.comparing import intervals, resampling
 
 
 def exact_randomization_reference(d):

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from irmetrics.compare import ComparisonError, corrections, significance
+from irmetrics.comparing import ComparisonError, corrections, significance
 
 TOLERANCE = 1e-12
 

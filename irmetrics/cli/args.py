@@ -148,9 +148,9 @@ class _CompareParser(_Parser):
 
 
 def compare_parser() -> argparse.ArgumentParser:
-    from ..compare import TESTS
-    from ..compare.corrections import METHODS
-    from ..compare.intervals import METHODS as CI_METHODS
+    from ..comparing import TESTS
+    from ..comparing.corrections import METHODS
+    from ..comparing.intervals import METHODS as CI_METHODS
     from .compare import FORMATS as COMPARE_FORMATS
     p = _CompareParser(prog='irmetrics compare', usage='irmetrics compare QRELS RUN RUN... -m MEASURE [options]',
                        description='Compare runs with paired significance tests: means, differences with '

@@ -10,7 +10,7 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..compare import ComparisonError, compare
+from ..comparing import ComparisonError, compare
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 

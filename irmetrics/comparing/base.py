@@ -1,7 +1,7 @@
 """What the comparison package takes from irmetrics' core, and its one error type.
 
 The package sits on the public API only (the evaluator, measures and their parser, results, run
-inputs, errors); every other module of :mod:`irmetrics.compare` imports those names from here, so
+inputs, errors); every other module of :mod:`irmetrics.comparing` imports those names from here, so
 a reorganisation of the core changes this file alone.
 """
 from __future__ import annotations

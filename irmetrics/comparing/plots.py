@@ -106,7 +106,7 @@ def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = No
     """The 11-point interpolated precision-recall curve of each run: the means of ``IPrec@0.0`` ...
     ``IPrec@1.0`` over the qrels' queries (trec_eval's ``iprec_at_recall``), one line per run.
 
-    ``runs`` as in :func:`irmetrics.compare` (a dict ``{name: run}`` or a list), or a single run.
+    ``runs`` as in :func:`irmetrics.comparing` (a dict ``{name: run}`` or a list), or a single run.
     """
     several = isinstance(runs, Mapping) or (isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)))
     names, inputs = name_runs(runs if several else [runs], at_least=1)
