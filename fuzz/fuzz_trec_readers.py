@@ -8,38 +8,27 @@ read other rows).  See README.md beside this file for how to run it.
 """
 from __future__ import annotations
 
-import contextlib
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import atheris
 
 with atheris.instrument_imports(include=['irmetrics']):
     import irmetrics as irm
-    from irmetrics.data import ids
-    from irmetrics.data.trec import reader
 
 import pyarrow as pa
-from seeds import corpus_directory, fill, trec_seeds
+from seeds import TESTS, corpus_directory, fill, trec_seeds
 
-
-@contextlib.contextmanager
-def large_path() -> Iterator[None]:
-    """Read every input as a large one: Arrow's reader and Arrow ids (what tests' ``layout`` fixture does)."""
-    saved = reader.SMALL_FILE, ids.ARROW_MIN_ROWS
-    reader.SMALL_FILE, ids.ARROW_MIN_ROWS = -1, 0
-    try:
-        yield
-    finally:
-        reader.SMALL_FILE, ids.ARROW_MIN_ROWS = saved
+sys.path.insert(0, str(TESTS))
+from reader_paths import forced  # noqa: E402  (the tests' helper that forces a reader path)
 
 
 def outcome(read: Callable[..., object], data: bytes, duplicates: str) -> tuple[str, object]:
     """('rows', the records read) or, for irmetrics' own errors, ('error', (its type, whether it names a
     line)): in a file with several faults the paths may report different ones first."""
     try:
-        return 'rows', [tuple(row) for row in read(data, duplicates=duplicates)]   # type: ignore[attr-defined]
+        return 'rows', [tuple(row) for row in read(data, duplicates=duplicates)]
     except irm.InputError as ex:
         return 'error', (type(ex).__name__, ex.line is not None)
 
@@ -53,8 +42,9 @@ def test_one_input(data: bytes) -> None:
         return
     read, duplicates = CHOICES[data[0] % len(CHOICES)]           # the first byte: which reader, which policy
     text = data[1:]
-    small = outcome(read, text, duplicates)
-    with large_path():
+    with forced('python'):
+        small = outcome(read, text, duplicates)
+    with forced('arrow'):
         large = outcome(read, text, duplicates)
     if small != large:
         raise AssertionError(f'the reader paths disagree on {text!r}: small {small!r}, large {large!r}')

@@ -208,7 +208,7 @@ def test_unreadable_python_objects():
         irm.to_run(pd.DataFrame({'query_id': ['q'], 'doc_id': ['d']}))
     with pytest.raises(InputError, match="query 'q' maps to list"):
         irm.to_qrels({'q': ['d']})
-    with pytest.raises(InputError, match='score values must be numbers'):
+    with pytest.raises(InputError, match=r"^run dict: item 1: score 'high' is not a number"):
         irm.to_run({'q': {'d': 'high'}})
     with pytest.raises(InputError, match='relevance 1.5 is not an integer'):
         irm.to_qrels({'q': {'d': 1.5}})

@@ -84,7 +84,7 @@ def _param_values(entry: TrecName, text: str) -> list[Any]:
     values = []
     for item in text.split(','):
         item = item.strip()
-        if not re.fullmatch(r'\d+(\.\d+)?|\.\d+', item):
+        if not re.fullmatch(r'(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?', item):
             raise MeasureError(f'invalid parameter {item!r} in trec_eval measure {entry.trec!r}')
         # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError
         values.append(integer_literal(item) if entry.param == 'cutoff' and item.isdigit() else float(item))
@@ -144,5 +144,6 @@ def trec_output_name(measure: Measure) -> str | None:
     if base == 'iprec_at_recall':
         return f'{base}_{value:.2f}'          # trec_eval's "%s_%3.2f"
     if base == 'set_F':
-        return base if value == 1.0 else f'{base}_{value:g}'
+        short = f'{value:g}'
+        return base if value == 1.0 else f'{base}_{short if float(short) == value else repr(value)}'
     return f'{base}_{value}'

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..arrow_arrays import arrow_array, booleans, combine, numbers, take
-from .base import IdError, Ids, fingerprint_bytes, id_texts
+from .base import EMPTY, MISSING, IdError, Ids, fingerprint_bytes, id_texts
 
 
 class ArrowIds(Ids):
@@ -30,12 +30,14 @@ class ArrowIds(Ids):
                 values = pa.table({'v': values}).unify_dictionaries().column('v')
             values = combine(values)
         if values.null_count:
-            raise IdError('is missing (None, NaN or NA)', int(pc.index(pc.is_null(values), True).as_py()))
+            raise IdError(MISSING, int(pc.index(pc.is_null(values), True).as_py()))
         if pa.types.is_dictionary(values.type):
-            if pa.types.is_string(values.type.value_type):
+            if pa.types.is_string(values.type.value_type) and not _has_empty(values.dictionary):
                 return cls(values)
             values = values.cast(values.type.value_type)
         if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+            if _has_empty(values):
+                raise IdError(EMPTY, int(pc.index(pc.equal(pc.binary_length(values), 0), True).as_py()))
             return cls(values)
         if pa.types.is_integer(values.type):
             return cls(values.cast(pa.string()))
@@ -122,3 +124,7 @@ class ArrowIds(Ids):
         """The strings without a dictionary (comparisons need matching types)."""
         values = self.values
         return values.cast(values.type.value_type) if pa.types.is_dictionary(values.type) else values
+
+
+def _has_empty(strings: pa.Array) -> bool:
+    return len(strings) > 0 and pc.min(pc.binary_length(strings)).as_py() == 0

@@ -108,6 +108,8 @@ class IdError(InputError):
         self.row = row
 
 
+MISSING = 'is missing (None, NaN or NA)'
+EMPTY = 'is empty'
 #: values that hold several values: never one id
 _CONTAINERS = (list, tuple, dict, set, frozenset, np.ndarray)
 
@@ -117,24 +119,26 @@ def id_text(value: Any, row: int) -> str:
 
     A string is taken as it is, bytes are decoded as UTF-8, a number becomes its text, an integral float
     without ``.0`` (``301.0`` is query ``'301'``, as a float column of integer ids means).  None, NaN,
-    NaT and pandas' NA are missing ids; containers and text that is not valid Unicode are no ids:
-    :class:`IdError`.
+    NaT and pandas' NA are missing ids; an empty text (no TREC file can hold one), a container and text
+    that is not valid Unicode are no ids: :class:`IdError`.
     """
     if isinstance(value, (bytes, bytearray)):
         try:
-            return bytes(value).decode('utf-8')
+            text = bytes(value).decode('utf-8')
         except UnicodeDecodeError:
             raise IdError(f'{reprlib.repr(bytes(value))} is not UTF-8 text', row) from None
-    if isinstance(value, str):
+    elif isinstance(value, str):
         text = str(value)
     elif isinstance(value, _CONTAINERS):
         raise IdError(f'{reprlib.repr(value)} is a {type(value).__name__}, not an id (text or a number)', row)
     elif _is_missing(value):
-        raise IdError('is missing (None, NaN or NA)', row)
+        raise IdError(MISSING, row)
     elif isinstance(value, (float, np.floating)) and float(value).is_integer():
         text = str(int(value))
     else:
         text = str(value)
+    if not text:
+        raise IdError(EMPTY, row)
     if not _is_unicode(text):
         raise IdError(f'{reprlib.repr(text)} is not valid Unicode text (it holds a lone surrogate)', row)
     return text
@@ -142,7 +146,7 @@ def id_text(value: Any, row: int) -> str:
 
 def id_texts(items: list[Any]) -> list[str]:
     """:func:`id_text` of every item (``items`` itself when it holds valid strings only, the usual case)."""
-    if all(type(v) is str for v in items) and _is_unicode('\n'.join(items)):
+    if all(type(v) is str for v in items) and '' not in items and _is_unicode('\n'.join(items)):
         return items
     return [id_text(v, row) for row, v in enumerate(items)]
 

@@ -368,8 +368,8 @@ def integer_problem(text: str) -> str | None:
     """Why ``text`` is not a grade (an integer literal of moderate size), or None."""
     if not _INTEGER.fullmatch(text):
         return 'is not an integer'
-    if abs(int(text)) >= LARGEST_GRADE:
-        return 'is too large'
+    if len(text.lstrip('+-').lstrip('0')) > len(str(LARGEST_GRADE)) or abs(int(text)) >= LARGEST_GRADE:
+        return 'is too large'                   # (Python refuses to convert over 4,300 digits)
     return None
 
 
