@@ -38,7 +38,17 @@ def outcome(read, source):
 PIECES = [b'q1', b'd', b'Q0', b'0', b'1', b'-1', b'2.5', b'1e400', b'nan', b'-inf', b'0x1p3', b'0x1p99999', b'#',
           b'tag', b' ', b'  ', b'\t', b'\r', b'\v', b'\f', b'\n', b'\r\n', b'\x00', b'\xff', b'\xc3', b'\xef\xbb\xbf',
           b'\xc2\xa0', b'\xe2\x80\xa8', b'\x1c', b'9' * 30, b'+', b'-', b'.', b'_']
-TEXTS = st.binary(max_size=200) | st.lists(st.sampled_from(PIECES), max_size=60).map(b''.join)
+
+
+@st.composite
+def truncated(draw):
+    """A valid qrels or run file cut at any byte (in a line, in a field, in a UTF-8 character)."""
+    qrels, run = draw(collections())
+    text = draw(rows(draw(qrels_fields(qrels)) if draw(st.booleans()) else draw(run_fields(run)))).text()
+    return text[:draw(st.integers(0, len(text)))]
+
+
+TEXTS = st.binary(max_size=200) | st.lists(st.sampled_from(PIECES), max_size=60).map(b''.join) | truncated()
 
 
 @given(TEXTS, st.sampled_from(sorted(READERS)))
@@ -90,12 +100,12 @@ def spoilt(draw, kind):
     row = draw(st.integers(0, len(fields) - 1))
     line = fields[row]
     ids = (0, 1, 2) if kind == 'qrels' else (0, 2)                      # the id fields irmetrics reads
-    number = 3 if kind == 'qrels' else 4
+    number, width = (3, 4) if kind == 'qrels' else (4, 6)
     fault = draw(st.sampled_from(['fewer fields', 'more fields', 'number', 'NUL', 'UTF-8', 'duplicate']
                                  if kind == 'qrels' else ['fewer fields', 'number', 'NUL', 'UTF-8', 'duplicate']))
     error = InputError
     if fault == 'fewer fields':
-        del line[draw(st.integers(1, len(ids) + 2 if kind == 'run' else 3)):]      # 1 to 3 (qrels), 5 (run)
+        del line[draw(st.integers(1, width - 1)):]
     elif fault == 'more fields':
         line.append(draw(IDS))
     elif fault == 'number':
