@@ -8,9 +8,7 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-from irmetrics.data import ids
-from irmetrics.data.trec import reader as trec_reader
+from reader_paths import PATHS, forced
 
 settings.register_profile('default', max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -19,18 +17,11 @@ settings.register_profile('thorough', max_examples=2000, deadline=None,
 settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))
 
 
-@pytest.fixture(params=['python', 'arrow'])
-def layout(request, monkeypatch):
-    """Run a test under both implementations of the input path.
-
-    ``python``: small TREC files split by Python's string methods, ids in numpy object arrays (the
-    path of small inputs).  ``arrow``: Arrow's CSV reader and Arrow string ids, with their own
-    duplicate detection and tie ordering (the path of inputs above the size thresholds).
-    """
-    if request.param == 'arrow':
-        monkeypatch.setattr(trec_reader, 'SMALL_FILE', -1)
-        monkeypatch.setattr(ids, 'ARROW_MIN_ROWS', 0)
-    return request.param
+@pytest.fixture(params=PATHS)
+def layout(request):
+    """Run a test under both implementations of the input path (see reader_paths.py)."""
+    with forced(request.param):
+        yield request.param
 
 
 @pytest.fixture

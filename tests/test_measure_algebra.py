@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
+from measure_strategies import measures
 
 import irmetrics as irm
 from irmetrics import (
@@ -125,42 +125,14 @@ def test_repr_round_trips(measure):
     assert str(measure) == repr(measure)
 
 
-def _values(constraint):
-    """A strategy for valid values of a parameter constraint."""
-    if isinstance(constraint, P_.Int):
-        return st.integers(min_value=constraint.minimum if constraint.minimum is not None else -3, max_value=5000)
-    if isinstance(constraint, P_.Float):
-        return st.floats(min_value=constraint.low, max_value=constraint.high, exclude_min=constraint.low_open,
-                         exclude_max=constraint.high_open, allow_nan=False, allow_infinity=False)
-    if isinstance(constraint, P_.Bool):
-        return st.booleans()
-    if isinstance(constraint, P_.Choice):
-        return st.sampled_from(constraint.choices)
-    if isinstance(constraint, P_.GainMap):
-        gains = st.integers(0, 100) | st.floats(0, 1e6, allow_nan=False, allow_infinity=False)
-        return st.dictionaries(st.integers(0, 10), gains, min_size=1, max_size=4)
-    raise AssertionError(f'no strategy for {constraint!r}')
-
-
-@st.composite
-def measures(draw):
-    """Any measure of the trec_eval families, with any valid parameters."""
-    bare = parse_measure(draw(st.sampled_from(['AP', 'Bpref', 'infAP', 'nDCG', 'NumQ', 'NumRel', 'NumRet', 'Rprec',
-                                               'RR', 'SetAP', 'SetF', 'SetP', 'SetR', 'P@1', 'R@1', 'Success@1',
-                                               'IPrec@0'])))
-    params = bare.definition.params
-    chosen = draw(st.lists(st.sampled_from(params), unique_by=lambda p: p.name)) if params else []
-    return bare(**{p.name: draw(_values(p.constraint)) for p in chosen})
-
-
-@given(measures())
+@given(measures(TREC_FAMILIES))
 def test_repr_round_trips_for_generated_measures(measure):
     parsed = parse_measure(repr(measure))
     assert parsed == measure and hash(parsed) == hash(measure) and repr(parsed) == repr(measure)
     assert pickle.loads(pickle.dumps(measure)) == measure
 
 
-@given(measures())
+@given(measures(TREC_FAMILIES))
 def test_identity_is_independent_of_how_parameters_are_given(measure):
     given_params = list(measure.params.items())
     rebuilt = measure.definition.bare

@@ -202,13 +202,13 @@ def test_read_objects_evaluate_any_number_of_times(tmp_path, layout):
 def test_unreadable_python_objects():
     with pytest.raises(InputError, match='cannot read run from int'):
         irm.to_run(5)
-    with pytest.raises(InputError, match=r"run item 1 is not a record of \(query_id, doc_id, score\)"):
+    with pytest.raises(InputError, match=r"^run records: item 1 is not a record of \(query_id, doc_id, score\)"):
         irm.to_run([('q', 'd')])
     with pytest.raises(InputError, match='lacks column'):
         irm.to_run(pd.DataFrame({'query_id': ['q'], 'doc_id': ['d']}))
     with pytest.raises(InputError, match="query 'q' maps to list"):
         irm.to_qrels({'q': ['d']})
-    with pytest.raises(InputError, match='score values must be numbers'):
+    with pytest.raises(InputError, match=r"^run dict: item 1: score 'high' is not a number"):
         irm.to_run({'q': {'d': 'high'}})
     with pytest.raises(InputError, match='relevance 1.5 is not an integer'):
         irm.to_qrels({'q': {'d': 1.5}})

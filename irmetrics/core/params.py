@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import MeasureError
+
 
 class _Sentinel:
     def __init__(self, name: str):
@@ -32,6 +34,18 @@ NOT_PROVIDED: Any = _Sentinel('NOT_PROVIDED')
 REQUIRED: Any = _Sentinel('REQUIRED')
 
 
+def integer_literal(text: str) -> int:
+    """The integer a decimal literal in a measure name writes (``'10'`` in ``P@10``, ``P_10``, ``ndcg@10``).
+
+    Python converts at most 4,300 digits to an integer and raises ValueError beyond; that is a
+    :class:`MeasureError` here, as every other unreadable measure name.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise MeasureError(f'the number {text[:12]}... has too many digits ({len(text)})') from None
+
+
 class Constraint:
     """Validates a raw parameter value and returns its canonical form."""
 
@@ -44,7 +58,6 @@ class Constraint:
         try:
             return self.check(value)
         except (TypeError, ValueError) as ex:
-            from ..errors import MeasureError
             raise MeasureError(f'invalid value {value!r} for parameter {name!r}: expected {self.description}'
                                + (f' ({ex})' if str(ex) else '')) from None
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import MeasureError
 from .measure import REGISTRY, Measure
+from .params import integer_literal
 from .ranx_names import is_ranx_name, parse_ranx_measure
 
 _TOKEN = re.compile(r"""
@@ -70,7 +71,7 @@ class _Tokens:
 
 def _number(text: str) -> int | float:
     if re.fullmatch(r'[+-]?\d+', text):
-        return int(text)
+        return integer_literal(text)
     return float(text)
 
 

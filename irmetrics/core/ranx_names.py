@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import MeasureError
 from .measure import REGISTRY, Measure
+from .params import integer_literal
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def parse_ranx_measure(text: str) -> Measure:
         if k is not None and not entry.takes_k:
             raise MeasureError(f'ranx ignores @k for {m["name"]}; irmetrics\' {entry.measure} takes no cutoff '
                                f'(write {m["name"]})')
-        cutoff = int(k) if k is not None and int(k) > 0 else None
+        cutoff = integer_literal(k) if k is not None and integer_literal(k) > 0 else None
         name = entry.measure if cutoff is not None or entry.whole == '' else entry.whole
         if name is None:
             raise MeasureError(f'ranx metric {text!r} (the whole ranking) has no irmetrics equivalent: give a '
@@ -84,12 +85,19 @@ def parse_ranx_measure(text: str) -> Measure:
         if cutoff is not None:
             measure = measure(cutoff=cutoff)
     if m['rel'] is not None:
-        measure = _with_rel(measure, entry, int(m['rel']), text)
+        measure = _with_rel(measure, entry, integer_literal(m['rel']), text)
     return measure.check_complete()
+
+
+#: the highest -lN of the DCG family: its gain map lists every grade below N
+LARGEST_GAIN_LEVEL = 100
 
 
 def _with_rel(measure: Measure, entry: RanxName, rel: int, text: str) -> Measure:
     if entry.rel_as_gains:
+        if rel > LARGEST_GAIN_LEVEL:
+            raise MeasureError(f'ranx metric {text!r}: irmetrics writes -lN as a gain of 0 for each grade below N, '
+                               f'for N up to {LARGEST_GAIN_LEVEL}')
         return measure(gains={g: 0 for g in range(1, rel)}) if rel > 1 else measure
     if measure.name == 'RBP' or not any(p.name == 'rel' for p in measure.definition.params):
         if rel == 1:

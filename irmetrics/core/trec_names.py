@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import MeasureError
 from .measure import REGISTRY, Measure
-from .params import NOT_PROVIDED
+from .params import NOT_PROVIDED, integer_literal
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALL_LEVELS = tuple(i / 10 for i in range(11))
@@ -84,10 +84,10 @@ def _param_values(entry: TrecName, text: str) -> list[Any]:
     values = []
     for item in text.split(','):
         item = item.strip()
-        if not re.fullmatch(r'\d+(\.\d+)?|\.\d+', item):
+        if not re.fullmatch(r'(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?', item):
             raise MeasureError(f'invalid parameter {item!r} in trec_eval measure {entry.trec!r}')
         # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError
-        values.append(int(item) if entry.param == 'cutoff' and item.isdigit() else float(item))
+        values.append(integer_literal(item) if entry.param == 'cutoff' and item.isdigit() else float(item))
     return values
 
 
@@ -116,11 +116,11 @@ def to_trec_name(measure: Measure) -> tuple[str, Any] | None:
         if entry.measure != measure.name:
             continue
         value = measure[entry.param] if entry.param else None
-        at = measure.definition.at_param
-        if entry.param is None and at is not None and measure[at] is not NOT_PROVIDED:
-            continue                          # e.g. AP@10 is map_cut, not map
         if entry.param is not None and value is NOT_PROVIDED:
             continue
+        named = {entry.param, *entry.preset, *INVOCATION_PARAMS}
+        if any(k not in named for k in measure.params):
+            continue                          # AP@10 is map_cut, not map; nDCG(dcg='exp-log2') is no ndcg
         if not all((k in measure.params) if k in INVOCATION_PARAMS else measure[k] == v
                    for k, v in entry.preset.items()):
             continue
@@ -144,5 +144,6 @@ def trec_output_name(measure: Measure) -> str | None:
     if base == 'iprec_at_recall':
         return f'{base}_{value:.2f}'          # trec_eval's "%s_%3.2f"
     if base == 'set_F':
-        return base if value == 1.0 else f'{base}_{value:g}'
+        short = f'{value:g}'
+        return base if value == 1.0 else f'{base}_{short if float(short) == value else repr(value)}'
     return f'{base}_{value}'

@@ -9,14 +9,11 @@ ir_datasets' record types among them).
 from __future__ import annotations
 
 import os
+import reprlib
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from ..errors import InputError, warn
-from . import ids
-from .ids import Ids
 from .qrels import Qrels
 from .records import Qrel, ScoredDoc
 from .run import Run
@@ -31,17 +28,14 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
     if _is_source(obj):
         return read_trec_qrels(obj, duplicates)
     if _is_dataframe(obj):
-        cols = _frame_columns(obj, Qrel._fields, optional=('iteration',), kind='qrels')
+        cols = _frame_columns(obj, Qrel._fields, optional=('iteration',), source='qrels DataFrame')
         return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols.get('iteration'),
                                   source='qrels DataFrame', duplicates=duplicates)
     if isinstance(obj, dict):
         q, d, r = _flatten_dict(obj, 'qrels')
-        return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels dict'), source='qrels dict',
-                                  duplicates=duplicates)
-    rows = _rows(obj, Qrel, 'qrels')
-    q, d, r, it = rows
-    return Qrels.from_columns(q, d, _numbers(r, 'relevance', 'qrels records'), it, source='qrels records',
-                              duplicates=duplicates)
+        return Qrels.from_columns(q, d, r, source='qrels dict', duplicates=duplicates)
+    q, d, r, it = _rows(obj, Qrel, 'qrels')
+    return Qrels.from_columns(q, d, r, it, source='qrels records', duplicates=duplicates)
 
 
 def to_run(obj: Any, duplicates: str = 'error') -> Run:
@@ -51,14 +45,14 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
     if _is_source(obj):
         return read_trec_run(obj, duplicates=duplicates)
     if _is_dataframe(obj):
-        cols = _frame_columns(obj, ScoredDoc._fields, optional=(), kind='run')
-        return Run.from_columns(cols['query_id'], cols['doc_id'], _numbers(cols['score'], 'score', 'run DataFrame'),
-                                source='run DataFrame', duplicates=duplicates)
+        cols = _frame_columns(obj, ScoredDoc._fields, optional=(), source='run DataFrame')
+        return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source='run DataFrame',
+                                duplicates=duplicates)
     if isinstance(obj, dict):
         q, d, s = _flatten_dict(obj, 'run')
-        return Run.from_columns(q, d, _numbers(s, 'score', 'run dict'), source='run dict', duplicates=duplicates)
+        return Run.from_columns(q, d, s, source='run dict', duplicates=duplicates)
     q, d, s = _rows(obj, ScoredDoc, 'run')
-    return Run.from_columns(q, d, _numbers(s, 'score', 'run records'), source='run records', duplicates=duplicates)
+    return Run.from_columns(q, d, s, source='run records', duplicates=duplicates)
 
 
 def _is_source(obj: Any) -> bool:
@@ -69,37 +63,21 @@ def _is_dataframe(obj: Any) -> bool:
     return hasattr(obj, 'columns') and hasattr(obj, 'itertuples')
 
 
-def _numbers(values: Any, what: str, source: str) -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=np.float64) if what == 'score' else np.asarray(values)
-        if arr.dtype == object:
-            arr = arr.astype(np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f'{what} values must be numbers', source) from None
-    return arr
-
-
-def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...], kind: str) -> dict[str, Any]:
+def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...], source: str) -> dict[str, Any]:
     missing = [f for f in fields if f not in frame.columns and f not in optional]
     if missing:
-        raise InputError(f'{kind} DataFrame lacks column(s) {", ".join(missing)} '
-                         f'(has {", ".join(map(str, frame.columns))})')
-    out = {}
-    for f in fields:
-        if f in frame.columns:
-            col = frame[f].to_numpy()
-            out[f] = ids.column(col) if f in ('query_id', 'doc_id', 'iteration') else col
-    return out
+        raise InputError(f'lacks column(s) {", ".join(missing)} (has {", ".join(map(str, frame.columns))})', source)
+    return {f: frame[f].to_numpy() for f in fields if f in frame.columns}
 
 
-def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[Ids, Ids, list[Any]]:
+def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[list[Any], list[Any], list[Any]]:
     q: list[Any] = []
     d: list[Any] = []
     v: list[Any] = []
     for qid, docs in obj.items():
         if not isinstance(docs, dict):
-            raise InputError(f'{kind} dict must map query ids to dicts of {{doc_id: value}}; '
-                             f'query {qid!r} maps to {type(docs).__name__}')
+            raise InputError(f'must map query ids to dicts of {{doc_id: value}}; query {qid!r} maps to '
+                             f'{type(docs).__name__}', f'{kind} dict')
         q.extend([qid] * len(docs))
         d.extend(docs.keys())
         v.extend(docs.values())
@@ -108,32 +86,30 @@ def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[Ids, Ids, list[Any]]:
         what = 'retrieves no document: it scores 0' if kind == 'run' else 'has no judgment: it is not evaluated'
         warn(f'{len(empty)} quer{"y" if len(empty) == 1 else "ies"} of the {kind} dict '
              f'({", ".join(map(repr, empty[:5]))}{", ..." if len(empty) > 5 else ""}) {what}')
-    return ids.column(q), ids.column(d), v
+    return q, d, v
 
 
-def _rows(obj: Iterable[Any], record: Any, kind: str) -> list[Any]:
-    """Columns of an iterable of records (named tuples by field name, else tuples by position)."""
+def _rows(obj: Iterable[Any], record: Any, kind: str) -> list[list[Any]]:
+    """Columns of an iterable of records: named tuples by field name when the first item has the
+    fields (then every item must have them), else tuples by position."""
     try:
         items = list(obj)
     except TypeError:
         raise InputError(f'cannot read {kind} from {type(obj).__name__}: expected a path, raw text, a '
                          f'DataFrame, a dict of dicts or an iterable of {record.__name__} records') from None
-    fields = record._fields
-    cols: list[list[Any]]
-    if not items:
-        cols = [[] for _ in fields]
-    elif all(hasattr(items[0], f) for f in fields if f not in record._field_defaults):
-        cols = [[getattr(r, f) for r in items] if hasattr(items[0], f)
-                else [record._field_defaults[f]] * len(items) for f in fields]
-    else:
-        width = len(fields) - len(record._field_defaults)
-        bad = next((i for i, r in enumerate(items) if not isinstance(r, (tuple, list)) or
-                    not width <= len(r) <= len(fields)), None)
-        if bad is not None:
-            raise InputError(f'{kind} item {bad + 1} is not a record of ({", ".join(fields)}): {items[bad]!r}')
-        defaults = record._field_defaults
-        cols = [[r[i] if i < len(r) else defaults[f] for r in items] for i, f in enumerate(fields)]
-    out = []
-    for f, col in zip(fields, cols, strict=True):
-        out.append(ids.column(col) if f in ('query_id', 'doc_id', 'iteration') else col)
-    return out
+    fields, defaults = record._fields, record._field_defaults
+    required = [f for f in fields if f not in defaults]
+    by_name = bool(items) and all(hasattr(items[0], f) for f in required)
+
+    def is_record(item: Any) -> bool:
+        if by_name:
+            return all(hasattr(item, f) for f in required)
+        return isinstance(item, (tuple, list)) and len(required) <= len(item) <= len(fields)
+
+    bad = next((i for i, item in enumerate(items) if not is_record(item)), None)
+    if bad is not None:
+        raise InputError(f'item {bad + 1} is not a record of ({", ".join(fields)}): {reprlib.repr(items[bad])}',
+                         f'{kind} records')
+    if by_name:
+        return [[getattr(item, f, defaults.get(f)) for item in items] for f in fields]
+    return [[item[i] if i < len(item) else defaults[f] for item in items] for i, f in enumerate(fields)]

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
+from . import ids
 from .ids import Ids
+from .ids.base import IdError
 
 
 class RowLocator:
@@ -35,6 +38,14 @@ class RowLocator:
         if self.lines is None:
             return cls(f'item {int(row) + 1}: {problem}', self.source)
         return cls(problem, self.source, self.line(row))
+
+    def ids(self, values: Any, column: str) -> Ids:
+        """The id column of ``values`` (:func:`irmetrics.data.ids.column`); a value that is no id is an
+        error naming the column and its line or item."""
+        try:
+            return ids.column(values)
+        except IdError as ex:
+            raise self.error(InputError, f'{column} {ex.problem}', ex.row) from None
 
     def describe_lines(self, rows: np.ndarray) -> str:
         word = 'lines' if self.lines is not None else 'items'

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import DuplicateError, InputError
-from . import ids
+from . import ids, numeric
 from .duplicates import Duplicates
 from .ids import Ids
 from .locate import RowLocator, id_at
@@ -20,6 +20,9 @@ from .segments import offsets_of
 
 #: A qrels' policy for a document judged more than once for a query: 'error' (trec_eval) or its highest grade.
 QRELS_DUPLICATE_POLICIES = ('error', 'max')
+#: grades are below this in magnitude: beyond it, a grade no longer converts to every float exactly (gains
+#: are computed in floats)
+LARGEST_GRADE = 2 ** 53
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,13 +59,10 @@ class Qrels:
             raise ValueError(f'qrels duplicates must be one of {", ".join(map(repr, QRELS_DUPLICATE_POLICIES))}, '
                              f'not {duplicates!r}')
         where = RowLocator(source, lines)
-        qids = ids.column(query_ids)
-        docs = ids.column(doc_ids)
-        rel = np.asarray(relevance)
-        if rel.dtype.kind not in 'iu':
-            rel = _integral(rel, where)
-        rel = rel.astype(np.int64, copy=False)
-        its = ids.column(iteration) if iteration is not None else ids.repeat('0', len(qids))
+        qids = where.ids(query_ids, 'query_id')
+        docs = where.ids(doc_ids, 'doc_id')
+        rel = _grades(numeric.column(relevance, 'relevance', where), where)
+        its = where.ids(iteration, 'iteration') if iteration is not None else ids.repeat('0', len(qids))
         if not (len(qids) == len(docs) == len(rel) == len(its)):
             raise InputError('qrels columns have different lengths', source)
         vocab, codes = qids.encode()
@@ -111,16 +111,14 @@ class Qrels:
         return f'<Qrels {self.source}: {self.num_queries} queries, {len(self)} judgments>'
 
 
-def _integral(values: np.ndarray, where: RowLocator) -> np.ndarray:
-    """Relevance given as floats or objects must hold whole numbers."""
-    try:
-        as_float = values.astype(np.float64)
-    except (TypeError, ValueError):
-        raise where.error(InputError, 'relevance must be an integer') from None
-    bad = np.flatnonzero(~np.isfinite(as_float) | (as_float != np.round(as_float)))
-    if len(bad):
-        raise where.error(InputError, f'relevance {values[bad[:1]].tolist()[0]!r} is not an integer', int(bad[0]))
-    huge = np.flatnonzero(np.abs(as_float) >= 2.0 ** 53)      # beyond this, floats no longer hold every integer
+def _grades(values: np.ndarray, where: RowLocator) -> np.ndarray:
+    """Grades as int64: whole numbers below :data:`LARGEST_GRADE` in magnitude (booleans are 0 and 1)."""
+    as_float = values.astype(np.float64)
+    if values.dtype.kind == 'f':
+        bad = np.flatnonzero(~np.isfinite(as_float) | (as_float != np.round(as_float)))
+        if len(bad):
+            raise where.error(InputError, f'relevance {values[bad[:1]].tolist()[0]!r} is not an integer', int(bad[0]))
+    huge = np.flatnonzero(np.abs(as_float) >= LARGEST_GRADE)
     if len(huge):
         raise where.error(InputError, f'relevance {values[huge[:1]].tolist()[0]!r} is too large', int(huge[0]))
-    return as_float.astype(np.int64)
+    return values.astype(np.int64) if values.dtype.kind in 'iub' else as_float.astype(np.int64)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import DuplicateError, InputError
-from . import ids
+from . import numeric
 from .duplicates import DUPLICATE_POLICIES, Duplicates
 from .ids import Ids
 from .locate import RowLocator, id_at
@@ -50,12 +50,9 @@ class Run:
             raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, '
                              f'not {duplicates!r}')
         where = RowLocator(source, lines)
-        qids = ids.column(query_ids)
-        docs = ids.column(doc_ids)
-        sc = np.asarray(scores)
-        if sc.dtype.kind not in 'fiub':
-            raise InputError(f'scores must be numbers (got {sc.dtype})', source)
-        sc = sc.astype(np.float64, copy=False)
+        qids = where.ids(query_ids, 'query_id')
+        docs = where.ids(doc_ids, 'doc_id')
+        sc = numeric.column(scores, 'score', where).astype(np.float64, copy=False)
         if not (len(qids) == len(docs) == len(sc)):
             raise InputError('run columns have different lengths', source)
         bad = np.flatnonzero(~np.isfinite(sc))

@@ -7,9 +7,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...errors import InputError
 from ..arrow_arrays import arrow_array, booleans, combine, numbers, take
-from .base import Ids, fingerprint_bytes
+from .base import EMPTY, MISSING, IdError, Ids, fingerprint_bytes, id_texts
 
 
 class ArrowIds(Ids):
@@ -24,30 +23,33 @@ class ArrowIds(Ids):
 
     @classmethod
     def of(cls, values: pa.Array | pa.ChunkedArray) -> ArrowIds:
-        """From an Arrow array of strings or numbers (numbers become their text)."""
+        """From an Arrow array of ids: strings and integers are converted in Arrow, other values (floats,
+        bytes, ...) by the rule of both layouts, :func:`.base.id_text`."""
         if isinstance(values, pa.ChunkedArray):
             if pa.types.is_dictionary(values.type) and values.num_chunks > 1:
                 values = pa.table({'v': values}).unify_dictionaries().column('v')
             values = combine(values)
         if values.null_count:
-            raise InputError('ids must not be missing (None/NaN)')
+            raise IdError(MISSING, int(pc.index(pc.is_null(values), True).as_py()))
         if pa.types.is_dictionary(values.type):
-            if pa.types.is_string(values.type.value_type):
+            if pa.types.is_string(values.type.value_type) and not _has_empty(values.dictionary):
                 return cls(values)
             values = values.cast(values.type.value_type)
-        if pa.types.is_floating(values.type) and pc.all(pc.equal(values, pc.floor(values))).as_py():
-            values = values.cast(pa.int64())              # 301.0 -> '301'
-        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
-            values = values.cast(pa.string())
-        return cls(values)
+        if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+            if _has_empty(values):
+                raise IdError(EMPTY, int(pc.index(pc.equal(pc.binary_length(values), 0), True).as_py()))
+            return cls(values)
+        if pa.types.is_integer(values.type):
+            return cls(values.cast(pa.string()))
+        return cls.from_strings(id_texts(values.to_pylist()))
 
     @classmethod
     def from_values(cls, values: Any) -> ArrowIds:
-        """From a numpy array or sequence of ids (numbers become their text)."""
+        """From a numpy array or sequence of ids (see :meth:`of`)."""
         try:
             arr = pa.array(values, from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            arr = pa.array([str(v) for v in values], pa.string())
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):    # mixed types, lone surrogates
+            return cls.from_strings(id_texts(list(values)))
         return cls.of(arr)
 
     @classmethod
@@ -122,3 +124,7 @@ class ArrowIds(Ids):
         """The strings without a dictionary (comparisons need matching types)."""
         values = self.values
         return values.cast(values.type.value_type) if pa.types.is_dictionary(values.type) else values
+
+
+def _has_empty(strings: pa.Array) -> bool:
+    return len(strings) > 0 and pc.min(pc.binary_length(strings)).as_py() == 0

@@ -8,13 +8,18 @@ other column: neither layout knows the other.
 
 String order is byte-wise on UTF-8 (trec_eval's ``strcmp``); Python's ``str`` order is the same
 (code point order).
+
+Ids given as Python values become text by one rule, :func:`id_text`, in both layouts.
 """
 from __future__ import annotations
 
+import reprlib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 import numpy as np
+
+from ...errors import InputError
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
 _MULT = np.uint64(0x100000001B3)          # FNV 64-bit prime
@@ -92,6 +97,78 @@ class Ids(ABC):
     def __repr__(self) -> str:
         shown = ', '.join(map(repr, self.take(np.arange(min(len(self), 3))).to_list()))
         return f'<{type(self).__name__} {len(self)} ids: {shown}{", ..." if len(self) > 3 else ""}>'
+
+
+class IdError(InputError):
+    """A value that cannot be an id; ``row`` is its position in the column.  The caller that knows where
+    the column came from (:meth:`irmetrics.data.locate.RowLocator.ids`) names the file line or item."""
+
+    def __init__(self, problem: str, row: int):
+        super().__init__(problem)
+        self.row = row
+
+
+MISSING = 'is missing (None, NaN or NA)'
+EMPTY = 'is empty'
+#: values that hold several values: never one id
+_CONTAINERS = (list, tuple, dict, set, frozenset, np.ndarray)
+
+
+def id_text(value: Any, row: int) -> str:
+    """The text of an id given as a Python value (``row``: its position, for the error).
+
+    A string is taken as it is, bytes are decoded as UTF-8, a number becomes its text, an integral float
+    without ``.0`` (``301.0`` is query ``'301'``, as a float column of integer ids means).  None, NaN,
+    NaT and pandas' NA are missing ids; an empty text (no TREC file can hold one), a container and text
+    that is not valid Unicode are no ids: :class:`IdError`.
+    """
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            text = bytes(value).decode('utf-8')
+        except UnicodeDecodeError:
+            raise IdError(f'{reprlib.repr(bytes(value))} is not UTF-8 text', row) from None
+    elif isinstance(value, str):
+        text = str(value)
+    elif isinstance(value, _CONTAINERS):
+        raise IdError(f'{reprlib.repr(value)} is a {type(value).__name__}, not an id (text or a number)', row)
+    elif _is_missing(value):
+        raise IdError(MISSING, row)
+    elif isinstance(value, (float, np.floating)) and float(value).is_integer():
+        text = str(int(value))
+    else:
+        text = str(value)
+    if not text:
+        raise IdError(EMPTY, row)
+    if not _is_unicode(text):
+        raise IdError(f'{reprlib.repr(text)} is not valid Unicode text (it holds a lone surrogate)', row)
+    return text
+
+
+def id_texts(items: list[Any]) -> list[str]:
+    """:func:`id_text` of every item (``items`` itself when it holds valid strings only, the usual case)."""
+    if all(type(v) is str for v in items) and '' not in items and _is_unicode('\n'.join(items)):
+        return items
+    return [id_text(v, row) for row, v in enumerate(items)]
+
+
+def _is_missing(value: Any) -> bool:
+    if value is None:
+        return True
+    try:
+        return bool(value != value)           # NaN of every float type, NaT
+    except TypeError:
+        return True                           # pandas' NA: its comparisons give NA, which is neither true nor false
+
+
+def _is_unicode(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (Python strings may hold lone surrogates; ids may not)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode('utf-8')
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:

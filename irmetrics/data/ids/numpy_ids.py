@@ -5,8 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InputError
-from .base import Ids, fingerprint_bytes
+from .base import Ids, fingerprint_bytes, id_texts
 
 
 class NumpyIds(Ids):
@@ -20,12 +19,10 @@ class NumpyIds(Ids):
 
     @classmethod
     def from_values(cls, values: Any) -> NumpyIds:
-        """From strings or numbers (numbers become their text; ``301.0`` becomes ``'301'``)."""
+        """From strings or numbers (numbers become their text; see :func:`.base.id_text`)."""
         items = values.tolist() if isinstance(values, np.ndarray) else list(values)
-        if not all(type(v) is str for v in items):
-            items = [v if type(v) is str else _text(v) for v in items]
         out = np.empty(len(items), dtype=object)
-        out[:] = items
+        out[:] = id_texts(items)
         return cls(out)
 
     @classmethod
@@ -69,12 +66,3 @@ class NumpyIds(Ids):
         return np.fromiter((x < y for x, y in zip(self.values.tolist(), other.to_list(), strict=True)), dtype=bool,
                            count=len(self))
 
-
-def _text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and value != value):
-        raise InputError('ids must not be missing (None/NaN)')
-    if isinstance(value, bytes):
-        return value.decode('utf-8')
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)

@@ -19,6 +19,7 @@ import pyarrow.csv as pa_csv
 from ...errors import InputError
 from ..arrow_arrays import combine, numbers, take
 from .format import (
+    BOM,
     DECIMAL_NUMBER,
     Data,
     FileData,
@@ -75,6 +76,10 @@ def _empty(layout: Layout) -> Columns:
 
 
 def _read(data: Data, layout: Layout, types: dict) -> pa.Table:
+    if isinstance(data, bytes) and data.startswith(BOM):
+        # Arrow drops a byte-order mark that starts its input; here it is part of the first id (the reader
+        # has dropped the file's own), so it goes after an empty line, which Arrow skips as no row
+        data = b'\n' + data
     source = pa.input_stream(data.path) if isinstance(data, FileData) else pa.BufferReader(data)
     table = pa_csv.read_csv(
         source,

@@ -24,6 +24,7 @@ counts checked (true of nearly every large file; Arrow's reader checks the count
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import InputError
+from ..qrels import LARGEST_GRADE
 
 SEPARATORS = b' \t\v\f\r'
 _OTHER_SEPARATORS = b'\t\v\f\r'
@@ -44,8 +46,6 @@ INTEGER = r'[+-]?[0-9]+'
 _DECIMAL = re.compile(DECIMAL_NUMBER, re.IGNORECASE | re.ASCII)
 _HEX = re.compile(HEX_NUMBER, re.ASCII)
 _INTEGER = re.compile(INTEGER, re.ASCII)
-#: beyond this, a grade no longer converts to every float exactly (gains are computed in floats)
-LARGEST_GRADE = 2 ** 53
 
 
 @dataclass(frozen=True)
@@ -357,7 +357,10 @@ def number_or_none(text: str) -> float | None:
     if _DECIMAL.fullmatch(text):
         return float(text)
     if _HEX.fullmatch(text):
-        return float.fromhex(text)
+        try:
+            return float.fromhex(text)
+        except OverflowError:                   # strtod overflows to infinity, as float('1e400') does
+            return -math.inf if text.startswith('-') else math.inf
     return None
 
 
@@ -365,8 +368,8 @@ def integer_problem(text: str) -> str | None:
     """Why ``text`` is not a grade (an integer literal of moderate size), or None."""
     if not _INTEGER.fullmatch(text):
         return 'is not an integer'
-    if abs(int(text)) >= LARGEST_GRADE:
-        return 'is too large'
+    if len(text.lstrip('+-').lstrip('0')) > len(str(LARGEST_GRADE)) or abs(int(text)) >= LARGEST_GRADE:
+        return 'is too large'                   # (Python refuses to convert over 4,300 digits)
     return None
 
 

@@ -34,7 +34,9 @@ def load(source) -> tuple[Data, str]:
     if isinstance(source, bytes):
         return source, '<bytes>'
     if isinstance(source, str) and ('\n' in source or not source.strip()):
-        return source.encode('utf-8'), '<text>'
+        return _encoded(source), '<text>'
+    if not isinstance(source, (str, os.PathLike)):
+        raise InputError(f'cannot read a TREC file from {type(source).__name__}: expected a path, raw text or bytes')
     path = os.fspath(source)
     compression = _COMPRESSION.get(os.path.splitext(path)[1].lower())
     try:
@@ -51,8 +53,17 @@ def load(source) -> tuple[Data, str]:
         raise InputError('no such file', path) from None
     except IsADirectoryError:
         raise InputError('is a directory, not a file', path) from None
-    except (OSError, EOFError) as ex:
+    except (OSError, EOFError, ValueError) as ex:     # ValueError: a NUL in the path
         raise InputError(f'cannot read: {ex}', path) from None
+
+
+def _encoded(text: str) -> bytes:
+    """Raw text as UTF-8; a lone surrogate (which no file can hold) is an error naming its line."""
+    try:
+        return text.encode('utf-8')
+    except UnicodeEncodeError as ex:
+        raise InputError('ids must be valid UTF-8 text (the text holds a lone surrogate)', '<text>',
+                         text.count('\n', 0, ex.start) + 1) from None
 
 
 def _decompress(path: str, module) -> bytes:
