@@ -3,11 +3,13 @@
     irmetrics QRELS RUN MEASURE... [-q] [-n] [-p PLACES] [--provider NAME] [--format FORMAT]
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
     irmetrics measures [NAME...]  |  irmetrics providers
+    irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.sources`
 (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
-:mod:`.progress` (the progress bar).  Every user error is one line on stderr and exit status 2.
+:mod:`.progress` (the progress bar), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with
+:mod:`.gnu_getopt` and :mod:`.trec_layout`, the layout ``--trec-eval`` prints too).  Every user error is one line on stderr and exit status 2.
 """
 from __future__ import annotations
 
@@ -47,11 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())
+        elif command == 'trec_eval':
+            _trec_eval(args)
         else:
             run(args)
         sys.stdout.flush()
     except UsageError as ex:
-        return _fail(f'{ex} (see irmetrics --help)')
+        return _fail(f'{ex} (see {ex.hint})')
     except IrmetricsError as ex:
         return _fail(str(ex))
     except OSError as ex:
@@ -62,6 +66,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write('irmetrics: interrupted\n')
         return EXIT_INTERRUPTED
     return 0
+
+
+def _trec_eval(invocation) -> None:
+    """``irmetrics trec_eval``: help, version, or trec_eval's output, written as UTF-8 bytes (ids and run
+    tags that are not valid UTF-8 go out as they came in)."""
+    from . import trec_eval_command as command
+    if invocation.version:
+        sys.stdout.write(command.version_text())
+    elif invocation.help:
+        sys.stdout.write(command.help_text(invocation))
+    else:
+        sys.stdout.flush()
+        binary = sys.stdout.buffer
+        command.run(invocation, lambda text: binary.write(text.encode('utf-8', 'surrogateescape')))
+        binary.flush()
 
 
 def _quiet_broken_pipe() -> int:

@@ -4,6 +4,7 @@
     irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
     irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
     irmetrics providers                         the engines and whether they are installed
+    irmetrics trec_eval [OPTIONS] QRELS RUN     trec_eval's command line and output (:mod:`.trec_eval_command`)
 
 A usage error is one line on stderr and exit status 2, like every user error.
 """
@@ -15,12 +16,13 @@ import sys
 from .formats import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('measures', 'providers')
+COMMANDS = ('measures', 'providers', 'trec_eval')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics measures [NAME...]
-       irmetrics providers'''
+       irmetrics providers
+       irmetrics trec_eval [trec_eval options] QRELS RUN'''
 
 EPILOG = '''measures: irmetrics/ir_measures syntax (AP, nDCG@10, "P(rel=2)@5"), trec_eval names (map,
 ndcg_cut.10, P.5,10, official) or several in one quoted word ("nDCG@10 P@5"). Quote measures
@@ -30,13 +32,16 @@ examples:
   irmetrics qrels.txt run.txt AP nDCG@10 "P(rel=2)@5"
   irmetrics qrels.txt bm25.txt dense.txt -m "AP nDCG@10"      # one row per run
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
+  irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
 
 full reference: docs/cli.md in the irmetrics source tree'''
 
 
 class UsageError(Exception):
-    """A command line that does not parse; printed as one line."""
+    """A command line that does not parse; printed as one line, with where to read the usage."""
+
+    hint = 'irmetrics --help'
 
 
 class _Parser(argparse.ArgumentParser):
@@ -127,8 +132,11 @@ def providers_parser() -> argparse.ArgumentParser:
                    description='The providers (engines), whether each is installed, and how to install it.')
 
 
-def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
+def parse(argv: list[str]) -> tuple[str, object]:
     """(command, arguments); raises :class:`UsageError`."""
+    if argv and argv[0] == 'trec_eval':
+        from .trec_eval_command import parse_invocation
+        return argv[0], parse_invocation(argv[1:])
     if argv and argv[0] in COMMANDS:
         parser = measures_parser() if argv[0] == 'measures' else providers_parser()
         return argv[0], parser.parse_args(argv[1:])

@@ -1,5 +1,5 @@
-"""Discounted cumulative gain: nDCG (trec_eval ``ndcg``/``ndcg_cut``, gdeval), unnormalised DCG (``dcg``,
-and ``ideal_dcg``) and trec_eval's two averages of the nDCG curve (``ndcg_rel``, ``Rndcg``)."""
+"""Discounted cumulative gain: nDCG (trec_eval ``ndcg``/``ndcg_cut``, gdeval), unnormalised DCG (``dcg``)
+and IDCG (``ideal_dcg``), and trec_eval's two averages of the nDCG curve (``ndcg_rel``, ``Rndcg``)."""
 from ..core.measure import COMPUTED, MeasureDef, define
 from ..core.params import CUTOFF, GAINS, JUDGED_ONLY, REL, Choice, Param
 
