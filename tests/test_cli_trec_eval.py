@@ -58,7 +58,8 @@ def check(args: list[str], qrels: Path, run: Path, expected: dict, stdin: bytes 
         ours, theirs = text.splitlines(), expected['stdout'].splitlines()
         assert len(ours) == len(theirs), differences(text, expected['stdout'])
         for a, b in zip(ours, theirs, strict=True):
-            assert a == b or (a.split('\t')[:2] == b.split('\t')[:2] and is_rbp(a)), differences(text, expected['stdout'])
+            same_line = a.split('\t')[:2] == b.split('\t')[:2]
+            assert a == b or (same_line and is_rbp(a)), differences(text, expected['stdout'])
 
 
 def is_rbp(line: str) -> bool:

@@ -9,7 +9,8 @@ Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod
 (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
 :mod:`.progress` (the progress bar), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with
-:mod:`.gnu_getopt` and :mod:`.trec_layout`, the layout ``--trec-eval`` prints too).  Every user error is one line on stderr and exit status 2.
+:mod:`.gnu_getopt` and :mod:`.trec_layout`, the layout ``--trec-eval`` prints too).  Every user
+error is one line on stderr and exit status 2.
 """
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import args as grammar
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == 'trec_eval':
+            from .trec_eval_command import parse_invocation
+            _trec_eval(parse_invocation(argv[1:]))
+            sys.stdout.flush()
+            return 0
         command, args = grammar.parse(argv)
         if command == 'measures':
             from . import catalog
@@ -49,8 +55,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())
-        elif command == 'trec_eval':
-            _trec_eval(args)
         else:
             run(args)
         sys.stdout.flush()

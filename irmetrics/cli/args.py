@@ -16,7 +16,7 @@ import sys
 from .formats import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('measures', 'providers', 'trec_eval')
+COMMANDS = ('measures', 'providers')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
@@ -132,11 +132,9 @@ def providers_parser() -> argparse.ArgumentParser:
                    description='The providers (engines), whether each is installed, and how to install it.')
 
 
-def parse(argv: list[str]) -> tuple[str, object]:
-    """(command, arguments); raises :class:`UsageError`."""
-    if argv and argv[0] == 'trec_eval':
-        from .trec_eval_command import parse_invocation
-        return argv[0], parse_invocation(argv[1:])
+def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
+    """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
+    command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
         parser = measures_parser() if argv[0] == 'measures' else providers_parser()
         return argv[0], parser.parse_args(argv[1:])

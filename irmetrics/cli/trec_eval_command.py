@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.measure import Measure
+from ..core.measure import Measure, MeasureDef
 from ..core.trec_names import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..data.qrels import Qrels
 from ..data.run import Run
@@ -293,7 +293,7 @@ preference and judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
 def help_text(inv: Invocation) -> str:
     """The help, and with ``-m`` the page of each irmetrics measure behind the trec_eval measures named."""
     from .catalog import measure_text
-    pages = []
+    pages: list[tuple[MeasureDef, str]] = []
     for ln in plan(inv) if inv.measures else []:
         if ln.measure is not None and ln.measure.definition not in [p for p, _ in pages]:
             pages.append((ln.measure.definition, ln.entry.trec))

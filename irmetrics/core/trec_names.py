@@ -12,7 +12,7 @@ parameters ``rel``, ``judged_only``, ``num_docs`` and ``rounding`` (:class:`Sett
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +66,10 @@ class Form:
         """The value of the parameter trec_eval's list sets (None when it sets none or several)."""
         return None
 
+    def syntax(self) -> str:
+        """How the parameters are written after the '.', for the documentation ('' when none)."""
+        return ''
+
 
 @dataclass(frozen=True)
 class Cutoffs(Form):
@@ -96,6 +100,9 @@ class Cutoffs(Form):
 
     def value(self, measure: Measure) -> Any:
         return measure[self.param]
+
+    def syntax(self) -> str:
+        return f'<{self.param} list>'
 
 
 @dataclass(frozen=True)
@@ -144,6 +151,9 @@ class Values(Form):
     def value(self, measure: Measure) -> Any:
         return measure[self.names[0]] if len(self.names) == 1 else None
 
+    def syntax(self) -> str:
+        return f'<{self.names[0]} list>' if self.as_tuple else ','.join(f'<{n}>' for n in self.names)
+
 
 @dataclass(frozen=True)
 class Pairs(Form):
@@ -182,6 +192,9 @@ class Pairs(Form):
             params['gains'] = gains
         return [(f'{entry.trec}_{text}', params)]
 
+    def syntax(self) -> str:
+        return ','.join([f'{n}=<{n}>' for n in self.named] + (['<grade>=<gain>,...'] if self.gains else []))
+
     def name(self, entry: TrecName, measure: Measure) -> str:
         trec_default = {k: entry.preset.get(k, measure.definition.param(k).default) for k in self.named}
         parts = [f'{k}={measure[k]:g}' for k in self.named if measure[k] != trec_default[k]]
@@ -190,7 +203,7 @@ class Pairs(Form):
         return f'{entry.trec}_' + ','.join(parts) if parts else entry.trec
 
 
-def _list(entry: TrecName, text: str, pattern: re.Pattern, convert) -> list:
+def _list(entry: TrecName, text: str, pattern: re.Pattern[str], convert: Callable[[str], Any]) -> list[Any]:
     items = [item.strip() for item in text.split(',')]
     for item in items:
         if not pattern.fullmatch(item):

@@ -25,4 +25,5 @@ G = define(MeasureDef(
             'documents ranked above it)',
     citation='C. Buckley. trec_eval 9.0 (2008), measures G and binG (experimental, undocumented in print).',
     notes='As trec_eval 10 computes G and binG. binG = G(rel=1) (G(rel=l) under trec_eval -l l).',
+    check=_check,
 ), aliases={'binG': {'rel': 1}})
