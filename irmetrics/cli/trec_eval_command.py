@@ -103,7 +103,7 @@ def parse_invocation(argv: Sequence[str]) -> Invocation:
             if letter == 'l':
                 if number < 1:
                     raise TrecEvalUsageError(f'-l {value}: irmetrics takes relevance levels of 1 or more '
-                                             f'(a level below 1 would count unjudged documents as relevant)')
+                                             f'(at level 0 every judged document would be relevant)')
                 inv.rel = number
             elif letter == 'N':
                 inv.num_docs = number
