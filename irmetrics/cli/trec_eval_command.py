@@ -22,9 +22,9 @@ import numpy as np
 
 from ..core.measure import Measure, MeasureDef
 from ..core.trec_names import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
-from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import InputError, MeasureError
+from ..providers.native.table import QrelsIndex
 from .args import UsageError
 from .gnu_getopt import GetoptError, Option, parse
 from .trec_layout import Column, sequential_summary, trec_order, write
@@ -220,7 +220,8 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
     for ln in lines:
         reset = ln.name in _RESET or ln.name.startswith('unj')
         if ln.measure is None:
-            columns.append(_text_column(ln, inv, qrels, rankings, missing, reset, tag, order))
+            index = next(prepared.index for name, _, prepared in ev.plan if name == 'native')
+            columns.append(_text_column(ln, inv, index, rankings, missing, reset, tag, order))
             continue
         per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
         per_query = np.where(missing & reset, 0.0, per_query)[order]
@@ -247,7 +248,7 @@ def _zero_by_zero(measure: Measure, values: np.ndarray, empty: np.ndarray, num_r
     return np.where(empty & at_zero, np.nan, values)
 
 
-def _text_column(ln: Line, inv: Invocation, qrels: Qrels, rankings: list[Run], missing: np.ndarray,
+def _text_column(ln: Line, inv: Invocation, index: QrelsIndex, rankings: list[Run], missing: np.ndarray,
                  reset: bool, tag: str, order: np.ndarray) -> Column:
     """runid (the tag of the run's last line, summary only) or relstring (per query only)."""
     if ln.entry.trec == 'runid':
@@ -256,7 +257,7 @@ def _text_column(ln: Line, inv: Invocation, qrels: Qrels, rankings: list[Run], m
         return Column(ln.name, None, None)
     from ..providers.native.relstring import relevance_strings
     depth = int(ln.params.get('depth', 10.0))               # trec_eval truncates the number to an integer
-    strings = [relevance_strings(qrels, ranking, depth, inv.judged_only) for ranking in rankings]
+    strings = [relevance_strings(index, ranking, depth, inv.judged_only) for ranking in rankings]
     texts = [('' if reset else strings[1][i]) if missing[i] else strings[0][i] for i in order.tolist()]
     return Column(ln.name, [f"'{text}'" for text in texts], None)
 

@@ -41,15 +41,8 @@ class Column:
     omit: np.ndarray | None = None
 
 
-class _NotANumber:
-    """A cell holding trec_eval's 0/0, which C's printf prints as ``-nan`` (in a field of width 6)."""
-
-    def __format__(self, spec: str) -> str:
-        return NAN_TEXT
-
-
+#: trec_eval's 0/0, as C's printf prints it with ``%6.4f``.
 NAN_TEXT = '  -nan'
-_NAN = _NotANumber()
 
 
 def trec_order(query_ids: Sequence[str]) -> np.ndarray:
@@ -100,36 +93,39 @@ def _line(name: str, qid: str, text: str) -> str:
 
 def _write_queries(out: Callable[[str], object], query_ids: Sequence[str], columns: Sequence[Column],
                    places: int) -> None:
+    """Per query, one line per column: a ``%`` template filled once per query (C-level formatting)."""
     if not columns:
         return
-    specs = ['' if not isinstance(c.values, np.ndarray) else '.0f' if c.integer else f'6.{places}f'
-             for c in columns]
-    template = ''.join(_line(c.name.replace('{', '{{').replace('}', '}}'), '{0}', f'{{{j + 1}:{spec}}}')
-                       for j, (c, spec) in enumerate(zip(columns, specs, strict=True)))
     omit = np.zeros(len(query_ids), dtype=bool)
     for c in columns:
         if c.omit is not None:
             omit |= c.omit
     for start in range(0, len(query_ids), _CHUNK):
         stop = min(start + _CHUNK, len(query_ids))
-        cells = [_cells(c.values, start, stop) for c in columns]
+        specs, cells = zip(*(_cells(c, start, stop, places) for c in columns), strict=True)
+        template = ''.join(f'{c.name:<{NAME_WIDTH}}'.replace('%', '%%') + f'\t%s\t{spec}\n'
+                           for c, spec in zip(columns, specs, strict=True))
+        arguments: list = [None] * (2 * len(columns))
         block = []
         for i, (qid, row) in enumerate(zip(query_ids[start:stop], zip(*cells, strict=True), strict=True)):
             if omit[start + i]:
-                block.append(''.join(_line(c.name, qid, format(v, spec))
-                                     for c, v, spec in zip(columns, row, specs, strict=True)
-                                     if c.omit is None or not c.omit[start + i]))
-            else:
-                block.append(template.format(qid, *row))
+                kept = [(c, v, spec) for c, v, spec in zip(columns, row, specs, strict=True)
+                        if c.omit is None or not c.omit[start + i]]
+                block.append(''.join(_line(c.name, qid, spec % v) for c, v, spec in kept))
+                continue
+            arguments[0::2] = [qid] * len(columns)
+            arguments[1::2] = row
+            block.append(template % tuple(arguments))
         out(''.join(block))
 
 
-def _cells(values, start: int, stop: int) -> list:
-    """The cells of rows ``start:stop``: floats (NaN as trec_eval's ``-nan``) or strings."""
+def _cells(column: Column, start: int, stop: int, places: int) -> tuple[str, list]:
+    """The ``%`` conversion and the cells of rows ``start:stop`` of a column: numbers as they are,
+    or, for strings and numbers with a NaN among them, text."""
+    values = column.values
     if not isinstance(values, np.ndarray):
-        return list(values[start:stop])
+        return '%s', list(values[start:stop])                       # type: ignore[index]
     part = values[start:stop]
-    cells: list = part.tolist()
-    for i in np.flatnonzero(np.isnan(part)).tolist():
-        cells[i] = _NAN
-    return cells
+    if np.isnan(part).any():
+        return '%s', [cell(v, column.integer, places) for v in part.tolist()]
+    return ('%d' if column.integer else f'%6.{places}f'), part.tolist()

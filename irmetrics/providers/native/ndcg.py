@@ -28,11 +28,18 @@ def discount(rank: np.ndarray) -> np.ndarray:
     return 1.0 / np.log2(rank + 2.0)
 
 
+def ideal_ranking(index: QrelsIndex, gains: tuple | None, exp: bool = False) -> tuple[np.ndarray, np.ndarray,
+                                                                                        np.ndarray]:
+    """The ideal ranking by gain (:meth:`QrelsIndex.ideal`), sorted once for every cutoff."""
+    return index.cached(('ideal_ranking', gains, exp), lambda: index.ideal(gain_of(index.grades, gains, exp), np.inf))
+
+
 def ideal_dcg(index: QrelsIndex, gains: tuple | None, cutoff: float, exp: bool = False) -> np.ndarray:
     """Per query, the DCG of the judged documents sorted by gain, cut at ``cutoff``."""
     def compute():
-        q, position, g = index.ideal(gain_of(index.grades, gains, exp), cutoff)
-        return np.bincount(q, weights=g * discount(position), minlength=index.nq)
+        q, position, g = ideal_ranking(index, gains, exp)
+        within = position < cutoff
+        return np.bincount(q[within], weights=g[within] * discount(position[within]), minlength=index.nq)
     return index.cached(('ideal_dcg', gains, cutoff, exp), compute)
 
 
@@ -78,11 +85,12 @@ def value_at(prefix: np.ndarray, offsets: np.ndarray, query: np.ndarray, depth: 
     return out
 
 
-def ideal_curve(index: QrelsIndex, value_of_grades) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The ideal ranking by ``value_of_grades(grades)``: per query offsets into it, and per position the
-    gain and the running DCG."""
-    q, position, gain = index.ideal(value_of_grades(index.grades), np.inf)
-    offsets = offsets_of(q, index.nq)
+def ideal_curve(ideal: tuple[np.ndarray, np.ndarray, np.ndarray], nq: int) -> tuple[np.ndarray, np.ndarray,
+                                                                                     np.ndarray]:
+    """Of an ideal ranking (query, position, gain): per query offsets into it, and per position the gain
+    and the running DCG."""
+    q, position, gain = ideal
+    offsets = offsets_of(q, nq)
     return offsets, gain, running_sum(gain / np.log2(position + 2.0), offsets)
 
 
@@ -99,7 +107,7 @@ def ranking_curve(t: RankedTable, gain_of_grades, judged_only: bool):
 
 def _curves(measure: Measure, t: RankedTable):
     gains = gains_of(measure)
-    ideal = t.index.cached(('ideal_curve', gains), lambda: ideal_curve(t.index, lambda g: gain_of(g, gains)))
+    ideal = t.index.cached(('ideal_curve', gains), lambda: ideal_curve(ideal_ranking(t.index, gains), t.nq))
     return ideal, ranking_curve(t, lambda g: gain_of(g, gains), measure['judged_only'])
 
 

@@ -9,7 +9,7 @@ from ...core.measure import Measure
 from ...core.params import NOT_PROVIDED
 from ...data.segments import running_sum
 from .kernels import kernel, safe_divide
-from .ndcg import gain_of, gains_of, ideal_curve, ranking_curve, value_at
+from .ndcg import gain_of, gains_of, ideal_curve, ideal_ranking, ranking_curve, value_at
 from .table import RankedTable
 
 
@@ -21,7 +21,8 @@ def normalized_gain(measure: Measure, t: RankedTable):
         return (grades >= rel).astype(np.float64) if rel is not NOT_PROVIDED else gain_of(grades, gains)
 
     def ideal():
-        offsets, ideal_gain, _ = ideal_curve(t.index, gain)
+        ranking = ideal_ranking(t.index, gains) if rel is NOT_PROVIDED else t.index.ideal(gain(t.index.grades), np.inf)
+        offsets, ideal_gain, _ = ideal_curve(ranking, t.nq)
         ideal_query = np.repeat(np.arange(t.nq), np.diff(offsets))
         return offsets, running_sum(np.maximum(ideal_gain, 1.0), offsets), \
             np.bincount(ideal_query, weights=ideal_gain, minlength=t.nq)

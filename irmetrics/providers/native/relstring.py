@@ -13,11 +13,12 @@ from ...data.segments import offsets_of
 from .table import QrelsIndex, RankedTable
 
 
-def relevance_strings(qrels: Qrels, run: Run, depth: int, judged_only: bool = False) -> list[str]:
+def relevance_strings(qrels: Qrels | QrelsIndex, run: Run, depth: int, judged_only: bool = False) -> list[str]:
     """The relstring of each query of the qrels (in the qrels' order): the first ``depth`` documents of
     its ranking, or of the ranking of judged documents only (trec_eval -J); '' for a query missing from
-    the run."""
-    t = RankedTable(QrelsIndex(qrels), run if judged_only else run.top(depth))
+    the run.  Give the :class:`QrelsIndex` an evaluator already holds to reuse it."""
+    index = qrels if isinstance(qrels, QrelsIndex) else QrelsIndex(qrels)
+    t = RankedTable(index, run if judged_only else run.top(depth))
     lengths = np.minimum(t.ret_count(judged_only), max(depth, 0))
     starts = offsets_of(np.repeat(np.arange(t.nq), lengths), t.nq)
     text = np.full(int(lengths.sum()), ord('-'), dtype=np.uint8)
