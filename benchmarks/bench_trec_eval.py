@@ -5,11 +5,12 @@ What is measured
     For each scale, a qrels and a run are generated here (numpy, seeded: the same files on every
     machine): ``msmarco`` is 6,980 queries x 1,000 documents, ``large`` 100,000 queries x 100
     documents, written in rank order as systems write them, scores with two decimals (so with ties).
-    Each query has 15 judgments (grades -1 to 3, mostly 0), 5 of them of retrieved documents.  Then ``trec_eval -q -m all_trec QRELS RUN`` and ``python -m irmetrics trec_eval
-    -q -m all_trec QRELS RUN`` run once each as child processes writing to a file (trec_eval finds
-    each query by a linear scan, so 100,000 queries take it minutes): wall time and peak resident
-    memory (``ru_maxrss`` from ``os.wait4``).  The two outputs are compared line by line; the lines
-    of trec_eval's ``rbp`` may differ (trec_eval 10.0 reads uninitialised memory there, see
+    Each query has 15 judgments (grades -1 to 3, mostly 0), 5 of them of retrieved documents.
+    Then ``trec_eval -q -m all_trec QRELS RUN`` and ``python -m irmetrics trec_eval -q -m all_trec
+    QRELS RUN`` run once each as child processes writing to a file (trec_eval finds each query by a
+    linear scan, so 100,000 queries take it minutes): wall time and peak resident memory
+    (``ru_maxrss`` from ``os.wait4``).  The two outputs are compared line by line; the lines of
+    trec_eval's ``rbp`` may differ (trec_eval 10.0 reads uninitialised memory there, see
     docs/conventions.md), any other difference is reported and makes the exit status 1.
 
 How to run (from the repository root)

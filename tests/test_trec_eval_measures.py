@@ -218,3 +218,17 @@ def test_trec_output_names(measure, name):
 def test_trec_eval_parameters_refused(text, fragment):
     with pytest.raises(irm.MeasureError, match=fragment):
         parse_trec_measure(text)
+
+
+def test_iprec_rounding_on_trec_evals_topic_302():
+    """R = 77 at recall 0.6: trec_eval 9 needs int(46.2 + 0.9) = 47 relevant documents, trec_eval 10
+    lround(46.2) = 46; trec_eval 10 prints 0.1528 (stored output of the conformance corpus)."""
+    from pathlib import Path
+    case = Path(__file__).parent / 'data' / 'conformance' / 'trec_eval_302'
+    nine, ten = IPrec@0.6, IPrec(rounding='trec_eval_10')@0.6
+    values = irm.calc_aggregate([nine, ten], str(case / 'qrels'), str(case / 'run'))
+    assert f'{values[nine]:.4f}' == '0.1420' and f'{values[ten]:.4f}' == '0.1528'
+    assert 'iprec_at_recall_0.60  \t302\t0.1528' in (case / 'trec_eval.out').read_text()
+    pytest.importorskip('pytrec_eval')                   # pytrec_eval embeds trec_eval 9
+    value = irm.calc_aggregate([nine], str(case / 'qrels'), str(case / 'run'), provider='pytrec_eval')
+    assert f'{value[nine]:.4f}' == '0.1420'

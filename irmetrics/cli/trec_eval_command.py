@@ -22,8 +22,10 @@ import numpy as np
 
 from ..core.measure import Measure, MeasureDef
 from ..core.trec_names import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
+from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import InputError, MeasureError
+from ..providers.native import NativePrepared
 from ..providers.native.table import QrelsIndex
 from .args import UsageError
 from .gnu_getopt import GetoptError, Option, parse
@@ -183,17 +185,50 @@ _RESET = ('num_ret', 'utility', 'relstring', 'rbp_resid')
 def run(inv: Invocation, out: Callable[[str], object]) -> None:
     """Evaluate as ``inv`` says and write trec_eval's output with ``out``."""
     from ..core.api import evaluator
-    from ..data.trec.reader import read_trec_qrels, read_trec_run_with_tag
+    from ..data.trec.reader import read_trec_qrels
     from ..measures import NumRel, NumRet
     lines = plan(inv)
-    qrels_path, run_path = inv.files
-    qrels = read_trec_qrels(qrels_path)
+    qrels = read_trec_qrels(inv.files[0])
+    qids = qrels.query_ids.to_list()
+    order = trec_order(qids)
+    rankings, missing, tag = _rankings(inv, qrels, order)
+    ranking_length, num_rel, num_rel_1 = NumRet(judged_only=inv.judged_only), NumRel(rel=inv.rel), NumRel
+    measures = list(dict.fromkeys([ln.measure for ln in lines if ln.measure is not None]
+                                  + [ranking_length, num_rel, num_rel_1]))
+    ev = evaluator(measures, qrels)
+    values = ev.calc(rankings[0]).values
+    if missing.any():
+        values[missing] = ev.calc(rankings[1]).values[missing]
+    column = {m: values[:, j] for j, m in enumerate(measures)}
+    empty = column[ranking_length] == 0
+    columns = []
+    for ln in lines:
+        reset = ln.name in _RESET or ln.name.startswith('unj')
+        if ln.measure is None:
+            index = next(p.index for _, _, p in ev.plan if isinstance(p, NativePrepared))   # relstring reuses it
+            columns.append(_text_column(ln, inv, index, rankings, missing, reset, tag, order))
+            continue
+        per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
+        per_query = np.where(missing & reset, 0.0, per_query)[order]
+        how = ln.measure.aggregation
+        summary = sequential_summary(how, per_query)
+        if ln.entry.trec == 'num_rel' and inv.complete:
+            summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
+        columns.append(Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
+                              None if ln.entry.lines == 'query' else summary, integer=how == 'sum'))
+    write(out, [qids[i] for i in order], columns, inv.by_query, inv.summary)
+
+
+def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray) -> tuple[list[Run], np.ndarray, str]:
+    """The rankings trec_eval evaluates: the run's, and, under -c, a stand-in for each query of the
+    qrels missing from it (cut by -M); which queries those are; the run's tag."""
+    from ..data.trec.reader import read_trec_run_with_tag
+    run_path = inv.files[1]
     ranked, tag = read_trec_run_with_tag(sys.stdin.buffer.read() if run_path == '-' else run_path)
     if tag is None:
         raise InputError('the run holds no ranking (trec_eval refuses an empty run file)', run_path)
-    qids = qrels.query_ids.to_list()
-    order = trec_order(qids)
     missing = qrels.query_ids.lookup(ranked.query_ids) < 0
+    qids = qrels.query_ids.to_list()
     if missing.any() and not inv.complete:
         first = qids[order[np.argmax(missing[order])]]
         raise InputError(f'query {first!r} of the qrels is not in the run ({int(missing.sum())} such '
@@ -207,31 +242,7 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
                                          source='trec_eval -c'))
     if inv.depth is not None:
         rankings = [r.top(inv.depth) for r in rankings]
-    ranking_length, num_rel, num_rel_1 = (NumRet(judged_only=inv.judged_only), NumRel(rel=inv.rel), NumRel)
-    measures = list(dict.fromkeys([ln.measure for ln in lines if ln.measure is not None]
-                                  + [ranking_length, num_rel, num_rel_1]))
-    ev = evaluator(measures, qrels)
-    values = ev.calc(rankings[0]).values
-    if missing.any():
-        values[missing] = ev.calc(rankings[1]).values[missing]
-    column = {m: values[:, j] for j, m in enumerate(measures)}
-    empty = column[ranking_length] == 0
-    columns = []
-    for ln in lines:
-        reset = ln.name in _RESET or ln.name.startswith('unj')
-        if ln.measure is None:
-            index = next(prepared.index for name, _, prepared in ev.plan if name == 'native')
-            columns.append(_text_column(ln, inv, index, rankings, missing, reset, tag, order))
-            continue
-        per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
-        per_query = np.where(missing & reset, 0.0, per_query)[order]
-        how = ln.measure.aggregation
-        summary = sequential_summary(how, per_query)
-        if ln.entry.trec == 'num_rel' and inv.complete:
-            summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
-        columns.append(Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
-                              None if ln.entry.lines == 'query' else summary, integer=how == 'sum'))
-    write(out, [qids[i] for i in order], columns, inv.by_query, inv.summary)
+    return rankings, missing, tag
 
 
 def _zero_by_zero(measure: Measure, values: np.ndarray, empty: np.ndarray, num_rel: np.ndarray) -> np.ndarray:
