@@ -4,8 +4,9 @@
 What is measured
     For each scale, a qrels and a run are generated here (numpy, seeded: the same files on every
     machine): ``msmarco`` is 6,980 queries x 1,000 documents, ``large`` 100,000 queries x 100
-    documents, written in rank order as systems write them, scores with two decimals (so with ties).
-    Each query has 15 judgments (grades -1 to 3, mostly 0), 5 of them of retrieved documents.
+    documents from a collection of 10 million, written in rank order as systems write them, scores with
+    two decimals (so with ties).  Each query has 15 judgments (grades -1 to 3, mostly 0), 5 of them
+    of retrieved documents.
     Then ``trec_eval -q -m all_trec QRELS RUN`` and ``python -m irmetrics trec_eval -q -m all_trec
     QRELS RUN`` run once each as child processes writing to a file (trec_eval finds each query by a
     linear scan, so 100,000 queries take it minutes): wall time and peak resident memory
@@ -41,6 +42,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 SCALES = {'msmarco': (6_980, 1_000), 'large': (100_000, 100)}
 SEED = 11
+COLLECTION = 10_000_000          # documents, as many as in MS MARCO's passage collection
 
 
 def generate(scale: str, directory: Path) -> tuple[Path, Path]:
@@ -51,14 +53,13 @@ def generate(scale: str, directory: Path) -> tuple[Path, Path]:
     n_queries, depth = SCALES[scale]
     rng = np.random.default_rng(SEED)
     queries = np.arange(n_queries)
-    # the run: `depth` documents a query, drawn from a collection, scores with ties
-    docs = rng.integers(0, 50 * depth, size=(n_queries, depth))
-    docs = np.sort(docs, axis=1)
-    docs[:, 1:] += np.arange(1, depth)                           # distinct within a query
+    # the run: `depth` documents a query, drawn from the collection (distinct within a query)
+    docs = np.sort(rng.integers(0, COLLECTION - depth, size=(n_queries, depth)), axis=1) + np.arange(depth)
+    docs = rng.permuted(docs, axis=1)
     scores = -np.sort(-np.round(rng.gamma(2.0, 5.0, size=(n_queries, depth)), 2), axis=1)   # ranked, with ties
     # the qrels: 5 retrieved documents and 10 others a query, grades -1..3 (mostly 0)
-    judged_ret = docs[:, :depth][np.arange(n_queries)[:, None], rng.integers(0, depth, size=(n_queries, 5))]
-    judged_other = rng.integers(60 * depth, 70 * depth, size=(n_queries, 10))
+    judged_ret = docs[np.arange(n_queries)[:, None], rng.integers(0, depth, size=(n_queries, 5))]
+    judged_other = rng.integers(COLLECTION, 2 * COLLECTION, size=(n_queries, 10))          # never retrieved
     judged = np.concatenate([judged_ret, judged_other], axis=1)
     grades = rng.choice([-1, 0, 0, 0, 0, 1, 1, 2, 3], size=judged.shape)
     _write(qrels_path, (f'{q} 0 D{d} {g}\n' for q, row, gs in zip(queries, judged.tolist(), grades.tolist(),
