@@ -117,6 +117,9 @@ def conventions_of(defn: MeasureDef) -> list[str]:
                    'and of the mean.')
     if defn.aggregate == 'sum':
         out.append('Aggregate: the sum over queries.')
+    elif defn.has_param('agg'):
+        out.append("Aggregate: the mean over queries; with agg='gmean' the geometric mean, each value floored "
+                   'at 1e-5.')
     else:
         out.append('Aggregate: the mean over queries.')
     bounds = f'values in [{defn.bounds[0]:g}, {defn.bounds[1]:g}]' if defn.bounds else 'unbounded values'

@@ -284,8 +284,8 @@ docs/conventions.md for the few cases where trec_eval's own arithmetic is undefi
 
   -q, --query_eval_wanted          per-query values too, before the summary (query "all")
   -n, --nosummary                  no summary
-  -c, --complete_rel_info_wanted   evaluate every query of the qrels: a query missing from the run is an
-                                   empty ranking (without -c such a query is an error, as in trec_eval 10)
+  -c, --complete_rel_info_wanted   evaluate every query of the qrels, one missing from the run as trec_eval
+                                   does (without -c such a query is an error, as in trec_eval 10)
   -l, --level_for_rel LEVEL        lowest grade counted as relevant (default 1)
   -J, --Judged_docs_only           remove unjudged documents from every ranking first
   -M, --Max_retrieved_per_topic N  keep the first N documents of every ranking
@@ -303,13 +303,19 @@ preference and judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
 
 
 def help_text(inv: Invocation) -> str:
-    """The help, and with ``-m`` the page of each irmetrics measure behind the trec_eval measures named."""
+    """The help, and with ``-m`` the irmetrics measure behind each line and the page of its family."""
     from .catalog import measure_text
-    pages: list[tuple[MeasureDef, str]] = []
-    for ln in plan(inv) if inv.measures else []:
-        if ln.measure is not None and ln.measure.definition not in [p for p, _ in pages]:
-            pages.append((ln.measure.definition, ln.entry.trec))
-    return HELP + ''.join(f'\n-----------------------\n{trec} is {measure_text(defn)}' for defn, trec in pages)
+    lines = plan(inv) if inv.measures else []
+    families: list[MeasureDef] = []
+    for ln in lines:
+        if ln.measure is not None and ln.measure.definition not in families:
+            families.append(ln.measure.definition)
+    if not lines:
+        return HELP
+    measures = ''.join(f'  {ln.name:<22} {ln.measure!r}\n' if ln.measure is not None else
+                       f'  {ln.name:<22} (a line of the output, not a measure)\n' for ln in lines)
+    return HELP + '\nThe measures:\n' + measures + ''.join(f'\n-----------------------\n{measure_text(d)}'
+                                                            for d in families)
 
 
 def version_text() -> str:
