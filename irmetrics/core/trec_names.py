@@ -1,8 +1,8 @@
 """trec_eval's measure names, translated both ways by one table.
 
 ``parse_trec_measure('P.5,10')`` gives ``[P@5, P@10]``; ``to_trec_name(AP@10)`` gives ``('map_cut', 10)``;
-``trec_lines('utility', '2,-1,0,0.01', settings)`` gives the line trec_eval prints for ``-m
-utility.2,-1,0,0.01`` and the measure behind it.  The table lists trec_eval 10's measures in the order
+``trec_lines(trec_entry('utility'), '2,-1,0,0.01', settings)`` gives the line trec_eval prints for
+``-m utility.2,-1,0,0.01`` and the measure behind it.  The table lists trec_eval 10's measures in the order
 trec_eval prints them (its ``measures.c``); each entry says which irmetrics measure a name is, how
 trec_eval reads the parameters after the ``.`` (:class:`Form`) and which settings of an invocation
 apply to it.  Those settings are not part of a name: trec_eval's relevance level ``-l``, judged-only flag
@@ -24,7 +24,7 @@ _RECALL_LEVELS = tuple(i / 10 for i in range(11))
 #: Parameters that are settings of a trec_eval invocation; in a preset only their presence counts.
 INVOCATION_PARAMS = ('rel', 'judged_only', 'num_docs', 'rounding', 'gains')
 _NUMBER = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?')
-_UNSIGNED = re.compile(r'\d+(\.\d+)?|\.\d+')
+_UNSIGNED = re.compile(r'\d+\.?\d*|\.\d+')
 _GRADE = re.compile(r'[+-]?\d+')
 
 
