@@ -39,7 +39,8 @@ from irmetrics.core import params as P_
 from irmetrics.core.measure import REGISTRY
 
 TREC_FAMILIES = ['AP', 'Bpref', 'infAP', 'IPrec', 'nDCG', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'Rprec', 'RR',
-                 'SetAP', 'SetF', 'SetP', 'SetR', 'Success']
+                 'SetAP', 'SetF', 'SetP', 'SetR', 'Success', 'G', 'IPrecAvg', 'nDCGRel', 'RBP', 'RBPResidual',
+                 'RnDCG', 'Unjudged', 'Utility']
 
 #: A spread of measures: every trec_eval family, every parameter, defaults given explicitly or not.
 SAMPLES = [
@@ -172,7 +173,8 @@ def test_invalid_parameters_fail_when_the_measure_is_built(build, fragment):
 def test_invalid_value_message_names_parameter_and_value():
     with pytest.raises(MeasureError, match=r"invalid value 0 for parameter 'cutoff': expected an integer >= 1"):
         P@0
-    with pytest.raises(MeasureError, match=r"P has no parameter 'foo' \(parameters: cutoff, judged_only, rel\)"):
+    with pytest.raises(MeasureError,
+                       match=r"P has no parameter 'foo' \(parameters: cutoff, judged_only, rel, relative\)"):
         P(foo=1)
 
 
@@ -304,8 +306,8 @@ def test_parse_trec_measure(name, expected):
 
 
 def test_parse_trec_measure_official():
-    assert parse_trec_measure('official') == [NumQ, NumRet, NumRel, NumRet(rel=1), AP, Rprec, Bpref, RR, *LEVELS,
-                                              *[P@k for k in DEFAULT_CUTOFFS]]
+    assert parse_trec_measure('official') == [NumQ, NumRet, NumRel, NumRet(rel=1), AP, AP(agg='gmean'), Rprec,
+                                              Bpref, RR, *LEVELS, *[P@k for k in DEFAULT_CUTOFFS]]
 
 
 def test_parse_trec_measure_all_trec_covers_every_family_once():
@@ -318,9 +320,9 @@ def test_parse_trec_measure_all_trec_covers_every_family_once():
 
 @pytest.mark.parametrize('name, fragment', [
     ('mapp', 'did you mean map'), ('foo', "unknown trec_eval measure 'foo'"), ('Map', 'did you mean map'),
-    ('gm_map', "unknown trec_eval measure 'gm_map'"), ('P_0', 'cutoff'), ('P_x', "invalid parameter 'x'"),
+    ('gm_mapx', "unknown trec_eval measure 'gm_mapx'"), ('P_0', 'cutoff'), ('P_x', "invalid parameter 'x'"),
     ('P_-1', "invalid parameter '-1'"), ('P_5.5', 'cutoff'), ('map_5', 'takes no parameters'),
-    ('num_q_1', 'takes no parameters'), ('iprec_at_recall_1.5', 'recall'), ('set_F_-1', "invalid parameter"),
+    ('num_q_1', 'takes no parameters'), ('iprec_at_recall_1.5', 'recall'), ('set_F_-1', "parameter 'beta'"),
 ])
 def test_parse_trec_measure_refuses_unknown_and_invalid_names(name, fragment):
     with pytest.raises(MeasureError) as info:

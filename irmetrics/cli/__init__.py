@@ -4,12 +4,15 @@
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
     irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
     irmetrics measures [NAME...]  |  irmetrics providers
+    irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
 comparison command), :mod:`.sources`
 (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
-:mod:`.progress` (the progress bar).  Every user error is one line on stderr and exit status 2.
+:mod:`.progress` (the progress bar), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with
+:mod:`.gnu_getopt` and :mod:`.trec_layout`, the layout ``--trec-eval`` prints too).  Every user
+error is one line on stderr and exit status 2.
 """
 from __future__ import annotations
 
@@ -60,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter('always', IrmetricsWarning)
             return _main(grammar, argv)
     except UsageError as ex:
-        return _fail(f'{ex} (see irmetrics --help)')
+        return _fail(f'{ex} (see {ex.hint})')
     except IrmetricsError as ex:
         return _fail(str(ex))
     except OSError as ex:
@@ -73,6 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(grammar: ModuleType, argv: list[str]) -> int:
+    if argv and argv[0] == 'trec_eval':
+        from .trec_eval_command import parse_invocation
+        _trec_eval(parse_invocation(argv[1:]))
+        sys.stdout.flush()
+        return 0
     command, args = grammar.parse(argv)
     with strict(getattr(args, 'strict', False)):
         if command == 'measures':
@@ -90,6 +98,21 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
             run(args)
     sys.stdout.flush()
     return 0
+
+
+def _trec_eval(invocation) -> None:
+    """``irmetrics trec_eval``: help, version, or trec_eval's output, written as UTF-8 bytes (ids and run
+    tags that are not valid UTF-8 go out as they came in)."""
+    from . import trec_eval_command as command
+    if invocation.version:
+        sys.stdout.write(command.version_text())
+    elif invocation.help:
+        sys.stdout.write(command.help_text(invocation))
+    else:
+        sys.stdout.flush()
+        binary = sys.stdout.buffer
+        command.run(invocation, lambda text: binary.write(text.encode('utf-8', 'surrogateescape')))
+        binary.flush()
 
 
 def _quiet_broken_pipe() -> int:

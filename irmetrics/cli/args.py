@@ -5,6 +5,7 @@
     irmetrics compare QRELS RUN RUN... -m MEASURE...   paired significance tests between runs
     irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
     irmetrics providers                         the engines and whether they are installed
+    irmetrics trec_eval [OPTIONS] QRELS RUN     trec_eval's command line and output (:mod:`.trec_eval_command`)
 
 A usage error is one line on stderr and exit status 2, like every user error.
 """
@@ -22,7 +23,8 @@ USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics compare QRELS RUN RUN... -m MEASURE [options]
        irmetrics measures [NAME...]
-       irmetrics providers'''
+       irmetrics providers
+       irmetrics trec_eval [trec_eval options] QRELS RUN'''
 
 EPILOG = '''measures: irmetrics/ir_measures syntax (AP, nDCG@10, "P(rel=2)@5"), trec_eval names (map,
 ndcg_cut.10, P.5,10, official) or several in one quoted word ("nDCG@10 P@5"). Quote measures
@@ -33,13 +35,16 @@ examples:
   irmetrics qrels.txt bm25.txt dense.txt -m "AP nDCG@10"      # one row per run
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25.txt   # significance tests
+  irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
 
 full reference: docs/cli.md in the irmetrics source tree'''
 
 
 class UsageError(Exception):
-    """A command line that does not parse; printed as one line."""
+    """A command line that does not parse; printed as one line, with where to read the usage."""
+
+    hint = 'irmetrics --help'
 
 
 class _Parser(argparse.ArgumentParser):
@@ -185,7 +190,8 @@ def compare_parser() -> argparse.ArgumentParser:
 
 
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
-    """(command, arguments); raises :class:`UsageError`."""
+    """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
+    command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
         parsers = {'compare': compare_parser, 'measures': measures_parser, 'providers': providers_parser}
         return argv[0], parsers[argv[0]]().parse_args(argv[1:])

@@ -55,13 +55,14 @@ def aliases_of(defn: MeasureDef) -> list[str]:
 
 
 def trec_names_of(defn: MeasureDef) -> list[str]:
-    """trec_eval names computing this family: ``map``, ``map_cut.<cutoff list>``."""
+    """trec_eval names computing this family: ``map``, ``map_cut.<cutoff list>``, ``gm_map (agg='gmean')``."""
     from ..core.trec_names import TREC_NAMES
     out = []
     for entry in TREC_NAMES:
         if entry.measure == defn.name:
             preset = ', '.join(f'{k}={v!r}' for k, v in entry.preset.items() if k != 'rel')
-            label = entry.trec + (f'.<{entry.param} list>' if entry.param else '')
+            syntax = entry.form.syntax()
+            label = entry.trec + (f'.{syntax}' if syntax else '')
             out.append(label + (f' ({preset})' if preset else ''))
     return out
 
@@ -116,6 +117,9 @@ def conventions_of(defn: MeasureDef) -> list[str]:
                    'and of the mean.')
     if defn.aggregate == 'sum':
         out.append('Aggregate: the sum over queries.')
+    elif defn.has_param('agg'):
+        out.append("Aggregate: the mean over queries; with agg='gmean' the geometric mean, each value floored "
+                   'at 1e-5.')
     else:
         out.append('Aggregate: the mean over queries.')
     bounds = f'values in [{defn.bounds[0]:g}, {defn.bounds[1]:g}]' if defn.bounds else 'unbounded values'

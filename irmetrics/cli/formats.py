@@ -21,10 +21,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..core.measure import Measure
 from ..core.results import CalcResults, format_value, text_table
+from ..core.trec_names import trec_entry_of, trec_output_name
+from .trec_layout import SUMMARY_QID, Column, sequential_summary, trec_order, write
 
-SUMMARY_QID = 'all'
 DEFAULT_PLACES = 4
 FORMATS = ('table', 'tsv', 'csv', 'json', 'jsonl')
 
@@ -157,7 +160,6 @@ def trec_eval_names(measures: Sequence[Measure]) -> dict[Measure, str]:
     measures trec_eval lacks, and for measures that would share a trec_eval name (``P@5`` and
     ``P(rel=2)@5`` are both ``P_5`` to trec_eval, whose relevance level is a global flag).
     """
-    from ..core.trec_names import trec_output_name
     names = {m: trec_output_name(m) or str(m) for m in measures}
     taken: dict[str, int] = {}
     for name in names.values():
@@ -166,47 +168,28 @@ def trec_eval_names(measures: Sequence[Measure]) -> dict[Measure, str]:
 
 
 def render_trec_eval(runs: Sequence[RunResults], opts: Options) -> str:
-    """trec_eval's layout (see the module docstring); NumQ has no per-query lines, as in trec_eval.
-
-    Means are summed in trec_eval's order (queries sorted byte-wise, one addition after another),
-    so that a mean exactly between two printed values rounds as trec_eval rounds it.
-    """
-    places = DEFAULT_PLACES if opts.places is None or opts.places < 0 else opts.places
-
-    def line(measure: Measure, name: str, qid: str, value: float) -> str:
-        if measure.definition.aggregate == 'sum' and float(value).is_integer():
-            text = str(int(value))
-        else:
-            text = f'{value:6.{places}f}'
-        return f'{name:<22}\t{qid}\t{text}\n'
-
+    """trec_eval's layout (see the module docstring and :mod:`.trec_layout`, which ``irmetrics trec_eval``
+    prints through too); the measures trec_eval prints only in the summary (num_q, gm_map) have no
+    per-query lines here either."""
+    import io
     (run,) = runs
     res = run.results
     names = trec_eval_names(res.measures)
-    order = sorted(range(len(res.query_ids)), key=lambda i: res.query_ids[i].encode('utf-8'))
-    out = []
-    if opts.by_query:
-        for i in order:
-            for j, m in enumerate(res.measures):
-                value = float(res.values[i, j])
-                if m.name != 'NumQ' and not (value != value and m.definition.skips_undefined):
-                    out.append(line(m, names[m], res.query_ids[i], value))
-    if opts.summary:
-        for j, (m, value) in enumerate(res.aggregated.items()):
-            if m.definition.aggregate == 'mean':
-                value = _sequential_mean(res.values[order, j], m.definition.skips_undefined, value)
-            out.append(line(m, names[m], SUMMARY_QID, value))
-    return ''.join(out)
-
-
-def _sequential_mean(values, skip_nan: bool, fallback: float) -> float:
-    total, count = 0.0, 0
-    for v in values.tolist():
-        if skip_nan and v != v:
-            continue
-        total += v
-        count += 1
-    return total / count if count else fallback
+    order = trec_order(res.query_ids)
+    columns = []
+    for j, m in enumerate(res.measures):
+        values = res.values[order, j]
+        entry = trec_entry_of(m)
+        skip = m.definition.skips_undefined
+        summary = sequential_summary(m.aggregation, values, skip) if m.aggregation != 'sum' \
+            else res.aggregated[m]
+        integer = m.aggregation == 'sum' and bool(np.all(values == np.floor(values)))
+        columns.append(Column(names[m], None if entry is not None and entry.lines == 'summary' else values,
+                              summary, integer, np.isnan(values) if skip else None))
+    text = io.StringIO()
+    places = DEFAULT_PLACES if opts.places is None or opts.places < 0 else opts.places
+    write(text.write, [res.query_ids[i] for i in order], columns, opts.by_query, opts.summary, places)
+    return text.getvalue()
 
 
 RENDERERS: dict[str, Callable[[Sequence[RunResults], Options], str]] = {

@@ -40,7 +40,8 @@ class MeasureDef:
 
     ``missing_value`` is what a qrels query absent from the run scores
     (``COMPUTED``: evaluate it as an empty ranking).  ``aggregate`` is ``'mean'``
-    or ``'sum'``.  ``bounds`` is the range every per-query value lies in, or
+    or ``'sum'``; a family with an ``agg`` parameter lets each measure choose (see
+    :attr:`Measure.aggregation`).  ``bounds`` is the range every per-query value lies in, or
     ``None`` if unbounded.  ``formula`` and ``citation`` feed the generated docs.
     ``skips_undefined``: the measure is undefined (:data:`UNDEFINED`, NaN) on some
     queries, and those queries are left out of the per-query results and of the mean.
@@ -70,6 +71,9 @@ class MeasureDef:
         self._index.update({p.name: p for p in self.params})
         if self.at_param is not None and self.at_param not in self._index:
             raise TypeError(f'{self.name}: at_param {self.at_param!r} is not a parameter')
+
+    def has_param(self, name: str) -> bool:
+        return name in self._index
 
     def param(self, name: str) -> Param:
         try:
@@ -139,6 +143,12 @@ class Measure:
             if key == name:
                 return value
         return self.definition.param(name).default
+
+    @property
+    def aggregation(self) -> str:
+        """How per-query values aggregate: ``'mean'``, ``'gmean'`` (the ``agg`` parameter) or ``'sum'``."""
+        aggregation: str = self['agg'] if self.definition.has_param('agg') else self.definition.aggregate
+        return aggregation
 
     def missing_required(self) -> list[str]:
         return [p.name for p in self.definition.params if p.default is REQUIRED and p.name not in self.params]

@@ -154,6 +154,33 @@ class GainMap(Constraint):
         return '{' + ','.join(f'{g}:{v!r}' for g, v in value) + '}'
 
 
+class FloatList(Constraint):
+    """A non-empty sequence of numbers in an interval, stored sorted as a tuple of floats (repeats kept)."""
+
+    def __init__(self, low: float, high: float):
+        self.item = Float(low, high)
+        self.description = f'a non-empty list of numbers >= {low:g} and <= {high:g}, e.g. (0.2,0.5,0.8)'
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or not value:
+            raise TypeError('')
+        return tuple(sorted(self.item.check(v) for v in value))
+
+    def repr_value(self, value: Any) -> str:
+        return '(' + ','.join(repr(v) for v in value) + (',)' if len(value) == 1 else ')')
+
+
+class IntOrChoice(Constraint):
+    """An integer >= ``minimum``, or one of a few strings."""
+
+    def __init__(self, minimum: int, *choices: str):
+        self.number, self.choices = Int(minimum=minimum), choices
+        self.description = f'{self.number.description} or ' + ' or '.join(repr(c) for c in choices)
+
+    def check(self, value: Any) -> Any:
+        return value if isinstance(value, str) and value in self.choices else self.number.check(value)
+
+
 @dataclass(frozen=True)
 class Param:
     """Declaration of one measure parameter.
@@ -190,5 +217,11 @@ JUDGED_ONLY = Param('judged_only', Bool(), False,
 GAINS = Param('gains', GainMap(), NOT_PROVIDED,
               'custom gain per relevance grade, e.g. {1:1,2:3,3:7}; grades not listed keep their value as '
               'gain, negative grades gain 0')
+#: How per-query values aggregate, for the measures where trec_eval offers a geometric mean too.
+AGGREGATION = Param('agg', Choice('mean', 'gmean'), 'mean',
+                    "'mean': the arithmetic mean over queries; 'gmean': the geometric mean, each value floored "
+                    'at 1e-5 (GEOMETRIC_MEAN_FLOOR) first, as trec_eval\'s gm_map and gm_bpref')
+#: The floor trec_eval puts under each value before a geometric mean (its MIN_GEO_MEAN).
+GEOMETRIC_MEAN_FLOOR = 1e-5
 P_PERSISTENCE = Param('p', Float(0, 1, low_open=True, high_open=True), 0.8,
                       'persistence: probability that the user goes on to the next rank')

@@ -4,8 +4,8 @@ One parser serves the API, the CLI and printed labels:
 
     NAME [ '(' key=value {',' key=value} ')' ] [ '@' value ]
 
-Values are integers, floats, quoted strings, ``True``/``False`` and
-``{int: number, ...}`` mappings.  ``parse_trec_measure`` reads trec_eval's
+Values are integers, floats, quoted strings, ``True``/``False``,
+``{int: number, ...}`` mappings and ``(number, ...)`` lists.  ``parse_trec_measure`` reads trec_eval's
 names (``map``, ``P_5,10``, ``P.5,10``, ``ndcg_cut_10``, ``official``, ...).
 ranx's lower-case metric names (``ndcg@10``, ``map``, ``rbp.95``) are accepted
 too, with ranx's meaning (see :mod:`.ranx_names`).
@@ -89,6 +89,18 @@ def _value(tokens: _Tokens) -> Any:
     if kind == 'name' and text in ('True', 'False'):
         tokens.i += 1
         return text == 'True'
+    if kind == 'punct' and text == '(':
+        tokens.i += 1
+        items: list[Any] = []
+        while not tokens.accept(')'):
+            item = _value(tokens)
+            if isinstance(item, (dict, tuple)):
+                raise tokens.error('expected a number or a string in a list')
+            items.append(item)
+            if not tokens.accept(','):
+                tokens.take('punct', ')')
+                break
+        return tuple(items)
     if kind == 'punct' and text == '{':
         tokens.i += 1
         mapping: dict[Any, Any] = {}

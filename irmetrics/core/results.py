@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .measure import Measure
+from .params import GEOMETRIC_MEAN_FLOOR
 
 
 class Metric(NamedTuple):
@@ -22,17 +23,23 @@ class Metric(NamedTuple):
 
 
 def aggregate(measure: Measure, values: np.ndarray) -> float:
-    """Aggregate per-query values as the measure's definition says (mean, or sum for counts).
+    """Aggregate per-query values as the measure says (:attr:`Measure.aggregation`): the mean, the
+    geometric mean of the values floored at :data:`GEOMETRIC_MEAN_FLOOR`, or the sum (counts).
 
     The mean of no queries is NaN (nothing was evaluated); a sum of none is 0.  Queries where a
     measure that ``skips_undefined`` is undefined (NaN) are left out.
     """
     if measure.definition.skips_undefined:
         values = values[~np.isnan(values)]
-    if measure.definition.aggregate == 'sum':
+    how = measure.aggregation
+    if how == 'sum':
         total = float(values.sum())
         return int(total) if total.is_integer() else total
-    return float(values.mean()) if len(values) else math.nan
+    if not len(values):
+        return math.nan
+    if how == 'gmean':
+        return float(np.exp(np.log(np.maximum(values, GEOMETRIC_MEAN_FLOOR)).mean()))
+    return float(values.mean())
 
 
 class CalcResults:

@@ -1,149 +1,420 @@
 """trec_eval's measure names, translated both ways by one table.
 
-``parse_trec_measure('P_5,10')`` gives ``[P@5, P@10]``; ``to_trec_name(AP@10)``
-gives ``('map_cut', 10)``.  trec_eval's relevance level (``-l``), judged-only
-flag (``-J``) and gains are settings of a whole invocation, not part of a
-name: they correspond to the ``rel``, ``judged_only`` and ``gains`` parameters.
+``parse_trec_measure('P.5,10')`` gives ``[P@5, P@10]``; ``to_trec_name(AP@10)`` gives ``('map_cut', 10)``;
+``trec_lines(trec_entry('utility'), '2,-1,0,0.01', settings)`` gives the line trec_eval prints for
+``-m utility.2,-1,0,0.01`` and the measure behind it.  The table lists trec_eval 10's measures in the order
+trec_eval prints them (its ``measures.c``); each entry says which irmetrics measure a name is, how
+trec_eval reads the parameters after the ``.`` (:class:`Form`) and which settings of an invocation
+apply to it.  Those settings are not part of a name: trec_eval's relevance level ``-l``, judged-only flag
+``-J`` and collection size ``-N``, and trec_eval 10's rounding of recall levels, correspond to the
+parameters ``rel``, ``judged_only``, ``num_docs`` and ``rounding`` (:class:`Settings`).
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MeasureError
 from .measure import REGISTRY, Measure
-from .params import NOT_PROVIDED, integer_literal
+from .params import integer_literal
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALL_LEVELS = tuple(i / 10 for i in range(11))
-#: Parameters that are trec_eval invocation settings; in a preset only their presence counts.
-INVOCATION_PARAMS = ('rel', 'judged_only', 'gains')
+#: Parameters that are settings of a trec_eval invocation; in a preset only their presence counts.
+INVOCATION_PARAMS = ('rel', 'judged_only', 'num_docs', 'rounding', 'gains')
+_NUMBER = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?')
+_UNSIGNED = re.compile(r'\d+\.?\d*|\.\d+')
+_GRADE = re.compile(r'[+-]?\d+')
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings of one trec_eval invocation that become measure parameters.
+
+    ``rel`` is ``-l``, ``judged_only`` ``-J``, ``num_docs`` ``-N``; ``rounding`` is how recall levels
+    round (None: each measure's own default; ``irmetrics trec_eval`` uses ``'trec_eval_10'``).
+    """
+
+    rel: int = 1
+    judged_only: bool = False
+    num_docs: int = 0
+    rounding: str | None = None
+
+    def params(self, names: Sequence[str]) -> dict[str, Any]:
+        """The parameters among ``names`` that these settings set (those not at trec_eval's defaults)."""
+        given = {'rel': self.rel if self.rel != 1 else None, 'judged_only': self.judged_only or None,
+                 'num_docs': self.num_docs or None, 'rounding': self.rounding}
+        return {n: given[n] for n in names if given[n] is not None}
+
+
+# --- how trec_eval reads the parameters after a name's '.' ------------------------------------------
+class Form:
+    """How trec_eval reads a measure's parameters (``P.5,10``) and names the lines it prints."""
+
+    params: tuple[str, ...] = ()
+
+    def lines(self, entry: TrecName, text: str | None) -> list[tuple[str, dict[str, Any]]]:
+        """(printed name, parameters) of each line ``-m entry.trec[.text]`` prints."""
+        return [(entry.trec, {})]
+
+    def name(self, entry: TrecName, measure: Measure) -> str:
+        """The name trec_eval prints for ``measure`` (found to be this entry's)."""
+        return entry.trec
+
+    def value(self, measure: Measure) -> Any:
+        """The value of the parameter trec_eval's list sets (None when it sets none or several)."""
+        return None
+
+    def syntax(self) -> str:
+        """How the parameters are written after the '.', for the documentation ('' when none)."""
+        return ''
+
+
+@dataclass(frozen=True)
+class Cutoffs(Form):
+    """A list of positive integers, one line each, sorted (``P.5,10``: ``P_5``, ``P_10``)."""
+
+    param: str
+    defaults: tuple[int, ...]
+
+    @property
+    def params(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.param,)
+
+    def lines(self, entry: TrecName, text: str | None) -> list[tuple[str, dict[str, Any]]]:
+        values = self.defaults if text is None else sorted(_list(entry, text, _UNSIGNED, self._parse))
+        _no_repeats(entry, values)
+        return [(self._label(entry, v), {self.param: v}) for v in values]
+
+    @staticmethod
+    def _parse(item: str) -> int | float:
+        # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError
+        return integer_literal(item) if item.isdigit() else float(item)
+
+    def _label(self, entry: TrecName, value: Any) -> str:
+        return f'{entry.trec}_{value}'
+
+    def name(self, entry: TrecName, measure: Measure) -> str:
+        return self._label(entry, measure[self.param])
+
+    def value(self, measure: Measure) -> Any:
+        return measure[self.param]
+
+    def syntax(self) -> str:
+        return f'<{self.param} list>'
+
+
+@dataclass(frozen=True)
+class Levels(Cutoffs):
+    """A list of numbers, one line each, sorted, named with two decimals (``iprec_at_recall_0.25``)."""
+
+    defaults: tuple[float, ...]  # type: ignore[assignment]
+
+    @staticmethod
+    def _parse(item: str) -> int | float:
+        return float(item)
+
+    def _label(self, entry: TrecName, value: Any) -> str:
+        return f'{entry.trec}_{value:.2f}'              # trec_eval's "%s_%3.2f"
+
+
+@dataclass(frozen=True)
+class Values(Form):
+    """A list of numbers for one line, named with the list as given (``utility_2,-1,0,0.01``)."""
+
+    names: tuple[str, ...]
+    as_tuple: bool = False          # every number goes into one list parameter (11pt_avg's levels)
+
+    @property
+    def params(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.names
+
+    def lines(self, entry: TrecName, text: str | None) -> list[tuple[str, dict[str, Any]]]:
+        if text is None:
+            return [(entry.trec, {})]
+        numbers = _list(entry, text, _NUMBER, float)
+        if self.as_tuple:
+            return [(f'{entry.trec}_{text}', {self.names[0]: tuple(numbers)})]
+        if len(numbers) != len(self.names):
+            raise MeasureError(f'trec_eval measure {entry.trec!r} takes {len(self.names)} parameter(s) '
+                               f'({", ".join(self.names)}), not {len(numbers)}: {text!r}')
+        return [(f'{entry.trec}_{text}', dict(zip(self.names, numbers, strict=True)))]
+
+    def name(self, entry: TrecName, measure: Measure) -> str:
+        given = [n for n in self.names if n in measure.params]
+        if not given:
+            return entry.trec
+        values = measure[self.names[0]] if self.as_tuple else [measure[n] for n in self.names]
+        return f'{entry.trec}_' + ','.join(f'{v:g}' for v in values)
+
+    def value(self, measure: Measure) -> Any:
+        return measure[self.names[0]] if len(self.names) == 1 else None
+
+    def syntax(self) -> str:
+        return f'<{self.names[0]} list>' if self.as_tuple else ','.join(f'<{n}>' for n in self.names)
+
+
+@dataclass(frozen=True)
+class Pairs(Form):
+    """``name=value`` pairs for one line: integer names give a grade its gain, other names are the
+    parameters listed (``rbp.p=0.8,2=3``); named with the pairs as given."""
+
+    named: tuple[str, ...] = ()
+    gains: bool = True
+
+    @property
+    def params(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.named + (('gains',) if self.gains else ())
+
+    def lines(self, entry: TrecName, text: str | None) -> list[tuple[str, dict[str, Any]]]:
+        if text is None:
+            return [(entry.trec, {})]
+        params: dict[str, Any] = {}
+        gains: dict[int, float] = {}
+        for item in text.split(','):
+            key, sep, number = item.partition('=')
+            key, number = key.strip(), number.strip()
+            if not sep or not _NUMBER.fullmatch(number):
+                raise MeasureError(f'invalid parameter {item!r} in trec_eval measure {entry.trec!r}: '
+                                   f'expected name=number')
+            if self.gains and _GRADE.fullmatch(key):
+                grade = integer_literal(key)
+                if grade in gains:
+                    raise MeasureError(f'grade {key} given twice in trec_eval measure {entry.trec!r}')
+                gains[grade] = float(number)
+            elif key in self.named and key not in params:
+                params[key] = float(number)
+            else:
+                accepted = ', '.join((['<grade>'] if self.gains else []) + list(self.named))
+                raise MeasureError(f'trec_eval measure {entry.trec!r} has no parameter {key!r} '
+                                   f'(parameters: {accepted})')
+        if gains:
+            params['gains'] = gains
+        return [(f'{entry.trec}_{text}', params)]
+
+    def syntax(self) -> str:
+        return ','.join([f'{n}=<{n}>' for n in self.named] + (['<grade>=<gain>,...'] if self.gains else []))
+
+    def name(self, entry: TrecName, measure: Measure) -> str:
+        trec_default = {k: entry.preset.get(k, measure.definition.param(k).default) for k in self.named}
+        parts = [f'{k}={measure[k]:g}' for k in self.named if measure[k] != trec_default[k]]
+        gains = measure['gains'] if self.gains and isinstance(measure['gains'], tuple) else ()
+        parts += [f'{g}={v:g}' for g, v in gains]
+        return f'{entry.trec}_' + ','.join(parts) if parts else entry.trec
+
+
+def _list(entry: TrecName, text: str, pattern: re.Pattern[str], convert: Callable[[str], Any]) -> list[Any]:
+    items = [item.strip() for item in text.split(',')]
+    for item in items:
+        if not pattern.fullmatch(item):
+            raise MeasureError(f'invalid parameter {item!r} in trec_eval measure {entry.trec!r}')
+    return [convert(item) for item in items]
+
+
+def _no_repeats(entry: TrecName, values: Sequence[Any]) -> None:
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise MeasureError(f'trec_eval measure {entry.trec!r}: parameter {repeated[0]!r} given twice '
+                           f'(trec_eval refuses duplicate cutoffs)')
 
 
 @dataclass(frozen=True)
 class TrecName:
-    """A trec_eval measure: base name, irmetrics measure, the parameter its list sets, defaults."""
+    """A trec_eval measure: its name, the irmetrics measure it is, how trec_eval reads its parameters
+    (``form``), the parameters the name fixes (``preset``) and the invocation settings it takes.
+
+    ``measure`` is None for the two lines that are not measures (``runid``, ``relstring``); ``lines``
+    says whether trec_eval prints the measure per query and in the summary (``'both'``), only in the
+    summary (``'summary'``) or only per query (``'query'``); ``unsupported`` says why irmetrics does
+    not compute it.
+    """
 
     trec: str
-    measure: str
-    param: str | None = None
-    defaults: tuple[Any, ...] = ()
-    preset: dict[str, Any] = field(default_factory=dict)
+    measure: str | None
+    form: Form = field(default_factory=Form)
+    preset: Mapping[str, Any] = field(default_factory=dict)
+    settings: tuple[str, ...] = ()
+    lines: str = 'both'
+    unsupported: str = ''
 
+
+_L, _J, _LJ = ('rel',), ('judged_only',), ('rel', 'judged_only')
+_GAINS = Pairs()
+_PREFS = 'needs the preferences format of trec_eval -R prefs or -R qrels_prefs, which irmetrics does not read'
+_JG = 'needs the judgment-group format of trec_eval -R qrels_jg, which irmetrics does not read'
 
 TREC_NAMES = (
-    TrecName('num_q', 'NumQ'),
-    TrecName('num_ret', 'NumRet'),
-    TrecName('num_rel', 'NumRel'),
-    TrecName('num_rel_ret', 'NumRet', preset={'rel': 1}),
-    TrecName('map', 'AP'),
-    TrecName('map_cut', 'AP', 'cutoff', _CUTOFFS),
-    TrecName('Rprec', 'Rprec'),
-    TrecName('bpref', 'Bpref'),
-    TrecName('recip_rank', 'RR'),
-    TrecName('iprec_at_recall', 'IPrec', 'recall', _RECALL_LEVELS),
-    TrecName('P', 'P', 'cutoff', _CUTOFFS),
-    TrecName('recall', 'R', 'cutoff', _CUTOFFS),
-    TrecName('infAP', 'infAP'),
-    TrecName('ndcg', 'nDCG'),
-    TrecName('ndcg_cut', 'nDCG', 'cutoff', _CUTOFFS),
-    TrecName('success', 'Success', 'cutoff', (1, 5, 10)),
-    TrecName('set_P', 'SetP'),
-    TrecName('set_relative_P', 'SetP', preset={'relative': True}),
-    TrecName('set_recall', 'SetR'),
-    TrecName('set_map', 'SetAP'),
-    TrecName('set_F', 'SetF', 'beta', (1.0,)),
+    TrecName('runid', None, lines='summary'),
+    TrecName('num_q', 'NumQ', lines='summary'),
+    TrecName('num_ret', 'NumRet', settings=_J),
+    TrecName('num_rel', 'NumRel', settings=_L),
+    TrecName('num_rel_ret', 'NumRet', preset={'rel': 1}, settings=_L),
+    TrecName('map', 'AP', settings=_LJ),
+    TrecName('gm_map', 'AP', preset={'agg': 'gmean'}, settings=_LJ, lines='summary'),
+    TrecName('Rprec', 'Rprec', settings=_LJ),
+    TrecName('bpref', 'Bpref', settings=_L),
+    TrecName('recip_rank', 'RR', settings=_LJ),
+    TrecName('iprec_at_recall', 'IPrec', Levels('recall', _RECALL_LEVELS), settings=_LJ + ('rounding',)),
+    TrecName('P', 'P', Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
+    TrecName('relstring', None, Values(('depth',)), settings=_J, lines='query'),
+    TrecName('recall', 'R', Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
+    TrecName('infAP', 'infAP', settings=_LJ),
+    TrecName('gm_bpref', 'Bpref', preset={'agg': 'gmean'}, settings=_L, lines='summary'),
+    TrecName('Rprec_mult', 'Rprec', Levels('mult', tuple(i / 5 for i in range(1, 11))), settings=_LJ),
+    TrecName('utility', 'Utility', Values(('rel_ret', 'nonrel_ret', 'rel_unret', 'nonrel_unret')),
+             settings=_LJ + ('num_docs',)),
+    TrecName('11pt_avg', 'IPrecAvg', Values(('levels',), as_tuple=True), settings=_LJ + ('rounding',)),
+    TrecName('binG', 'G', preset={'rel': 1}, settings=_LJ),
+    TrecName('G', 'G', _GAINS, settings=_J),
+    TrecName('dcg', 'DCG', _GAINS, settings=_J),
+    TrecName('ideal_dcg', 'IDCG', _GAINS),
+    TrecName('ndcg', 'nDCG', _GAINS, settings=_J),
+    TrecName('ndcg_rel', 'nDCGRel', _GAINS, settings=_J),
+    TrecName('Rndcg', 'RnDCG', _GAINS, settings=_LJ),
+    TrecName('ndcg_cut', 'nDCG', Cutoffs('cutoff', _CUTOFFS), settings=_J),
+    TrecName('map_cut', 'AP', Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
+    TrecName('relative_P', 'P', Cutoffs('cutoff', _CUTOFFS), preset={'relative': True}, settings=_LJ),
+    TrecName('success', 'Success', Cutoffs('cutoff', (1, 5, 10)), settings=_LJ),
+    TrecName('set_P', 'SetP', settings=_LJ),
+    TrecName('set_relative_P', 'SetP', preset={'relative': True}, settings=_LJ),
+    TrecName('set_recall', 'SetR', settings=_L),
+    TrecName('set_map', 'SetAP', settings=_LJ),
+    TrecName('set_F', 'SetF', Values(('beta',)), settings=_LJ),
+    TrecName('num_nonrel_judged_ret', 'NumRet', preset={'judged_nonrel': True}, settings=_L),
+    *(TrecName(name, None, unsupported=_PREFS) for name in (
+        'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair',
+        'prefs_avgjg', 'prefs_avgjg_Rnonrel', 'prefs_simp_ret', 'prefs_pair_ret', 'prefs_avgjg_ret',
+        'prefs_avgjg_Rnonrel_ret', 'prefs_simp_imp', 'prefs_pair_imp', 'prefs_avgjg_imp')),
+    *(TrecName(name, None, unsupported=_JG) for name in ('map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg')),
+    TrecName('yaap', 'YAAP', settings=_LJ),
+    TrecName('rbp', 'RBP', Pairs(('p',)), preset={'max_rel': 'query', 'p': 0.9}, settings=_J),
+    TrecName('rbp_resid', 'RBPResidual', Pairs(('p',), gains=False), preset={'tail': 'if_unjudged', 'p': 0.9},
+             settings=_J),
+    TrecName('unj', 'Unjudged', Cutoffs('cutoff', (5, 10, 20)), settings=_J),
 )
 _BY_TREC = {t.trec: t for t in TREC_NAMES}
 
-#: trec_eval's measure sets, as far as irmetrics has the measures (runid, gm_map, utility, ... are not measures here).
+#: trec_eval's measure sets (its nicknames), as trec_eval 10 lists them.
 NICKNAMES = {
-    'official': ('num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'Rprec', 'bpref', 'recip_rank',
-                 'iprec_at_recall', 'P'),
-    'set': ('num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'set_P', 'set_recall', 'set_relative_P', 'set_map',
-            'set_F'),
-    'all_trec': tuple(t.trec for t in TREC_NAMES),
+    'official': ('runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref',
+                 'recip_rank', 'iprec_at_recall', 'P'),
+    'set': ('runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall',
+            'set_relative_P', 'set_map', 'set_F'),
+    'all_trec': ('runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref',
+                 'recip_rank', 'iprec_at_recall', 'P', 'relstring', 'recall', 'unj', 'rbp', 'rbp_resid', 'infAP',
+                 'gm_bpref', 'utility', '11pt_avg', 'ndcg', 'relative_P', 'Rprec_mult', 'success', 'map_cut',
+                 'ndcg_cut', 'ndcg_rel', 'Rndcg', 'binG', 'G', 'set_P', 'set_recall', 'set_relative_P',
+                 'set_map', 'set_F', 'num_nonrel_judged_ret'),
+    'all_prefs': ('runid', 'num_q', 'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret',
+                  'prefs_simp', 'prefs_pair', 'prefs_avgjg', 'prefs_avgjg_Rnonrel', 'prefs_simp_ret',
+                  'prefs_pair_ret', 'prefs_avgjg_ret', 'prefs_avgjg_Rnonrel_ret', 'prefs_simp_imp',
+                  'prefs_pair_imp', 'prefs_avgjg_imp'),
+    'prefs': ('runid', 'num_q', 'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret',
+              'prefs_simp', 'prefs_pair', 'prefs_avgjg'),
+    'qrels_jg': ('runid', 'num_q', 'map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'),
 }
 
 
-def _split(text: str) -> tuple[TrecName, str | None]:
-    """The longest base name that ``text`` starts with, and its parameter list (or None)."""
-    for base in sorted(_BY_TREC, key=len, reverse=True):
-        if text == base:
-            return _BY_TREC[base], None
-        if text.startswith(base) and text[len(base):len(base) + 1] in ('_', '.'):
-            return _BY_TREC[base], text[len(base) + 1:]
+def trec_entry(name: str) -> TrecName:
+    """The table entry of a trec_eval measure name (exactly as trec_eval spells it)."""
+    if name in _BY_TREC:
+        return _BY_TREC[name]
     import difflib
-    close = difflib.get_close_matches(text, list(_BY_TREC) + list(NICKNAMES), n=3, cutoff=0.5)
+    close = difflib.get_close_matches(name, list(_BY_TREC) + list(NICKNAMES), n=3, cutoff=0.5)
     hint = f'; did you mean {", ".join(close)}?' if close else ''
-    raise MeasureError(f'unknown trec_eval measure {text!r}{hint}')
+    raise MeasureError(f'unknown trec_eval measure {name!r}{hint}')
 
 
-def _param_values(entry: TrecName, text: str) -> list[Any]:
-    values = []
-    for item in text.split(','):
-        item = item.strip()
-        if not re.fullmatch(r'(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?', item):
-            raise MeasureError(f'invalid parameter {item!r} in trec_eval measure {entry.trec!r}')
-        # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError
-        values.append(integer_literal(item) if entry.param == 'cutoff' and item.isdigit() else float(item))
-    return values
+def trec_lines(entry: TrecName, text: str | None, settings: Settings = Settings()) -> list[tuple[str, Any]]:
+    """(printed name, measure) of each line trec_eval prints for ``-m entry.trec[.text]``.
+
+    For the lines that are not measures (``runid``, ``relstring``) the second item is the dictionary of
+    parameters read from ``text``.
+    """
+    if entry.unsupported:
+        raise MeasureError(f'trec_eval measure {entry.trec!r} {entry.unsupported}')
+    out: list[tuple[str, Any]] = []
+    for name, params in entry.form.lines(entry, text):
+        if entry.measure is None:
+            out.append((name, params))
+            continue
+        measure = REGISTRY.lookup(entry.measure)(**{**entry.preset, **params, **settings.params(entry.settings)})
+        out.append((name, measure.check_complete()))
+    return out
+
+
+def _split(text: str) -> tuple[TrecName, str | None]:
+    """The entry ``text`` names and its parameter list: trec_eval's ``P.5,10`` (split at the first '.'),
+    and also ``P_5,10`` (the longest name followed by '_')."""
+    if text in _BY_TREC:
+        return _BY_TREC[text], None
+    name, dot, params = text.partition('.')
+    if dot and name in _BY_TREC:
+        return _BY_TREC[name], params
+    for base in sorted(_BY_TREC, key=len, reverse=True):
+        if text.startswith(base) and text[len(base):len(base) + 1] == '_':
+            return _BY_TREC[base], text[len(base) + 1:]
+    return trec_entry(name), None
 
 
 def parse_trec_measure(text: str) -> list[Measure]:
-    """Measures for a trec_eval measure name: ``map``, ``P_5,10``, ``P.5,10``, ``ndcg_cut_10``, ``official``."""
+    """Measures for a trec_eval measure name: ``map``, ``P_5,10``, ``P.5,10``, ``ndcg_cut_10``, ``official``.
+
+    A nickname gives the measures of its set; the lines of trec_eval's output that are not measures
+    (``runid``, ``relstring``) are left out.
+    """
     text = text.strip()
     if text in NICKNAMES:
         out: list[Measure] = []
         for name in NICKNAMES[text]:
-            out += [m for m in parse_trec_measure(name) if m not in out]
+            entry = _BY_TREC[name]
+            if entry.measure is not None or entry.unsupported:
+                out += [m for m in parse_trec_measure(name) if m not in out]
         return out
     entry, params = _split(text)
-    if params is not None and entry.param is None:
+    if params is not None and type(entry.form) is Form:
         raise MeasureError(f'trec_eval measure {entry.trec!r} takes no parameters')
-    bare = REGISTRY.lookup(entry.measure)(**entry.preset)
-    if entry.param is None:
-        return [bare]
-    values = _param_values(entry, params) if params else list(entry.defaults)
-    return [bare(**{entry.param: v}) for v in values]
+    if entry.measure is None and not entry.unsupported:
+        raise MeasureError(f'{entry.trec!r} is a line of trec_eval\'s output, not a measure: '
+                           f'see irmetrics trec_eval')
+    return [m for _, m in trec_lines(entry, params)]
+
+
+def _matches(entry: TrecName, measure: Measure) -> bool:
+    """Whether ``entry`` computes ``measure``, up to invocation settings."""
+    if entry.measure != measure.name:
+        return False
+    for key, value in entry.preset.items():
+        if key in INVOCATION_PARAMS and key not in entry.form.params:
+            if key not in measure.params:
+                return False
+        elif key not in entry.form.params and measure[key] != value:
+            return False
+    covered = set(entry.preset) | set(entry.form.params) | set(INVOCATION_PARAMS)
+    if not set(measure.params) <= covered:
+        return False
+    return not isinstance(entry.form, Cutoffs) or entry.form.param in measure.params
 
 
 def to_trec_name(measure: Measure) -> tuple[str, Any] | None:
     """(trec_eval base name, parameter value or None) computing ``measure`` up to invocation settings."""
-    best, best_score = None, -1
-    for entry in TREC_NAMES:
-        if entry.measure != measure.name:
-            continue
-        value = measure[entry.param] if entry.param else None
-        if entry.param is not None and value is NOT_PROVIDED:
-            continue
-        named = {entry.param, *entry.preset, *INVOCATION_PARAMS}
-        if any(k not in named for k in measure.params):
-            continue                          # AP@10 is map_cut, not map; nDCG(dcg='exp-log2') is no ndcg
-        if not all((k in measure.params) if k in INVOCATION_PARAMS else measure[k] == v
-                   for k, v in entry.preset.items()):
-            continue
-        if len(entry.preset) > best_score:
-            best, best_score = (entry.trec, value), len(entry.preset)
-    return best
+    entry = trec_entry_of(measure)
+    return None if entry is None else (entry.trec, entry.form.value(measure))
+
+
+def trec_entry_of(measure: Measure) -> TrecName | None:
+    """The most specific entry computing ``measure`` (the one with the most preset parameters), or None."""
+    found = [e for e in TREC_NAMES if _matches(e, measure)]
+    return max(found, key=lambda e: len(e.preset), default=None)
 
 
 def trec_output_name(measure: Measure) -> str | None:
     """The name trec_eval prints for ``measure`` (``P_5``, ``map``, ``iprec_at_recall_0.10``), or None.
 
-    Invocation settings (``rel``, ``judged_only``, ``gains``) do not appear in
+    Invocation settings (``rel``, ``judged_only``, ``num_docs``, ``rounding``, ``gains``) do not appear in
     trec_eval's names, so ``P(rel=2)@5`` prints as ``P_5``, as under ``trec_eval -l2``.
     """
-    found = to_trec_name(measure)
-    if found is None:
-        return None
-    base, value = found
-    if value is None:
-        return base
-    if base == 'iprec_at_recall':
-        return f'{base}_{value:.2f}'          # trec_eval's "%s_%3.2f"
-    if base == 'set_F':
-        short = f'{value:g}'
-        return base if value == 1.0 else f'{base}_{short if float(short) == value else repr(value)}'
-    return f'{base}_{value}'
+    entry = trec_entry_of(measure)
+    return None if entry is None else entry.form.name(entry, measure)

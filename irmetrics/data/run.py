@@ -19,7 +19,7 @@ from .ids import Ids
 from .locate import RowLocator, id_at
 from .ranking import canonical_order
 from .records import ScoredDoc
-from .segments import offsets_of
+from .segments import offsets_of, ranges
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +80,19 @@ class Run:
             docs = docs.take(kept)
         order = canonical_order(codes, sc, docs)
         return cls(vocab, codes, docs, sc, order, offsets_of(codes[order], len(vocab)), source, dropped, doc_fp)
+
+    def top(self, depth: int) -> Run:
+        """The run cut to the first ``depth`` documents of each ranking (trec_eval -M); every query stays,
+        with an empty ranking if ``depth`` is 0."""
+        sizes = np.diff(self.offsets)
+        if depth >= sizes.max(initial=0):
+            return self
+        rows = self.order[ranges(sizes) < depth]              # kept rows, in ranked order
+        qidx = self.qidx[rows]
+        fingerprints = self.doc_fingerprints[rows] if self.doc_fingerprints is not None else None
+        return Run(self.query_ids, qidx, self.doc_ids.take(rows), self.scores[rows],
+                   np.arange(len(rows), dtype=np.int64), offsets_of(qidx, self.num_queries), self.source,
+                   self.resolved_duplicates, fingerprints)
 
     def __len__(self) -> int:
         return len(self.qidx)

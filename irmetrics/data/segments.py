@@ -24,3 +24,38 @@ def running_count(mask: np.ndarray, query: np.ndarray, offsets: np.ndarray) -> n
     including it."""
     cum = np.cumsum(mask, dtype=np.int64)
     return cum - np.concatenate(([0], cum))[offsets[:-1]][query]
+
+
+def running_sum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """For every row (rows sorted by segment), the sum of its segment's values up to and including it.
+
+    Each segment is summed on its own, left to right, as a C loop over one query adds: no rounding
+    from other segments leaks in (as it would through a global cumulative sum minus an offset).  The
+    loop runs over positions within a segment (as many as the longest segment), each step vectorised
+    over every segment that long.
+    """
+    out = np.array(values, dtype=np.float64)
+    position = ranges(np.diff(offsets))
+    if not len(out):
+        return out
+    by_position = np.argsort(position, kind='stable')
+    bounds = np.cumsum(np.bincount(position))
+    for start, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        rows = by_position[start:stop]
+        out[rows] += out[rows - 1]
+    return out
+
+
+def suffix_max(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """For every row (rows sorted by segment), the largest value of its segment at or after it.
+
+    Values are replaced by their rank among the distinct values, so that one running maximum over the
+    reversed rows, keyed by segment, restarts at every segment without arithmetic on the values.
+    """
+    if not len(values):
+        return np.zeros(0, dtype=np.float64)
+    distinct, code = np.unique(values, return_inverse=True)
+    reverse = slice(None, None, -1)
+    later_segment = (segment.max() - segment)[reverse].astype(np.int64)    # non-decreasing over reversed rows
+    key = later_segment * len(distinct) + code[reverse]
+    return distinct[(np.maximum.accumulate(key) % len(distinct))[reverse]]

@@ -3,7 +3,7 @@
 Importing this package registers every definition in the measure registry.
 """
 from .accuracy import Accuracy
-from .ap import AP
+from .ap import AP, YAAP
 from .auc import AUC
 from .bpref import Bpref
 from .compat import Compat
@@ -24,10 +24,11 @@ from .err import ERR, nERR
 from .f1 import F1
 from .hits import Hits
 from .infap import infAP
-from .iprec import IPrec
-from .judged import Judged
+from .iprec import IPrec, IPrecAvg
+from .judged import Judged, Unjudged
 from .lag import LAG
-from .ndcg import DCG, nDCG
+from .ndcg import DCG, IDCG, RnDCG, nDCG, nDCGRel
+from .normalized_gain import G
 from .precision import P
 from .rbp import RBP, RBPResidual
 from .recall import R
@@ -35,6 +36,7 @@ from .rprec import Rprec
 from .rr import RR
 from .set_measures import SetAP, SetF, SetP, SetR
 from .success import Success
+from .utility import Utility
 
 __all__ = ['AP', 'Bpref', 'IPrec', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'RR', 'Rprec',
            'SetAP', 'SetF', 'SetP', 'SetR', 'Success', 'infAP', 'nDCG',
@@ -42,3 +44,4 @@ __all__ = ['AP', 'Bpref', 'IPrec', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'RR', '
            'nERR']
 __all__ += ['BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11', 'SDCG',
             'AP_IA', 'ERR_IA', 'NRBP', 'P_IA', 'StRecall', 'alpha_DCG', 'alpha_nDCG', 'nERR_IA', 'nNRBP']
+__all__ += ['G', 'IDCG', 'IPrecAvg', 'RnDCG', 'Unjudged', 'Utility', 'YAAP', 'nDCGRel']

@@ -4,7 +4,7 @@ These aggregate by summing over queries.  A qrels query missing from the run
 still counts one query and its real number of relevant documents (trec_eval -c).
 """
 from ..core.measure import COMPUTED, MeasureDef, define
-from ..core.params import NOT_PROVIDED, REL, Int, Param
+from ..core.params import JUDGED_ONLY, NOT_PROVIDED, REL, Bool, Int, Param
 
 NumQ = define(MeasureDef(
     name='NumQ',
@@ -28,9 +28,16 @@ NumRet = define(MeasureDef(
     name='NumRet',
     params=(Param('rel', Int(), NOT_PROVIDED,
                   'count only retrieved documents with at least this grade (NumRet(rel=1) is '
-                  'trec_eval num_rel_ret); all retrieved documents when not given'),),
+                  'trec_eval num_rel_ret); all retrieved documents when not given'),
+            Param('judged_nonrel', Bool(), False,
+                  'count only the retrieved documents judged non-relevant, 0 <= grade < rel (rel 1 when not '
+                  'given): trec_eval num_nonrel_judged_ret'),
+            JUDGED_ONLY),
     at_param=None,
     summary='Number of documents retrieved (or, with rel, retrieved and relevant).',
-    formula='NumRet = |ranking|; NumRet(rel=r) = |{d in ranking : rel(d) >= r}|; summed over queries',
+    formula='NumRet = |ranking|; NumRet(rel=r) = |{d in ranking : rel(d) >= r}|; '
+            'NumRet(judged_nonrel=True, rel=r) = |{d in ranking : 0 <= rel(d) < r}|; summed over queries',
+    notes='With judged_only=True the ranking holds only the judged documents, so NumRet counts those '
+          '(trec_eval num_ret under -J).',
     aggregate='sum', bounds=None,
-), aliases={'NumRelRet': {'rel': 1}})
+), aliases={'NumRelRet': {'rel': 1}, 'NumNonRelJudgedRet': {'judged_nonrel': True}})

@@ -1,10 +1,10 @@
 """Inferred average precision (trec_eval ``infAP``)."""
 from ..core.measure import MeasureDef, define
-from ..core.params import REL
+from ..core.params import JUDGED_ONLY, REL
 
 infAP = define(MeasureDef(
     name='infAP',
-    params=(REL,),
+    params=(REL, JUDGED_ONLY),
     at_param=None,
     summary='AP estimated from a random sample of judgments: documents judged -1 were pooled but not '
             'sampled, unpooled documents are taken as non-relevant.',
@@ -13,4 +13,6 @@ infAP = define(MeasureDef(
             '(rel_above + nonrel_above + 2 eps)), eps = 0.00001 (trec_eval\'s estimator)',
     citation='E. Yilmaz and J. A. Aslam. Estimating Average Precision with Incomplete and Imperfect '
              'Judgments. CIKM 2006.',
+    notes='With judged_only=True (trec_eval -J) the ranking holds only the judged documents, so no '
+          'document is pooled but unsampled and k is the rank among judged documents.',
 ))

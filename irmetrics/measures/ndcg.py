@@ -1,6 +1,7 @@
-"""Discounted cumulative gain: nDCG (trec_eval ``ndcg``/``ndcg_cut``, gdeval) and unnormalised DCG."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF, GAINS, JUDGED_ONLY, Choice, Param
+"""Discounted cumulative gain: nDCG (trec_eval ``ndcg``/``ndcg_cut``, gdeval), unnormalised DCG (``dcg``)
+and IDCG (``ideal_dcg``), and trec_eval's two averages of the nDCG curve (``ndcg_rel``, ``Rndcg``)."""
+from ..core.measure import COMPUTED, MeasureDef, define
+from ..core.params import CUTOFF, GAINS, JUDGED_ONLY, REL, Choice, Param
 
 DCG_FORM = Param('dcg', Choice('log2', 'exp-log2'), 'log2',
                  "DCG formulation: 'log2' = gain(grade) / log2(rank + 1) with linear gains (trec_eval, "
@@ -35,6 +36,57 @@ DCG = define(MeasureDef(
     citation='K. Järvelin and J. Kekäläinen. Cumulated Gain-Based Evaluation of IR Techniques. '
              'ACM TOIS 20(4), 2002. exp-log2: C. Burges et al. Learning to Rank using Gradient Descent. '
              'ICML 2005.',
-    notes="ranx's dcg and dcg_burges are DCG@k and DCG(dcg='exp-log2')@k.",
+    notes="ranx's dcg and dcg_burges are DCG@k and DCG(dcg='exp-log2')@k; trec_eval's dcg is DCG.",
     bounds=None,
+))
+
+IDCG = define(MeasureDef(
+    name='IDCG',
+    params=(CUTOFF, DCG_FORM, GAINS),
+    summary='Discounted cumulative gain of the ideal ranking: the divisor of nDCG, a property of the qrels.',
+    formula='IDCG@k = the DCG@k of the judged documents sorted by gain, highest first. ' + _GAIN,
+    citation='K. Järvelin and J. Kekäläinen. Cumulated Gain-Based Evaluation of IR Techniques. '
+             'ACM TOIS 20(4), 2002.',
+    notes="trec_eval's ideal_dcg is IDCG. It does not depend on the run, so a query missing from the run has "
+          'its IDCG too (as in trec_eval -c).',
+    missing_value=COMPUTED,
+    bounds=None,
+))
+
+_CURVE = ('DCG@i and IDCG@i are the DCG of the first i documents of the ranking and of the ideal ranking (the '
+          'judged documents of positive gain, highest first); gain(g) = g or gains[g], 0 for negative grades '
+          'and unjudged documents.')
+_CURVE_CITATION = ('K. Järvelin and J. Kekäläinen. Cumulated Gain-Based Evaluation of IR Techniques. ACM TOIS '
+                   '20(4), 2002; the averages are C. Buckley\'s experimental measures of trec_eval 9.0 (2008).')
+
+nDCGRel = define(MeasureDef(
+    name='nDCGRel',
+    params=(GAINS, JUDGED_ONLY),
+    at_param=None,
+    summary='nDCG averaged over the relevant documents: at the rank of each one retrieved, at the end of the '
+            'ranking for each one missed.',
+    formula='nDCGRel = (1/R\') * (sum over retrieved documents d of positive gain of DCG@rank(d) / '
+            'IDCG@rank(d) + (R\' - r\') * DCG@n / IDCG), R\' the judged documents of positive gain, r\' those '
+            'retrieved, n the ranking length and IDCG the whole ideal DCG; 0 when R\' = 0. ' + _CURVE,
+    citation=_CURVE_CITATION,
+    notes="As trec_eval 10's ndcg_rel. The nDCG curve dips between the levels of the ideal ranking; averaging "
+          'it at the relevant documents, as AP averages precision, makes queries comparable.',
+))
+
+RnDCG = define(MeasureDef(
+    name='RnDCG',
+    params=(GAINS, REL.with_doc('the query scores 0 unless it has a judged document of grade >= rel (trec_eval '
+                                'computes Rndcg only where num_rel at its level -l is positive); the gains do not '
+                                'depend on it'), JUDGED_ONLY),
+    at_param=None,
+    summary='nDCG averaged at the R-levels: the depths where a gain level of the ideal ranking ends.',
+    formula='RnDCG = mean of DCG@b / IDCG@b over the depths b >= 1 at which the ideal gain changes '
+            '(g*_b != g*_{b+1}, with g*_j = 0 beyond the ideal ranking; so b = R\', the number of judged '
+            'documents of positive gain, is always one), and b = n, the ranking length, when n >= R\' + 2. '
+            'Undefined (NaN, trec_eval\'s 0/0) when no judged document has a positive gain. ' + _CURVE,
+    citation=_CURVE_CITATION,
+    notes="As trec_eval 10's Rndcg: with 5 documents of grade 3, 3 of grade 2 and 10 of grade 1, "
+          'RnDCG = (nDCG@5 + nDCG@8 + nDCG@18 (+ nDCG@n)) / 3 (or 4). A query missing from the run is '
+          'evaluated as an empty ranking.',
+    missing_value=COMPUTED,
 ))

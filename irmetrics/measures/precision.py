@@ -1,11 +1,16 @@
-"""Precision at a rank cutoff (trec_eval ``P``)."""
+"""Precision at a rank cutoff (trec_eval ``P`` and ``relative_P``)."""
 from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
+from ..core.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Bool, Param
 
 P = define(MeasureDef(
     name='P',
-    params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY),
+    params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY,
+            Param('relative', Bool(), False, 'divide by min(k, R), the most relevant documents the top k can '
+                                             'hold, instead of k (trec_eval relative_P)')),
     summary='Fraction of the top k documents that are relevant.',
-    formula='P@k = |{relevant documents in the top k}| / k   (k, not the number retrieved, is the divisor)',
+    formula='P@k = |{relevant documents in the top k}| / k   (k, not the number retrieved, is the divisor); '
+            'with relative=True, |{relevant documents in the top k}| / min(k, R), R the number of relevant '
+            'documents (0 when R = 0)',
     citation='C. J. van Rijsbergen. Information Retrieval, 2nd ed. Butterworths, 1979.',
+    notes='P(relative=True)@k equals P@k for k <= R and R@k for k >= R.',
 ), aliases=['Precision'])

@@ -46,6 +46,8 @@ class ArrowIds(Ids):
     @classmethod
     def from_values(cls, values: Any) -> ArrowIds:
         """From a numpy array or sequence of ids (see :meth:`of`)."""
+        if isinstance(values, list) and all(type(v) is str for v in values):
+            return cls.from_strings(id_texts(values))   # what the TREC readers give: no pandas import
         try:
             arr = pa.array(values, from_pandas=True)
         except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):    # mixed types, lone surrogates

@@ -20,6 +20,7 @@ from ..qrels import Qrels
 from ..run import Run
 from . import small
 from .format import BOM, QRELS, RUN, BlankLines, Data, FileData, Layout, canonical, is_single_spaced
+from .tag import last_tag
 
 #: Inputs up to this size are split by Python's string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
@@ -128,6 +129,17 @@ def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') 
     (ir_measures' and ranx's silent behaviour) or ``'max'`` (the occurrence with the highest score).
     """
     data, name = load(source)
+    return _run(data, name, duplicates)
+
+
+def read_trec_run_with_tag(source: str | os.PathLike | bytes, duplicates: str = 'error') -> tuple[Run, str | None]:
+    """:func:`read_trec_run`, and the tag of the run's last line, which trec_eval reports as its ``runid``
+    (None for a run without lines)."""
+    data, name = load(source)
+    return _run(data, name, duplicates), last_tag(data)
+
+
+def _run(data: Data, name: str, duplicates: str) -> Run:
     cols, lines = parse(data, name, RUN)
     return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name,
                             duplicates=duplicates, lines=lines)

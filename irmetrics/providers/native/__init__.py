@@ -13,7 +13,7 @@ from ...core.measure import REGISTRY, Measure
 from ...core.provider import ANY, Pattern, Prepared, Provider
 from ...data.qrels import Qrels
 from ...data.run import Run
-from . import (  # noqa: F401  # noqa: F401  (issue 3 families)  # noqa: F401  (issue 4 families)
+from . import (  # noqa: F401  (each module registers its kernels)
     accuracy,
     ap,
     auc,
@@ -30,6 +30,7 @@ from . import (  # noqa: F401  # noqa: F401  (issue 3 families)  # noqa: F401  (
     judged,
     lag,
     ndcg,
+    normalized_gain,
     precision,
     rbp,
     recall,
@@ -37,6 +38,7 @@ from . import (  # noqa: F401  # noqa: F401  (issue 3 families)  # noqa: F401  (
     rr,
     set_measures,
     success,
+    utility,
 )
 from .kernels import KERNELS
 from .table import QrelsIndex, RankedTable

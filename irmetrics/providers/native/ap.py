@@ -1,4 +1,5 @@
-"""AP: sum of the precision at each relevant rank (within the cutoff), over R (or over the relevant retrieved)."""
+"""AP: sum of the precision at each relevant rank (within the cutoff), over R (or over the relevant retrieved);
+YAAP: the log-odds of that sum against R."""
 import numpy as np
 
 from ...core.measure import Measure
@@ -18,3 +19,12 @@ def average_precision(measure: Measure, t: RankedTable):
     if measure['divisor'] == 'num_rel_ret':
         return safe_divide(sums, t.total(mask, within.astype(np.float64)))
     return safe_divide(sums, t.index.num_rel(rel))
+
+
+@kernel('YAAP')
+def yet_another_average_precision(measure: Measure, t: RankedTable):
+    rel = measure['rel']
+    mask = t.relevant(rel)
+    precision_at = (t.count_before(mask) + 1) / (t.rank_in(measure['judged_only'])[mask] + 1.0)
+    found = t.total(mask, precision_at)                          # R * AP
+    return np.log((1.0 + found) / ((1.0 + t.index.num_rel(rel)) - found))

@@ -19,6 +19,8 @@ def num_rel(measure: Measure, t: RankedTable):
 @kernel('NumRet')
 def num_ret(measure: Measure, t: RankedTable):
     rel = measure['rel']
+    if measure['judged_nonrel']:
+        return t.count((t.grade >= 0) & ~t.relevant(rel if isinstance(rel, int) else 1))
     if isinstance(rel, int):
         return t.count(t.relevant(rel))
-    return t.n_ret.astype(float)
+    return t.ret_count(measure['judged_only']).astype(float)

@@ -1,23 +1,62 @@
-"""Interpolated precision at a recall level, with trec_eval 9's rounding of the level."""
+"""Interpolated precision at recall levels (IPrec) and its average over levels (IPrecAvg).
+
+The level r is reached at the c-th relevant document retrieved, c from r and R by trec_eval 9's or
+10's rounding; the interpolated precision there is the highest precision at that relevant document or
+any later one, computed once per run for every relevant document (a suffix maximum) and read at c.
+"""
 import numpy as np
 
 from ...core.measure import Measure
+from ...data.segments import offsets_of, suffix_max
 from .kernels import kernel
 from .table import RankedTable
 
 
+def recall_counts(level: float, num_rel: np.ndarray, rounding: str) -> np.ndarray:
+    """The number of relevant documents c that reaches recall ``level`` for each R in ``num_rel``.
+
+    trec_eval 9: ``(long)(level * R + 0.9)``; trec_eval 10: ``lround(level * R)``, half away from zero
+    (computed exactly: ``level * R - floor(level * R)`` has no rounding error).
+    """
+    x = level * np.asarray(num_rel, dtype=np.float64)
+    if rounding == 'trec_eval_9':
+        return (x + 0.9).astype(np.int64)
+    whole = np.floor(x)
+    return (whole + (x - whole >= 0.5)).astype(np.int64)
+
+
+def _interpolated(t: RankedTable, rel: int, judged_only: bool):
+    """(offsets, values): per query, where its relevant retrieved documents start, and at each of them
+    the highest precision at it or below it."""
+    def compute():
+        relevant = t.relevant(rel)
+        query = t.query[relevant]
+        seen = t.count_before(relevant) + 1
+        precision = seen / (t.rank_in(judged_only)[relevant] + 1.0)
+        return offsets_of(query, t.nq), suffix_max(precision, query)
+    return t.memo(('interpolated', rel, judged_only), compute)
+
+
+def _at_level(t: RankedTable, measure: Measure, level: float) -> np.ndarray:
+    rel = measure['rel']
+    offsets, best = _interpolated(t, rel, measure['judged_only'])
+    found = np.diff(offsets)
+    needed = recall_counts(level, t.index.num_rel(rel), measure['rounding'])
+    out = np.zeros(t.nq)
+    reached = (needed <= found) & (found > 0)
+    out[reached] = best[offsets[:-1][reached] + np.maximum(needed[reached], 1) - 1]
+    return out
+
+
 @kernel('IPrec')
 def interpolated_precision(measure: Measure, t: RankedTable):
-    rel = measure['rel']
-    relevant = t.relevant(rel)
-    # trec_eval 9: the level is reached at the c-th relevant document, c = (long)(level * R + 0.9)
-    needed = (measure['recall'] * t.index.num_rel(rel) + 0.9).astype(np.int64)
-    num_rel_ret = t.count(relevant)
-    q = t.query[relevant]
-    seen = t.count_before(relevant) + 1
-    precision = seen / (t.rank_in(measure['judged_only'])[relevant] + 1.0)
-    reached = seen >= np.maximum(needed, 1)[q]
-    out = np.zeros(t.nq)
-    np.maximum.at(out, q[reached], precision[reached])
-    out[needed > num_rel_ret] = 0.0
-    return out
+    return _at_level(t, measure, measure['recall'])
+
+
+@kernel('IPrecAvg')
+def interpolated_precision_average(measure: Measure, t: RankedTable):
+    levels = measure['levels']
+    total = np.zeros(t.nq)
+    for level in reversed(levels):              # trec_eval adds from the highest level down
+        total = total + _at_level(t, measure, level)
+    return total / len(levels)

@@ -1,4 +1,5 @@
-"""Judged@k: the share of the top k that the qrels judge (with any grade)."""
+"""Judged@k: the share of the top k that the qrels judge (with any grade); Unjudged@k: the share of the
+top k, padded to k, absent from the qrels or judged with a negative grade."""
 import numpy as np
 
 from ...core.measure import Measure
@@ -10,3 +11,12 @@ from .table import RankedTable
 def judged(measure: Measure, t: RankedTable):
     k = cutoff_of(measure)
     return safe_divide(t.count(t.rank < k), np.minimum(t.n_ret, k))
+
+
+@kernel('Unjudged')
+def unjudged(measure: Measure, t: RankedTable):
+    k = measure['cutoff']
+    if measure['judged_only']:
+        return np.zeros(t.nq)
+    judged_in_top = t.count((t.grade >= 0) & (t.rank < k))
+    return (np.minimum(t.n_ret, k) - judged_in_top) / k

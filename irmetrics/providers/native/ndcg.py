@@ -1,7 +1,13 @@
-"""nDCG and DCG with log2 discount: linear gains (trec_eval ndcg / ndcg_cut) or exponential (gdeval, Burges)."""
+"""nDCG and DCG with log2 discount: linear gains (trec_eval ndcg / ndcg_cut) or exponential (gdeval, Burges);
+trec_eval's averages of the nDCG curve, nDCGRel and RnDCG.
+
+The curve kernels sum DCG as trec_eval does, query by query from the top (``running_sum``), dividing
+each gain by log2(rank + 1), so that their points are trec_eval's to the last bit.
+"""
 import numpy as np
 
 from ...core.measure import Measure
+from ...data.segments import offsets_of, running_sum
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -22,11 +28,18 @@ def discount(rank: np.ndarray) -> np.ndarray:
     return 1.0 / np.log2(rank + 2.0)
 
 
+def ideal_ranking(index: QrelsIndex, gains: tuple | None, exp: bool = False) -> tuple[np.ndarray, np.ndarray,
+                                                                                        np.ndarray]:
+    """The ideal ranking by gain (:meth:`QrelsIndex.ideal`), sorted once for every cutoff."""
+    return index.cached(('ideal_ranking', gains, exp), lambda: index.ideal(gain_of(index.grades, gains, exp), np.inf))
+
+
 def ideal_dcg(index: QrelsIndex, gains: tuple | None, cutoff: float, exp: bool = False) -> np.ndarray:
     """Per query, the DCG of the judged documents sorted by gain, cut at ``cutoff``."""
     def compute():
-        q, position, g = index.ideal(gain_of(index.grades, gains, exp), cutoff)
-        return np.bincount(q, weights=g * discount(position), minlength=index.nq)
+        q, position, g = ideal_ranking(index, gains, exp)
+        within = position < cutoff
+        return np.bincount(q[within], weights=g[within] * discount(position[within]), minlength=index.nq)
     return index.cached(('ideal_dcg', gains, cutoff, exp), compute)
 
 
@@ -51,3 +64,90 @@ def ndcg(measure: Measure, t: RankedTable):
 @kernel('DCG')
 def dcg(measure: Measure, t: RankedTable):
     return _dcg(measure, t)
+
+
+@kernel('IDCG')
+def idcg(measure: Measure, t: RankedTable):
+    gains, exp = _form(measure)
+    return ideal_dcg(t.index, gains, cutoff_of(measure), exp)
+
+
+def gains_of(measure: Measure) -> tuple | None:
+    """The measure's gain map, or None for the grades themselves."""
+    return measure['gains'] if isinstance(measure['gains'], tuple) else None
+
+
+def value_at(prefix: np.ndarray, offsets: np.ndarray, query: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """``prefix`` (a running sum per query, rows from ``offsets``) after ``depth`` rows of ``query``; 0 at depth 0."""
+    out = np.zeros(len(query))
+    some = depth > 0
+    out[some] = prefix[offsets[query[some]] + depth[some] - 1]
+    return out
+
+
+def ideal_curve(ideal: tuple[np.ndarray, np.ndarray, np.ndarray], nq: int) -> tuple[np.ndarray, np.ndarray,
+                                                                                     np.ndarray]:
+    """Of an ideal ranking (query, position, gain): per query offsets into it, and per position the gain
+    and the running DCG."""
+    q, position, gain = ideal
+    offsets = offsets_of(q, nq)
+    return offsets, gain, running_sum(gain / np.log2(position + 2.0), offsets)
+
+
+def ranking_curve(t: RankedTable, gain_of_grades, judged_only: bool):
+    """The judged rows of the ranking trec_eval sees (unjudged documents gain 0 and need none): query,
+    0-based rank, gain, per-query offsets and the running DCG."""
+    rank = t.rank_in(judged_only)
+    keep = rank >= 0
+    query, rank = t.query[keep], rank[keep]
+    gain = gain_of_grades(t.grade[keep])
+    offsets = offsets_of(query, t.nq)
+    return query, rank, gain, offsets, running_sum(gain / np.log2(rank + 2.0), offsets)
+
+
+def _curves(measure: Measure, t: RankedTable):
+    gains = gains_of(measure)
+    ideal = t.index.cached(('ideal_curve', gains), lambda: ideal_curve(ideal_ranking(t.index, gains), t.nq))
+    return ideal, ranking_curve(t, lambda g: gain_of(g, gains), measure['judged_only'])
+
+
+@kernel('nDCGRel')
+def ndcg_at_relevant(measure: Measure, t: RankedTable):
+    (ideal_offsets, _, ideal_dcg_at), (query, rank, gain, offsets, dcg_at) = _curves(measure, t)
+    num_rel = np.diff(ideal_offsets)                      # judged documents of positive gain
+    positive = gain > 0
+    q = query[positive]
+    idcg = value_at(ideal_dcg_at, ideal_offsets, q, np.minimum(rank[positive] + 1, num_rel[q]))
+    total = np.bincount(q, weights=dcg_at[positive] / idcg, minlength=t.nq)
+    missed = num_rel - np.bincount(q, minlength=t.nq)
+    final_dcg = value_at(dcg_at, offsets, np.arange(t.nq), np.diff(offsets))
+    full_ideal = value_at(ideal_dcg_at, ideal_offsets, np.arange(t.nq), num_rel)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        total = total + missed * final_dcg / full_ideal      # 0/0 (no positive gain) is NaN, then 0 below
+        return np.where(total > 0, total / num_rel, 0.0)
+
+
+@kernel('RnDCG')
+def ndcg_at_r_levels(measure: Measure, t: RankedTable):
+    (ideal_offsets, ideal_gain, ideal_dcg_at), (query, rank, _, offsets, dcg_at) = _curves(measure, t)
+    num_pos = np.diff(ideal_offsets)
+    ideal_q = np.repeat(np.arange(t.nq), num_pos)
+    after = np.append(ideal_gain[1:], 0.0)
+    after[ideal_offsets[1:][num_pos > 0] - 1] = 0.0       # beyond each ideal ranking the gain is 0
+    level_ends = np.flatnonzero(ideal_gain != after)       # depth b = position + 1 ends a gain level
+    n = t.ret_count(measure['judged_only'])
+    tail = np.flatnonzero((num_pos > 0) & (n >= num_pos + 2))   # the ranking outlasts the ideal: nDCG@n
+    point_q = np.concatenate((ideal_q[level_ends], tail))
+    depth = np.concatenate((level_ends - ideal_offsets[ideal_q[level_ends]] + 1, n[tail]))
+    idcg = np.concatenate((ideal_dcg_at[level_ends], ideal_dcg_at[ideal_offsets[tail + 1] - 1]))
+    order = np.lexsort((depth, point_q))
+    point_q, depth, idcg = point_q[order], depth[order], idcg[order]
+    # DCG@b: the running DCG at the last judged row ranked above b
+    span = int(max(n.max(initial=0), num_pos.max(initial=0))) + 2
+    above = np.searchsorted(query * span + rank, point_q * span + depth) - offsets[point_q]
+    dcg = value_at(dcg_at, offsets, point_q, above)
+    total = np.bincount(point_q, weights=dcg / idcg, minlength=t.nq)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        out = total / np.bincount(point_q, minlength=t.nq)   # no point: trec_eval's 0/0
+    out[t.index.num_rel(measure['rel']) == 0] = 0.0
+    return out

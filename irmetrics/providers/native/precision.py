@@ -1,11 +1,15 @@
-"""P@k: relevant documents in the top k, divided by k."""
+"""P@k: relevant documents in the top k, divided by k (or by min(k, R) when relative)."""
+import numpy as np
+
 from ...core.measure import Measure
-from .kernels import kernel
+from .kernels import kernel, safe_divide
 from .table import RankedTable
 
 
 @kernel('P')
 def precision(measure: Measure, t: RankedTable):
-    k = measure['cutoff']
-    hits = t.relevant(measure['rel']) & (t.rank_in(measure['judged_only']) < k)
-    return t.count(hits) / k
+    k, rel = measure['cutoff'], measure['rel']
+    hits = t.count(t.relevant(rel) & (t.rank_in(measure['judged_only']) < k))
+    if measure['relative']:
+        return safe_divide(hits, np.minimum(t.index.num_rel(rel), k))
+    return hits / k

@@ -4,31 +4,67 @@ import numpy as np
 from ...core.measure import Measure
 from ...core.params import NOT_PROVIDED
 from .kernels import cutoff_of, kernel
-from .table import RankedTable
+from .ndcg import gain_of, gains_of
+from .table import QrelsIndex, RankedTable
 
 
-def rbp_gain(measure: Measure, grade: np.ndarray) -> np.ndarray:
-    """Binary (rel), scaled graded (max_rel) or raw graded gains; negative grades gain 0."""
-    rel, max_rel = measure['rel'], measure['max_rel']
+def query_gain_range(index: QrelsIndex, gains: tuple | None) -> tuple[np.ndarray, np.ndarray]:
+    """Per query, the least and greatest gain among the grades 0 to its highest grade and the grades
+    ``gains`` lists (trec_eval 10's rbp scales by these); NaN for a query with neither."""
+    def compute():
+        top = np.full(index.nq, -1, dtype=np.int64)
+        judged = index.grades >= 0
+        np.maximum.at(top, index.query[judged], index.grades[judged])
+        listed = dict(gains or ())
+        low_free, high_free = np.zeros(index.nq, dtype=np.int64), top.copy()   # grades with their own gain
+        for grade in sorted(listed):
+            low_free += low_free == grade
+        for grade in sorted(listed, reverse=True):
+            high_free -= high_free == grade
+        has_free = low_free <= top
+        low = np.where(has_free, low_free, np.inf).astype(np.float64)
+        high = np.where(has_free, high_free, -np.inf).astype(np.float64)
+        if listed:
+            low, high = np.minimum(low, min(listed.values())), np.maximum(high, max(listed.values()))
+        return np.where(np.isinf(low), np.nan, low), np.where(np.isinf(high), np.nan, high)
+    return index.cached(('query_gain_range', gains), compute)
+
+
+def rbp_gain(measure: Measure, t: RankedTable, rows: np.ndarray) -> np.ndarray:
+    """Gains of the table rows ``rows``: binary (rel), graded (gains), scaled by max_rel (a grade, or
+    each query's own range); negative grades gain 0."""
+    rel, max_rel, gains = measure['rel'], measure['max_rel'], gains_of(measure)
+    grade = t.grade[rows]
     if rel is not NOT_PROVIDED:
         return (grade >= rel).astype(np.float64)
-    graded = np.maximum(grade, 0).astype(np.float64)
-    if max_rel is not NOT_PROVIDED:
-        return np.minimum(graded, max_rel) / max_rel
-    return graded
+    gain = gain_of(grade, gains)
+    if max_rel == 'query':
+        low, high = (r[t.query[rows]] for r in query_gain_range(t.index, gains))
+        scale = (grade >= 0) & (high > 1)
+        with np.errstate(divide='ignore', invalid='ignore'):
+            gain[scale] = (gain[scale] - low[scale]) / (high[scale] - low[scale])
+    elif max_rel is not NOT_PROVIDED:
+        gain = np.minimum(gain, max_rel) / max_rel
+    return gain
 
 
 @kernel('RBP')
 def rank_biased_precision(measure: Measure, t: RankedTable):
     p = measure['p']
-    within = t.rank < cutoff_of(measure)
-    weight = (1.0 - p) * np.power(p, t.rank[within])
-    return t.total(within, rbp_gain(measure, t.grade[within]) * weight)
+    rank = t.rank_in(measure['judged_only'])
+    within = (rank >= 0) & (rank < cutoff_of(measure))
+    weight = (1.0 - p) * np.power(p, rank[within])
+    return t.total(within, rbp_gain(measure, t, np.flatnonzero(within)) * weight)
 
 
 @kernel('RBPResidual')
 def rbp_residual(measure: Measure, t: RankedTable):
     # The weights of ranks 1..d and of the tail beyond d sum to 1; what is not on a judged rank is unknown.
-    p = measure['p']
-    judged = (t.grade >= 0) & (t.rank < cutoff_of(measure))
-    return 1.0 - t.total(judged, (1.0 - p) * np.power(p, t.rank[judged]))
+    p, k, judged_only = measure['p'], cutoff_of(measure), measure['judged_only']
+    rank = t.rank_in(judged_only)
+    judged = (t.grade >= 0) & (rank < k)
+    residual = 1.0 - t.total(judged, (1.0 - p) * np.power(p, rank[judged]))
+    if measure['tail'] == 'if_unjudged':
+        unjudged = np.minimum(t.ret_count(judged_only), k) - t.count(judged)
+        return np.where(unjudged > 0, residual, 0.0)
+    return residual

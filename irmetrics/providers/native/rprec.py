@@ -1,4 +1,6 @@
-"""Rprec: relevant documents in the top R, divided by R."""
+"""Rprec: relevant documents in the top R, divided by R; or P@c at c = int(mult * R + 0.9)."""
+import numpy as np
+
 from ...core.measure import Measure
 from .kernels import kernel, safe_divide
 from .table import RankedTable
@@ -7,6 +9,6 @@ from .table import RankedTable
 @kernel('Rprec')
 def r_precision(measure: Measure, t: RankedTable):
     rel = measure['rel']
-    num_rel = t.index.num_rel(rel)
-    hits = t.relevant(rel) & (t.rank_in(measure['judged_only']) < num_rel[t.query])
-    return safe_divide(t.count(hits), num_rel)
+    depth = (measure['mult'] * t.index.num_rel(rel) + 0.9).astype(np.int64)     # R itself when mult = 1
+    hits = t.relevant(rel) & (t.rank_in(measure['judged_only']) < depth[t.query])
+    return safe_divide(t.count(hits), depth)

@@ -121,6 +121,7 @@ class RankedTable:
         self.present = np.zeros(self.nq, dtype=bool)
         self.present[qmap[ok]] = True
         self._relevant: dict[int, np.ndarray] = {}
+        self._memo: dict[tuple, np.ndarray | tuple] = {}
 
         row_query = qmap.astype(np.int32)[run.qidx]                      # per run row (file order)
         fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else run.doc_ids.fingerprint()
@@ -156,6 +157,12 @@ class RankedTable:
         for lo in range(0, len(order), _BLOCK):
             inverse[order[lo:lo + _BLOCK]] = np.arange(lo, min(lo + _BLOCK, len(order)))
         return inverse[rows]
+
+    def memo(self, key: tuple, compute):
+        """Memoise a quantity of this run that several measures read (e.g. IPrec at several levels)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def rank_in(self, judged_only: bool) -> np.ndarray:
         """Ranks of the judged rows in the ranking, or among judged documents (trec_eval -J)."""

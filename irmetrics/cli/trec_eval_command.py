@@ -1,0 +1,323 @@
+"""``irmetrics trec_eval``: trec_eval 10's command line and output, computed by irmetrics.
+
+    irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-m MEASURE[.PARAMS]]... QRELS RUN
+
+The options are trec_eval's (:data:`OPTIONS`, read as GNU getopt reads them); the output is trec_eval's,
+byte for byte: the measures in trec_eval's order, queries in trec_eval's order, then ``all``.  Each
+trec_eval measure is an irmetrics measure (:mod:`irmetrics.core.trec_names`), and the invocation's settings
+become its parameters (``-l`` rel, ``-J`` judged_only, ``-N`` num_docs, trec_eval 10's rounding of recall
+levels).  What is trec_eval's own arithmetic rather than a measure is done here and said where: the run
+cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty ranking's
+interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstring``.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.measure import Measure, MeasureDef
+from ..core.trec_names import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
+from ..data.qrels import Qrels
+from ..data.run import Run
+from ..errors import InputError, MeasureError
+from ..providers.native import NativePrepared
+from ..providers.native.table import QrelsIndex
+from .args import UsageError
+from .gnu_getopt import GetoptError, Option, parse
+from .trec_layout import Column, sequential_summary, trec_order, write
+
+HINT = 'irmetrics trec_eval -h'
+#: trec_eval 10's options (its getopt string "hvqm:cl:nD:JN:M:R:T:oZ:" and long-option table).
+OPTIONS = (
+    Option('h', 'help', False), Option('v', 'version', False), Option('q', 'query_eval_wanted', False),
+    Option('m', 'measure', True), Option('c', 'complete_rel_info_wanted', False),
+    Option('l', 'level_for_rel', True), Option('n', 'nosummary', False), Option('D', 'Debug_level', True),
+    Option('J', 'Judged_docs_only', False), Option('N', 'Number_docs_in_coll', True),
+    Option('M', 'Max_retrieved_per_topic', True), Option('R', 'Rel_info_format', True),
+    Option('T', 'Results_format', True), Option('o', 'Output_old_results_format', False, long_value=True),
+    Option('Z', 'Zscore', True),
+)
+#: Options trec_eval has and irmetrics does not, and why.
+UNSUPPORTED = {
+    'D': "trec_eval's debugging output (-D) is not reproduced",
+    'Z': "z-scores (-Z) are not computed",
+}
+#: The formats -R and -T may name: the only ones irmetrics reads (trec_eval's defaults).
+FORMATS = {'R': 'qrels', 'T': 'trec_results'}
+
+
+class TrecEvalUsageError(UsageError):
+    """A trec_eval command line that does not parse."""
+
+    hint = HINT
+
+
+@dataclass
+class Invocation:
+    """A parsed ``irmetrics trec_eval`` command line."""
+
+    by_query: bool = False                  # -q
+    summary: bool = True                    # -n clears it
+    complete: bool = False                  # -c
+    judged_only: bool = False               # -J
+    rel: int = 1                            # -l
+    num_docs: int = 0                       # -N
+    depth: int | None = None                # -M
+    measures: list[str] = field(default_factory=list)     # -m, in order
+    help: bool = False
+    version: bool = False
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(rel=self.rel, judged_only=self.judged_only, num_docs=self.num_docs,
+                        rounding='trec_eval_10')
+
+
+def parse_invocation(argv: Sequence[str]) -> Invocation:
+    """Read a trec_eval command line; raises :class:`TrecEvalUsageError`."""
+    try:
+        given, operands = parse(argv, OPTIONS)
+    except GetoptError as ex:
+        raise TrecEvalUsageError(str(ex)) from None
+    inv = Invocation(files=operands)
+    for option, value in given:
+        letter = option.letter
+        if letter == 'v':
+            inv.version = True
+            return inv                              # trec_eval prints its version at once
+        if letter in 'hqcnJ':
+            attribute = {'h': 'help', 'q': 'by_query', 'c': 'complete', 'J': 'judged_only'}.get(letter)
+            if attribute:
+                setattr(inv, attribute, True)
+            else:
+                inv.summary = False
+        elif letter == 'm':
+            assert value is not None
+            inv.measures.append(value)
+        elif letter in 'lNM':
+            number = _integer(option, value)
+            if letter == 'l':
+                if number < 1:
+                    raise TrecEvalUsageError(f'-l {value}: irmetrics takes relevance levels of 1 or more '
+                                             f'(at level 0 every judged document would be relevant)')
+                inv.rel = number
+            elif letter == 'N':
+                inv.num_docs = number
+            elif number < 0:
+                raise TrecEvalUsageError(f'-M {value}: the number of documents to keep must be 0 or more')
+            else:
+                inv.depth = number
+        elif letter in FORMATS:
+            if value != FORMATS[letter]:
+                raise TrecEvalUsageError(f'-{letter} {value}: irmetrics reads only trec_eval\'s '
+                                         f'{FORMATS[letter]!r} format')
+        elif letter in UNSUPPORTED and not inv.help:
+            raise TrecEvalUsageError(f'option -{letter} (--{option.long}) is not supported: '
+                                     f'{UNSUPPORTED[letter]}')
+        # -o: obsolete in trec_eval, which ignores it; so does irmetrics
+    if not inv.help and len(operands) != 2:
+        raise TrecEvalUsageError(f'expected the qrels file and the run file, got {len(operands)} file '
+                                 f'name(s): irmetrics trec_eval [options] QRELS RUN')
+    return inv
+
+
+def _integer(option: Option, value: str | None) -> int:
+    if value is None or not re.fullmatch(r'\s*[+-]?\d+', value):
+        raise TrecEvalUsageError(f'-{option.letter} expects an integer, not {value!r}')
+    return int(value)
+
+
+# --- which lines to print ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Line:
+    """One line of the output: the name trec_eval prints, its table entry, and the measure behind it
+    (or, for runid and relstring, the parameters read)."""
+
+    name: str
+    entry: TrecName
+    measure: Measure | None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def plan(inv: Invocation) -> list[Line]:
+    """The lines the invocation prints, in trec_eval's order.
+
+    As in trec_eval, a measure named several times is printed once, with the parameters of the first
+    ``-m`` that gives it some; no ``-m`` at all means ``-m official``.
+    """
+    marked: set[str] = set()
+    params: dict[str, str] = {}
+    for arg in inv.measures or ['official']:
+        name, dot, text = arg.partition('.')
+        if dot and not text:
+            raise MeasureError(f'-m {arg}: no parameters after the "."')
+        if dot:
+            params.setdefault(name, text)
+        if name in NICKNAMES:
+            marked.update(NICKNAMES[name])
+        else:
+            marked.add(trec_entry(name).trec)
+    lines = []
+    for entry in TREC_NAMES:
+        if entry.trec in marked:
+            for name, item in trec_lines(entry, params.get(entry.trec), inv.settings):
+                if isinstance(item, Measure):
+                    lines.append(Line(name, entry, item))
+                else:
+                    lines.append(Line(name, entry, None, item))
+    return lines
+
+
+# --- evaluation ----------------------------------------------------------------------------------------
+#: The document trec_eval -c puts in the ranking of a query missing from the run (scored 1.0).
+BOGUS_DOCUMENT = 'ceci_nest_pas_un_docno'
+#: Lines trec_eval sets back to 0 (or '') for such a query, matched by the printed name (so ``utility``
+#: is reset and ``utility_2,-1,0,0`` is not); every name starting with ``unj`` is.
+_RESET = ('num_ret', 'utility', 'relstring', 'rbp_resid')
+
+
+def run(inv: Invocation, out: Callable[[str], object]) -> None:
+    """Evaluate as ``inv`` says and write trec_eval's output with ``out``."""
+    from ..core.api import evaluator
+    from ..data.trec.reader import read_trec_qrels
+    from ..measures import NumRel, NumRet
+    lines = plan(inv)
+    qrels = read_trec_qrels(inv.files[0])
+    qids = qrels.query_ids.to_list()
+    order = trec_order(qids)
+    rankings, missing, tag = _rankings(inv, qrels, order)
+    ranking_length, num_rel, num_rel_1 = NumRet(judged_only=inv.judged_only), NumRel(rel=inv.rel), NumRel
+    measures = list(dict.fromkeys([ln.measure for ln in lines if ln.measure is not None]
+                                  + [ranking_length, num_rel, num_rel_1]))
+    ev = evaluator(measures, qrels)
+    values = ev.calc(rankings[0]).values
+    if missing.any():
+        values[missing] = ev.calc(rankings[1]).values[missing]
+    column = {m: values[:, j] for j, m in enumerate(measures)}
+    empty = column[ranking_length] == 0
+    columns = []
+    for ln in lines:
+        reset = ln.name in _RESET or ln.name.startswith('unj')
+        if ln.measure is None:
+            index = next(p.index for _, _, p in ev.plan if isinstance(p, NativePrepared))   # relstring reuses it
+            columns.append(_text_column(ln, inv, index, rankings, missing, reset, tag, order))
+            continue
+        per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
+        per_query = np.where(missing & reset, 0.0, per_query)[order]
+        how = ln.measure.aggregation
+        summary = sequential_summary(how, per_query)
+        if ln.entry.trec == 'num_rel' and inv.complete:
+            summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
+        columns.append(Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
+                              None if ln.entry.lines == 'query' else summary, integer=how == 'sum'))
+    write(out, [qids[i] for i in order], columns, inv.by_query, inv.summary)
+
+
+def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray) -> tuple[list[Run], np.ndarray, str]:
+    """The rankings trec_eval evaluates: the run's, and, under -c, a stand-in for each query of the
+    qrels missing from it (cut by -M); which queries those are; the run's tag."""
+    from ..data.trec.reader import read_trec_run_with_tag
+    run_path = inv.files[1]
+    ranked, tag = read_trec_run_with_tag(sys.stdin.buffer.read() if run_path == '-' else run_path)
+    if tag is None:
+        raise InputError('the run holds no ranking (trec_eval refuses an empty run file)', run_path)
+    missing = qrels.query_ids.lookup(ranked.query_ids) < 0
+    qids = qrels.query_ids.to_list()
+    if missing.any() and not inv.complete:
+        first = qids[order[np.argmax(missing[order])]]
+        raise InputError(f'query {first!r} of the qrels is not in the run ({int(missing.sum())} such '
+                         f'queries): trec_eval 10 stops there ("result qid not found"); -c evaluates them',
+                         run_path)
+    rankings = [ranked]
+    if missing.any():
+        # trec_eval -c ranks a single unjudged document for a query missing from the run
+        gone = [qids[i] for i in np.flatnonzero(missing)]
+        rankings.append(Run.from_columns(gone, [BOGUS_DOCUMENT] * len(gone), np.ones(len(gone)),
+                                         source='trec_eval -c'))
+    if inv.depth is not None:
+        rankings = [r.top(inv.depth) for r in rankings]
+    return rankings, missing, tag
+
+
+def _zero_by_zero(measure: Measure, values: np.ndarray, empty: np.ndarray, num_rel: np.ndarray) -> np.ndarray:
+    """trec_eval's interpolated precision of an empty ranking, at a level reached with no relevant
+    document (level * R rounds to 0), is 0/0: NaN, printed ``-nan`` (irmetrics' IPrec says 0)."""
+    from ..providers.native.iprec import recall_counts
+    levels = [measure['recall']] if measure.name == 'IPrec' else list(measure['levels']) \
+        if measure.name == 'IPrecAvg' else []
+    if not levels:
+        return values
+    at_zero = np.zeros(len(values), dtype=bool)
+    for level in levels:
+        at_zero |= recall_counts(level, num_rel, measure['rounding']) <= 0
+    return np.where(empty & at_zero, np.nan, values)
+
+
+def _text_column(ln: Line, inv: Invocation, index: QrelsIndex, rankings: list[Run], missing: np.ndarray,
+                 reset: bool, tag: str, order: np.ndarray) -> Column:
+    """runid (the tag of the run's last line, summary only) or relstring (per query only)."""
+    if ln.entry.trec == 'runid':
+        return Column(ln.name, None, tag)
+    if not inv.by_query:
+        return Column(ln.name, None, None)
+    from ..providers.native.relstring import relevance_strings
+    depth = int(ln.params.get('depth', 10.0))               # trec_eval truncates the number to an integer
+    strings = [relevance_strings(index, ranking, depth, inv.judged_only) for ranking in rankings]
+    texts = [('' if reset else strings[1][i]) if missing[i] else strings[0][i] for i in order.tolist()]
+    return Column(ln.name, [f"'{text}'" for text in texts], None)
+
+
+# --- help and version ----------------------------------------------------------------------------------
+HELP = '''irmetrics trec_eval: trec_eval 10's command line and output, computed by irmetrics.
+
+usage: irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS]
+                           [-m MEASURE[.PARAMS]]... QRELS RUN
+
+Prints what trec_eval 10.0 prints for the same command line, byte for byte (see docs/cli.md and
+docs/conventions.md for the few cases where trec_eval's own arithmetic is undefined).
+
+  -q, --query_eval_wanted          per-query values too, before the summary (query "all")
+  -n, --nosummary                  no summary
+  -c, --complete_rel_info_wanted   evaluate every query of the qrels, one missing from the run as trec_eval
+                                   does (without -c such a query is an error, as in trec_eval 10)
+  -l, --level_for_rel LEVEL        lowest grade counted as relevant (default 1)
+  -J, --Judged_docs_only           remove unjudged documents from every ranking first
+  -M, --Max_retrieved_per_topic N  keep the first N documents of every ranking
+  -N, --Number_docs_in_coll N      documents in the collection (for utility)
+  -m, --measure MEASURE[.PARAMS]   a measure or a set (official, set, all_trec); repeatable; default official.
+                                   Parameters as trec_eval reads them: P.5,10  iprec_at_recall.0.25
+                                   ndcg.1=0,2=3  utility.2,-1,0,0.001  rbp.p=0.8  11pt_avg.0.2,0.5,0.8
+  -R qrels, -T trec_results        the only input formats irmetrics reads (trec_eval's defaults)
+  -h, --help                       this help; with -m, the irmetrics measure behind each trec_eval measure
+  -v, --version                    the version
+
+RUN may be "-" for standard input. Not supported: -D (debugging output), -Z (z-scores), and the
+preference and judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
+'''
+
+
+def help_text(inv: Invocation) -> str:
+    """The help, and with ``-m`` the irmetrics measure behind each line and the page of its family."""
+    from .catalog import measure_text
+    lines = plan(inv) if inv.measures else []
+    families: list[MeasureDef] = []
+    for ln in lines:
+        if ln.measure is not None and ln.measure.definition not in families:
+            families.append(ln.measure.definition)
+    if not lines:
+        return HELP
+    measures = ''.join(f'  {ln.name:<22} {ln.measure!r}\n' if ln.measure is not None else
+                       f'  {ln.name:<22} (a line of the output, not a measure)\n' for ln in lines)
+    return HELP + '\nThe measures:\n' + measures + ''.join(f'\n-----------------------\n{measure_text(d)}'
+                                                            for d in families)
+
+
+def version_text() -> str:
+    from .. import __version__
+    return f'irmetrics trec_eval {__version__} (irmetrics\' trec_eval-compatible command; output as trec_eval 10.0)\n'

@@ -1,0 +1,16 @@
+"""Utility: a weighted count of the four cells of the retrieved / relevant contingency table."""
+from ...core.measure import Measure
+from .kernels import kernel
+from .table import RankedTable
+
+
+@kernel('Utility')
+def utility(measure: Measure, t: RankedTable):
+    rel = measure['rel']
+    rel_ret = t.count(t.relevant(rel))
+    ret = t.ret_count(measure['judged_only']).astype(float)
+    num_rel = t.index.num_rel(rel).astype(float)
+    # summed in trec_eval's order, so that even the sign of a zero is the same
+    return (measure['rel_ret'] * rel_ret + measure['nonrel_ret'] * (ret - rel_ret)
+            + measure['rel_unret'] * (num_rel - rel_ret)
+            + measure['nonrel_unret'] * (measure['num_docs'] + rel_ret - ret - num_rel))
