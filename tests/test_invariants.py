@@ -23,7 +23,7 @@ import pytest
 
 import irmetrics as irm
 from irmetrics import measures as defined
-from irmetrics.core.params import REQUIRED, Bool, Choice, Float, GainMap, Int
+from irmetrics.core.params import REQUIRED, Bool, Choice, Float, FloatList, GainMap, Int, IntOrChoice
 
 DEPTH = 20               # every ranking of the run is at least this deep ...
 CUTOFFS = (1, 5)         # ... so documents appended below it fall below every sampled cutoff
@@ -38,6 +38,10 @@ def samples(param) -> list:
         return list(c.choices)
     if isinstance(c, GainMap):
         return [{0: 0, 1: 2, 2: 5, 3: 9}]
+    if isinstance(c, FloatList):
+        return [(0.0, 0.5, 1.0)]
+    if isinstance(c, IntOrChoice):
+        return [3, *c.choices]
     if isinstance(c, Int):
         if param.name == 'cutoff':
             return list(CUTOFFS)
