@@ -25,6 +25,10 @@ def parameter_values(constraint):
     if isinstance(constraint, P_.GainMap):
         gains = st.integers(0, 100) | st.floats(0, 1e6, allow_nan=False, allow_infinity=False)
         return st.dictionaries(st.integers(0, 10), gains, min_size=1, max_size=4)
+    if isinstance(constraint, P_.FloatList):
+        return st.lists(parameter_values(constraint.item), min_size=1, max_size=5)
+    if isinstance(constraint, P_.IntOrChoice):
+        return parameter_values(constraint.number) | st.sampled_from(constraint.choices)
     raise AssertionError(f'no strategy for {constraint!r}')
 
 

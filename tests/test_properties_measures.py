@@ -14,7 +14,7 @@ from irmetrics import MeasureError, parse_measure, parse_trec_measure
 from irmetrics.core.measure import REGISTRY
 from irmetrics.core.parse import parse_measures
 from irmetrics.core.ranx_names import RANX_NAMES
-from irmetrics.core.trec_names import INVOCATION_PARAMS, TREC_NAMES, to_trec_name
+from irmetrics.core.trec_names import INVOCATION_PARAMS, TREC_NAMES, Cutoffs, Values, to_trec_name
 
 FAMILIES = list(irmetrics.measures.__all__)
 
@@ -46,7 +46,7 @@ def test_a_measure_has_a_trec_eval_name_only_if_trec_eval_computes_it(measure):
     if found is not None:
         entry = next(t for t in TREC_NAMES if t.trec == found[0])
         assert entry.measure == measure.name
-        assert all(k in (entry.param, *entry.preset, *INVOCATION_PARAMS) for k in measure.params)
+        assert all(k in (*entry.form.params, *entry.preset, *INVOCATION_PARAMS) for k in measure.params)
 
 
 def _trec_values(param):
@@ -54,17 +54,27 @@ def _trec_values(param):
         return st.integers(1, 10 ** 6).map(lambda v: (v, str(v)))
     if param == 'recall':
         return st.integers(0, 100).map(lambda v: (v / 100, f'{v / 100:.2f}'))
+    if param == 'mult':                                                         # Rprec_mult's multiples of R
+        return st.integers(1, 500).map(lambda v: (v / 100, f'{v / 100:.2f}'))
     return st.integers(0, 10 ** 6).map(lambda v: (v / 1000, str(v / 1000)))      # set_F's beta
+
+
+def _one_number(entry) -> bool:
+    """Whether the entry reads one number into one parameter of a measure (set_F's beta)."""
+    return isinstance(entry.form, Values) and entry.measure is not None and len(entry.form.params) == 1 \
+        and not entry.form.as_tuple
 
 
 @st.composite
 def trec_names(draw):
     """(text, expected measures) of a trec_eval name with a parameter list: ``P_5,10``, ``P.5``, ..."""
-    entry = draw(st.sampled_from([t for t in TREC_NAMES if t.param]))
-    values = draw(st.lists(_trec_values(entry.param), min_size=1, max_size=4, unique_by=lambda v: v[0]))
+    entry = draw(st.sampled_from([t for t in TREC_NAMES if isinstance(t.form, Cutoffs) or _one_number(t)]))
+    param = entry.form.params[0]
+    many = isinstance(entry.form, Cutoffs)          # a list of cutoffs or levels: one measure each
+    values = draw(st.lists(_trec_values(param), min_size=1, max_size=4 if many else 1, unique_by=lambda v: v[0]))
     text = entry.trec + draw(st.sampled_from('_.')) + ','.join(shown for _, shown in values)
     bare = REGISTRY.lookup(entry.measure)(**entry.preset)
-    return text, [bare(**{entry.param: value}) for value, _ in values]
+    return text, [bare(**{param: value}) for value, _ in sorted(values)]      # trec_eval sorts its lists
 
 
 @given(trec_names())

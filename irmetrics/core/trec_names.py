@@ -147,7 +147,7 @@ class Values(Form):
         if not given:
             return entry.trec
         values = measure[self.names[0]] if self.as_tuple else [measure[n] for n in self.names]
-        return f'{entry.trec}_' + ','.join(f'{v:g}' for v in values)
+        return f'{entry.trec}_' + ','.join(_number(v) for v in values)
 
     def value(self, measure: Measure) -> Any:
         return measure[self.names[0]] if len(self.names) == 1 else None
@@ -199,10 +199,16 @@ class Pairs(Form):
 
     def name(self, entry: TrecName, measure: Measure) -> str:
         trec_default = {k: entry.preset.get(k, measure.definition.param(k).default) for k in self.named}
-        parts = [f'{k}={measure[k]:g}' for k in self.named if measure[k] != trec_default[k]]
+        parts = [f'{k}={_number(measure[k])}' for k in self.named if measure[k] != trec_default[k]]
         gains = measure['gains'] if self.gains and isinstance(measure['gains'], tuple) else ()
-        parts += [f'{g}={v:g}' for g, v in gains]
+        parts += [f'{g}={_number(v)}' for g, v in gains]
         return f'{entry.trec}_' + ','.join(parts) if parts else entry.trec
+
+
+def _number(value: float) -> str:
+    """A number as it reads back exactly, without a trailing '.0' (0.5, 2, 0.1234567, 1e-07)."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith('.0') else text
 
 
 def _list(entry: TrecName, text: str, pattern: re.Pattern[str], convert: Callable[[str], Any]) -> list[Any]:
