@@ -9,9 +9,11 @@ The public API only: everything is defined in the packages below it (docs/archit
 algebra, the provider registry, the calculation functions), :mod:`irmetrics.measures` (the
 definitions), :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.compare` (comparing runs;
 the function ``irmetrics.compare`` shadows the package as an attribute: import its modules with
-``from irmetrics.compare import report``) and :mod:`irmetrics.errors`.
+``from irmetrics.compare import report``), :mod:`irmetrics.bridges` (irmetrics inside ir_measures and
+PyTerrier) and :mod:`irmetrics.errors`.
 """
 from . import providers as _providers  # noqa: F401  (registers the engines)
+from .bridges import use_in_ir_measures
 from .compare import Comparison, ComparisonError, compare, plot_pr_curve
 from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
 from .core.measure import Measure
@@ -46,4 +48,4 @@ __all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'Co
            'iter_calc', 'Measure', 'MeasureError', 'Metric', 'NOT_PROVIDED', 'parse_measure',
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels',
            'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
-           'UnsupportedMeasureError', '__version__', *_measure_names]
+           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]

@@ -1,0 +1,136 @@
+"""irmetrics as a provider of ir_measures, first in its default pipeline (see :func:`install`).
+
+ir_measures hands each provider its own measure objects and asks which ones it supports.  This
+provider takes every measure of ir_measures' vocabulary that irmetrics computes with the same
+meaning: the measure's name and parameters, written in the syntax both libraries share
+(``P(rel=2)@5``), are parsed by :func:`irmetrics.parse_measure`.  It declines, so that
+ir_measures falls back to its own providers, the measures irmetrics cannot parse (a required
+parameter missing, such as ``P`` without a cutoff or ``SDCG`` without ``max_rel``), parameter
+values irmetrics refuses, and measures defined at run time with ``ir_measures.define``.
+
+It keeps ir_measures' contract for which queries are reported:
+
+* a qrels query the run names (a row, or a key of a dict of dicts even if it holds no document) gets
+  irmetrics' value, in a :class:`ir_measures.Metric` holding the very measure object it was asked for;
+* a qrels query the run does not name gets the measure's ``DEFAULT`` (0, NumQ and NumRel included),
+  as ir_measures' base evaluator fills it; a query only in the run is not reported;
+* a measure irmetrics leaves undefined on a query (``Accuracy`` without a relevant document retrieved)
+  is not reported there, nor for queries missing from the run, as ir_measures' accuracy provider does:
+  no NaN is ever yielded for them.
+
+Where the numbers differ from ir_measures' default pipeline, irmetrics' conventions are why: tied
+scores ranked by document id descending for every measure (ir_measures' msmarco, judged, compat,
+cwl_eval and accuracy providers rank ties otherwise), and nNRBP 0 rather than NaN for a query without
+relevant documents (docs/conventions.md).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import ir_measures
+from ir_measures import Metric
+from ir_measures.measures import registry as ir_measures_registry
+from ir_measures.providers.base import NOT_PROVIDED
+
+from ..core.api import Evaluator as IrmetricsEvaluator
+from ..core.api import evaluator
+from ..core.measure import Measure
+from ..core.parse import parse_measure
+from ..data.duplicates import DUPLICATE_POLICIES
+from ..data.inputs import to_qrels, to_run
+from ..errors import MeasureError
+
+NAME = 'irmetrics'
+
+
+def translate(measure: Any) -> Measure | None:
+    """irmetrics' measure for one of ir_measures' own measure objects, or None if irmetrics declines it."""
+    builtin = ir_measures_registry.get(measure.NAME)
+    if builtin is None or type(builtin) is not type(measure):
+        return None                     # defined at run time (ir_measures.define): ir_measures computes it
+    arguments = ','.join(f'{key}={value!r}' for key, value in measure.params.items() if value is not NOT_PROVIDED)
+    try:
+        return parse_measure(f'{measure.NAME}({arguments})')
+    except MeasureError:
+        return None
+
+
+class IrmetricsProvider(ir_measures.providers.Provider):
+    """The measures of ir_measures that irmetrics computes (see the module docstring)."""
+
+    NAME = NAME
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.duplicates = 'error'
+
+    def supports(self, measure: Any) -> bool:
+        measure.validate_params()
+        return translate(measure) is not None
+
+    def _evaluator(self, measures: Iterable[Any], qrels: Any) -> IrmetricsMeasuresEvaluator:
+        return IrmetricsMeasuresEvaluator(list(measures), qrels, self.duplicates)
+
+    def install_instructions(self) -> str:
+        return 'pip install irmetrics'
+
+
+class IrmetricsMeasuresEvaluator(ir_measures.providers.Evaluator):
+    """ir_measures' evaluator interface over an :class:`irmetrics.Evaluator` (qrels prepared once)."""
+
+    def __init__(self, measures: list[Any], qrels: Any, duplicates: str):
+        self._theirs: dict[Measure, list[Any]] = {}      # one irmetrics measure may stand for several of theirs
+        for theirs in measures:
+            ours = translate(theirs)
+            if ours is None:
+                raise ValueError(f'unsupported measure {theirs}')
+            self._theirs.setdefault(ours, []).append(theirs)
+        prepared = to_qrels(qrels)
+        super().__init__(measures, set(prepared.query_ids.to_list()))
+        self._duplicates = duplicates
+        # ir_measures evaluates empty qrels to nothing; irmetrics refuses them
+        self._evaluator: IrmetricsEvaluator | None = evaluator(list(self._theirs), prepared) if len(prepared) else None
+
+    def iter_calc(self, run: Any) -> Iterator[Metric]:
+        named = _named_queries_without_documents(run)
+        run = to_run(run, self._duplicates)
+        reported = (set(run.query_ids.to_list()) | named) & self.qrel_qids
+        if self._evaluator is not None and (len(run) or reported):
+            for metric in self._evaluator.calc(run).iter_metrics():
+                if metric.query_id in reported:
+                    for theirs in self._theirs[metric.measure]:
+                        yield Metric(metric.query_id, theirs, metric.value)
+        missing = sorted(self.qrel_qids - reported)
+        filled = [theirs for ours, group in self._theirs.items() if not ours.definition.skips_undefined
+                  for theirs in group]
+        for theirs in sorted(filled, key=str):
+            for query_id in missing:
+                yield Metric(query_id, theirs, theirs.DEFAULT)
+
+
+def _named_queries_without_documents(run: Any) -> set[str]:
+    """Queries a dict-of-dicts run names with no document: ir_measures' providers evaluate them as
+    empty rankings (NumQ 1), not as missing queries."""
+    return {str(query_id) for query_id, docs in run.items() if not docs} if isinstance(run, dict) else set()
+
+
+PROVIDER = IrmetricsProvider()
+
+
+def install(duplicates: str = 'error') -> None:
+    """Register :data:`PROVIDER` in ir_measures and put it first in ``ir_measures.DefaultPipeline``."""
+    if duplicates not in DUPLICATE_POLICIES:
+        raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, not {duplicates!r}')
+    PROVIDER.duplicates = duplicates
+    uninstall()
+    ir_measures.providers.register(PROVIDER)
+    ir_measures.DefaultPipeline.providers.insert(0, PROVIDER)
+
+
+def uninstall() -> None:
+    """Take :data:`PROVIDER` out of ir_measures' registry and default pipeline (nothing if it is not there)."""
+    pipeline = ir_measures.DefaultPipeline.providers
+    pipeline[:] = [p for p in pipeline if p is not PROVIDER]
+    if ir_measures.providers.registry.get(NAME) is PROVIDER:
+        del ir_measures.providers.registry[NAME]
