@@ -15,8 +15,10 @@ It keeps ir_measures' contract for which queries are reported:
 * a qrels query the run does not name gets the measure's ``DEFAULT`` (0, NumQ and NumRel included),
   as ir_measures' base evaluator fills it; a query only in the run is not reported;
 * a measure irmetrics leaves undefined on a query (``Accuracy`` without a relevant document retrieved)
-  is not reported there, nor for queries missing from the run, as ir_measures' accuracy provider does:
-  no NaN is ever yielded for them.
+  is not reported there, nor for queries missing from the run, when only such measures are asked, as
+  ir_measures' accuracy provider reports them; asked along with other measures, those queries get the
+  ``DEFAULT`` (0), as ir_measures' fallback evaluator fills them (PyTerrier's tables need a value for
+  every query).  No NaN is yielded for them either way.
 
 Where the numbers differ from ir_measures' default pipeline, irmetrics' conventions are why: tied
 scores ranked by document id descending for every measure (ir_measures' msmarco, judged, compat,
@@ -87,26 +89,33 @@ class IrmetricsMeasuresEvaluator(ir_measures.providers.Evaluator):
                 raise ValueError(f'unsupported measure {theirs}')
             self._theirs.setdefault(ours, []).append(theirs)
         prepared = to_qrels(qrels)
-        super().__init__(measures, set(prepared.query_ids.to_list()))
+        self._query_ids = set(prepared.query_ids.to_list())
+        super().__init__(measures, self._query_ids)
         self._duplicates = duplicates
+        # Accuracy asked alone is reported as ir_measures' accuracy provider reports it (defined queries
+        # only); asked with other measures, ir_measures' fallback evaluator fills its other queries with 0
+        self._leaves_out_undefined = all(ours.definition.skips_undefined for ours in self._theirs)
         # ir_measures evaluates empty qrels to nothing; irmetrics refuses them
         self._evaluator: IrmetricsEvaluator | None = evaluator(list(self._theirs), prepared) if len(prepared) else None
 
     def iter_calc(self, run: Any) -> Iterator[Metric]:
+        """The values of ``run``; the queries left without one get the measure's ``DEFAULT`` from
+        ir_measures' base evaluator, unless every measure is one that leaves undefined queries out."""
+        if self._leaves_out_undefined:
+            return self._iter_calc(run)
+        return super().iter_calc(run)
+
+    def _iter_calc(self, run: Any) -> Iterator[Metric]:
+        """irmetrics' values for the qrels queries the run names, where they are defined."""
         named = _named_queries_without_documents(run)
         run = to_run(run, self._duplicates)
-        reported = (set(run.query_ids.to_list()) | named) & self.qrel_qids
-        if self._evaluator is not None and (len(run) or reported):
-            for metric in self._evaluator.calc(run).iter_metrics():
-                if metric.query_id in reported:
-                    for theirs in self._theirs[metric.measure]:
-                        yield Metric(metric.query_id, theirs, metric.value)
-        missing = sorted(self.qrel_qids - reported)
-        filled = [theirs for ours, group in self._theirs.items() if not ours.definition.skips_undefined
-                  for theirs in group]
-        for theirs in sorted(filled, key=str):
-            for query_id in missing:
-                yield Metric(query_id, theirs, theirs.DEFAULT)
+        reported = (set(run.query_ids.to_list()) | named) & self._query_ids
+        if self._evaluator is None or not (len(run) or reported):
+            return
+        for metric in self._evaluator.calc(run).iter_metrics():
+            if metric.query_id in reported:
+                for theirs in self._theirs[metric.measure]:
+                    yield Metric(metric.query_id, theirs, metric.value)
 
 
 def _named_queries_without_documents(run: Any) -> set[str]:
