@@ -12,6 +12,7 @@ measure objects yielded (those asked for, by identity), the measures declined (i
 and installing and removing the provider.  Every test restores ir_measures' pipeline (the
 ``ir_measures_pipeline`` fixture).
 """
+import ast
 import logging
 import math
 import subprocess
@@ -359,6 +360,32 @@ def test_install_puts_the_provider_first_once_and_uninstall_restores(ir_measures
     assert ir_measures.DefaultPipeline.providers == before and 'irmetrics' not in ir_measures.providers.registry
     irm.use_in_ir_measures(False)                                           # nothing to undo: no error
     assert ir_measures.DefaultPipeline.providers == before
+
+
+def test_the_bridge_sits_on_the_public_api_and_only_its_function_imports_it():
+    allowed = {'irmetrics.core.api', 'irmetrics.core.measure', 'irmetrics.core.parse', 'irmetrics.data.inputs',
+               'irmetrics.data.duplicates', 'irmetrics.errors'}
+    package = ROOT / 'irmetrics'
+    assert imports_of(package / 'bridges' / 'ir_measures.py') <= allowed
+    for path in package.rglob('*.py'):
+        if path != package / 'bridges' / '__init__.py':
+            assert 'irmetrics.bridges.ir_measures' not in imports_of(path), path
+
+
+def imports_of(path):
+    """Absolute names of the irmetrics modules (and imported names) a module imports, lazily too."""
+    package = '.'.join(path.relative_to(ROOT).parent.parts)
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ''
+            if node.level:
+                parts = package.split('.')
+                base = '.'.join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            out |= {base} if node.module else {f'{base}.{a.name}' for a in node.names}
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+    return {n for n in out if n.startswith('irmetrics')}
 
 
 def test_importing_irmetrics_imports_none_of_the_neighbours():
