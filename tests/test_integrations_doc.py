@@ -143,14 +143,16 @@ def test_beir_recipe_on_the_shipped_runs():
 
 
 def test_ir_datasets(run_example, monkeypatch, tmp_path):
-    """ir_datasets.load gives a local dataset with the shipped qrels (no download)."""
+    """ir_datasets.load gives the shipped qrels as ir_datasets' own records (nothing downloaded)."""
     import ir_datasets
-    loaded = []
+    from ir_datasets.formats import TrecQrel
 
-    def load(dataset_id):
-        loaded.append(dataset_id)
-        return ir_datasets.create_dataset(qrels_trec=str(ROOT / 'examples' / 'qrels.txt'))
-    monkeypatch.setattr(ir_datasets, 'load', load)
+    class Shipped:
+        def qrels_iter(self):
+            for q in irm.read_trec_qrels(ROOT / 'examples' / 'qrels.txt'):
+                yield TrecQrel(q.query_id, q.doc_id, q.relevance, q.iteration)
+    loaded = []
+    monkeypatch.setattr(ir_datasets, 'load', lambda dataset_id: loaded.append(dataset_id) or Shipped())
     shutil.copy(ROOT / 'examples' / 'run_bm25.txt', tmp_path / 'run.txt')
     found = run_example('from_ir_datasets')['from_ir_datasets']
     assert loaded == ['msmarco-passage/dev/small']
