@@ -22,6 +22,7 @@ def ranx_dict(obj: Any, kind: str) -> dict[str, dict[str, Any]]:
     """The dict of dicts of a ranx object, which must be of ``kind`` (``'qrels'`` or ``'run'``)."""
     found = _KINDS[type(obj).__name__]
     if found != kind:
-        raise InputError(f'a ranx {type(obj).__name__} was given where {kind} are expected')
+        expected = 'qrels are' if kind == 'qrels' else 'a run is'
+        raise InputError(f'a ranx {type(obj).__name__} was given where {expected} expected')
     as_dict: dict[str, dict[str, Any]] = obj.to_dict()
     return as_dict
