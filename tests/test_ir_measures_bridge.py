@@ -246,6 +246,7 @@ def test_declined_measures_fall_back_to_ir_measures(ir_measures_pipeline):
     custom = ir_measures.define_byquery(lambda qrels, run: 0.25, name='F1')    # F1 is an irmetrics name too
     declined = {
         ir_measures.BPM(T=0.0, max_rel=3)@5: 'cwl_eval',   # irmetrics' T is positive
+        ir_measures.alpha_nDCG: 'pyndeval',                # irmetrics needs the cutoff
         ir_measures.P(rel=0)@5: 'pytrec_eval',       # irmetrics' rel is a grade >= 1
         ir_measures.Compat(p=1.0): 'compat',         # irmetrics' persistence p is below 1
         custom: 'runtime',                           # defined with ir_measures.define

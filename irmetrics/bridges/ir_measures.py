@@ -5,8 +5,8 @@ provider takes every measure of ir_measures' vocabulary that irmetrics computes 
 meaning: the measure's name and parameters, written in the syntax both libraries share
 (``P(rel=2)@5``), are parsed by :func:`irmetrics.parse_measure`.  It declines, so that
 ir_measures falls back to its own providers, the measures irmetrics cannot parse (a required
-parameter missing, such as ``P`` without a cutoff or ``SDCG`` without ``max_rel``), parameter
-values irmetrics refuses, and measures defined at run time with ``ir_measures.define``.
+parameter missing: the diversity measures without a cutoff), parameter values irmetrics refuses
+(``rel=0``, ``p=1``), and measures defined at run time with ``ir_measures.define``.
 
 It keeps ir_measures' contract for which queries are reported:
 
@@ -20,10 +20,11 @@ It keeps ir_measures' contract for which queries are reported:
   ``DEFAULT`` (0), as ir_measures' fallback evaluator fills them (PyTerrier's tables need a value for
   every query).  No NaN is yielded for them either way.
 
-Where the numbers differ from ir_measures' default pipeline, irmetrics' conventions are why: tied
-scores ranked by document id descending for every measure (ir_measures' msmarco, judged, compat,
-cwl_eval and accuracy providers rank ties otherwise), and nNRBP 0 rather than NaN for a query without
-relevant documents (docs/conventions.md).
+Where the numbers differ from ir_measures' default pipeline, one of irmetrics' conventions is why
+(docs/integrations.md lists them): tied scores ranked by document id descending for every measure
+(ir_measures' msmarco, judged, compat, cwl_eval and accuracy providers rank ties otherwise), 0 where
+pyndeval or pytrec_eval divide 0 by 0, trec_eval's ``-J`` for ``judged_only`` in every measure, and a
+run retrieving a document twice refused unless :func:`install` was given a ``duplicates`` policy.
 """
 from __future__ import annotations
 
