@@ -73,8 +73,7 @@ def irmetrics_name(measure):
     return irm.parse_trec_measure(measure)[0] if measure in AGREEING else irm.parse_measure(measure)
 
 
-@pytest.mark.parametrize('test', ['t', 'wilcoxon'])
-@pytest.mark.parametrize('correction', [None, 'holm', 'fdr_bh'])
+@pytest.mark.parametrize('test, correction', [('t', None), ('wilcoxon', 'holm'), ('t', 'fdr_bh')])
 def test_experiment_gives_the_same_table_where_the_tools_agree(ir_measures_pipeline, systems, topics, qrels, test,
                                                                correction):
     options = dict(baseline=0, test=test, correction=correction)
