@@ -42,7 +42,7 @@ from ..core.measure import Measure
 from ..core.parse import parse_measure
 from ..data.duplicates import DUPLICATE_POLICIES
 from ..data.inputs import to_qrels, to_run
-from ..errors import MeasureError
+from ..errors import DuplicateError, MeasureError
 
 NAME = 'irmetrics'
 
@@ -109,7 +109,11 @@ class IrmetricsMeasuresEvaluator(ir_measures.providers.Evaluator):
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
         """irmetrics' values for the qrels queries the run names, where they are defined."""
         named = _named_queries_without_documents(run)
-        run = to_run(run, self._duplicates)
+        try:
+            run = to_run(run, self._duplicates)
+        except DuplicateError as error:        # say where the policy is chosen when ir_measures is the caller
+            raise DuplicateError(f'{error.problem} (through ir_measures: irmetrics.use_in_ir_measures(duplicates=...))',
+                                 error.source, error.line) from None
         reported = (set(run.query_ids.to_list()) | named) & self._query_ids
         if self._evaluator is None or not (len(run) or reported):
             return
