@@ -8,12 +8,14 @@ The public API only: everything is defined in the packages below it (docs/archit
 :mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.core` (the measure
 algebra, the provider registry, the calculation functions), :mod:`irmetrics.measures` (the
 definitions), :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.comparing` (comparing runs:
-``irmetrics.compare`` and its companions, imported on first use) and :mod:`irmetrics.errors`.
+``irmetrics.compare`` and its companions, imported on first use), :mod:`irmetrics.bridges` (irmetrics
+inside ir_measures and PyTerrier) and :mod:`irmetrics.errors`.
 """
 import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import providers as _providers  # noqa: F401  (registers the engines)
+from .bridges import use_in_ir_measures
 from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
 from .core.measure import Measure
 from .core.params import NOT_PROVIDED
@@ -62,4 +64,4 @@ __all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'Co
            'iter_calc', 'Measure', 'MeasureError', 'Metric', 'NOT_PROVIDED', 'parse_measure',
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels',
            'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
-           'UnsupportedMeasureError', '__version__', *_measure_names]
+           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]

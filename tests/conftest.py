@@ -30,3 +30,16 @@ def here(tmp_path):
     from cli_support import write_inputs
     write_inputs(tmp_path)
     return tmp_path
+
+
+@pytest.fixture
+def ir_measures_pipeline():
+    """ir_measures with its default pipeline and provider registry restored after the test, whatever
+    ``irmetrics.use_in_ir_measures`` (or a failing test) did to them."""
+    import ir_measures
+    providers = list(ir_measures.DefaultPipeline.providers)
+    registry = dict(ir_measures.providers.registry)
+    yield ir_measures
+    ir_measures.DefaultPipeline.providers[:] = providers
+    ir_measures.providers.registry.clear()
+    ir_measures.providers.registry.update(registry)

@@ -15,14 +15,15 @@ from typing import Any
 
 from ..errors import InputError, warn
 from .qrels import Qrels
+from .ranx_objects import is_ranx, ranx_dict
 from .records import Qrel, ScoredDoc
 from .run import Run
 from .trec.reader import read_trec_qrels, read_trec_run
 
 
 def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
-    """Convert any supported qrels input (see the module docstring) to :class:`Qrels` (``duplicates``:
-    see :func:`read_trec_qrels`)."""
+    """Convert any supported qrels input (see the module docstring; a ``ranx.Qrels`` too) to :class:`Qrels`
+    (``duplicates``: see :func:`read_trec_qrels`)."""
     if isinstance(obj, Qrels):
         return obj
     if _is_source(obj):
@@ -34,12 +35,14 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
     if isinstance(obj, dict):
         q, d, r = _flatten_dict(obj, 'qrels')
         return Qrels.from_columns(q, d, r, source='qrels dict', duplicates=duplicates)
+    if is_ranx(obj):
+        return to_qrels(ranx_dict(obj, 'qrels'), duplicates)
     q, d, r, it = _rows(obj, Qrel, 'qrels')
     return Qrels.from_columns(q, d, r, it, source='qrels records', duplicates=duplicates)
 
 
 def to_run(obj: Any, duplicates: str = 'error') -> Run:
-    """Convert any supported run input (see the module docstring) to :class:`Run`."""
+    """Convert any supported run input (see the module docstring; a ``ranx.Run`` too) to :class:`Run`."""
     if isinstance(obj, Run):
         return obj
     if _is_source(obj):
@@ -51,6 +54,8 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
     if isinstance(obj, dict):
         q, d, s = _flatten_dict(obj, 'run')
         return Run.from_columns(q, d, s, source='run dict', duplicates=duplicates)
+    if is_ranx(obj):
+        return to_run(ranx_dict(obj, 'run'), duplicates)
     q, d, s = _rows(obj, ScoredDoc, 'run')
     return Run.from_columns(q, d, s, source='run records', duplicates=duplicates)
 
