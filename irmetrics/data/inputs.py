@@ -1,10 +1,12 @@
 """Every supported input becomes a columnar :class:`Qrels` or :class:`Run`, once.
 
-Accepted for both: a path (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text,
-an already converted object, a pandas DataFrame, a dict of dicts
-(``{query_id: {doc_id: relevance_or_score}}``), or an iterable of named tuples
-or plain tuples in ``Qrel`` / ``ScoredDoc`` field order (ir_measures' and
-ir_datasets' record types among them).
+Accepted for both: a path to a TREC file (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text, a
+Parquet file (a path ending in ``.parquet``) or a directory of Parquet files, an already converted
+object, a pandas DataFrame, an Arrow table or a polars DataFrame (columns named as in
+:mod:`.columns`), a dict of dicts (``{query_id: {doc_id: relevance_or_score}}``), or an iterable of
+named tuples or plain tuples in ``Qrel`` / ``ScoredDoc`` field order (ir_measures' and
+ir_datasets' record types among them).  Arrow, polars and Parquet inputs are read by
+:mod:`.tables` and :mod:`.parquet`, imported only then.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from . import ids
+from .columns import ID_COLUMNS, find_columns
 from .ids import Ids
 from .qrels import Qrels
 from .records import Qrel, ScoredDoc
@@ -28,10 +31,16 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
     see :func:`read_trec_qrels`)."""
     if isinstance(obj, Qrels):
         return obj
-    if _is_source(obj):
+    if is_source(obj):
+        if is_parquet(obj):
+            from .parquet import read_parquet_qrels
+            return read_parquet_qrels(obj, duplicates)
         return read_trec_qrels(obj, duplicates)
+    if is_table(obj):
+        from .tables import as_table, kind_name, qrels_from_table
+        return qrels_from_table(as_table(obj), f'qrels {kind_name(obj)}', duplicates=duplicates)
     if _is_dataframe(obj):
-        cols = _frame_columns(obj, Qrel._fields, optional=('iteration',), kind='qrels')
+        cols = _frame_columns(obj, 'qrels')
         return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols.get('iteration'),
                                   source='qrels DataFrame', duplicates=duplicates)
     if isinstance(obj, dict):
@@ -48,10 +57,16 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
     """Convert any supported run input (see the module docstring) to :class:`Run`."""
     if isinstance(obj, Run):
         return obj
-    if _is_source(obj):
+    if is_source(obj):
+        if is_parquet(obj):
+            from .parquet import read_parquet_run
+            return read_parquet_run(obj, duplicates)
         return read_trec_run(obj, duplicates=duplicates)
+    if is_table(obj):
+        from .tables import as_table, kind_name, run_from_table
+        return run_from_table(as_table(obj), f'run {kind_name(obj)}', duplicates=duplicates)
     if _is_dataframe(obj):
-        cols = _frame_columns(obj, ScoredDoc._fields, optional=(), kind='run')
+        cols = _frame_columns(obj, 'run')
         return Run.from_columns(cols['query_id'], cols['doc_id'], _numbers(cols['score'], 'score', 'run DataFrame'),
                                 source='run DataFrame', duplicates=duplicates)
     if isinstance(obj, dict):
@@ -61,8 +76,25 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
     return Run.from_columns(q, d, _numbers(s, 'score', 'run records'), source='run records', duplicates=duplicates)
 
 
-def _is_source(obj: Any) -> bool:
+def is_source(obj: Any) -> bool:
+    """A path, raw text or bytes (not an object holding the rows)."""
     return isinstance(obj, (str, bytes, os.PathLike))
+
+
+def is_parquet(source: Any) -> bool:
+    """A path ending in ``.parquet`` (any case), or a directory (of Parquet files)."""
+    if isinstance(source, bytes) or (isinstance(source, str) and '\n' in source):
+        return False
+    path = os.fspath(source)
+    return path.lower().endswith('.parquet') or os.path.isdir(path)
+
+
+def is_table(obj: Any) -> bool:
+    """An Arrow ``Table``/``RecordBatch`` or a polars ``DataFrame``/``LazyFrame`` (told by their type's
+    module, so that neither library is imported to ask)."""
+    kind = type(obj)
+    return (kind.__module__.startswith('pyarrow') and kind.__name__ in ('Table', 'RecordBatch')) or \
+        (kind.__module__.startswith('polars') and kind.__name__ in ('DataFrame', 'LazyFrame'))
 
 
 def _is_dataframe(obj: Any) -> bool:
@@ -79,17 +111,22 @@ def _numbers(values: Any, what: str, source: str) -> np.ndarray:
     return arr
 
 
-def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...], kind: str) -> dict[str, Any]:
-    missing = [f for f in fields if f not in frame.columns and f not in optional]
-    if missing:
-        raise InputError(f'{kind} DataFrame lacks column(s) {", ".join(missing)} '
-                         f'(has {", ".join(map(str, frame.columns))})')
+def _frame_columns(frame: Any, kind: str) -> dict[str, Any]:
+    """The columns of a pandas DataFrame, by canonical name (see :mod:`.columns`)."""
     out = {}
-    for f in fields:
-        if f in frame.columns:
-            col = frame[f].to_numpy()
-            out[f] = ids.column(col) if f in ('query_id', 'doc_id', 'iteration') else col
+    for canonical, name in find_columns(frame.columns, kind, f'{kind} DataFrame').items():
+        column = frame_column(frame[name])
+        out[canonical] = ids.column(column) if canonical in ID_COLUMNS else np.asarray(column)
     return out
+
+
+def frame_column(series: Any) -> Any:
+    """A pandas column's values: the Arrow array of an Arrow-backed column (no copy through Python
+    objects), else a numpy array."""
+    array = getattr(series, 'array', None)
+    if hasattr(array, '__arrow_array__') and series.dtype.kind not in 'iufb':
+        return array.__arrow_array__()
+    return series.to_numpy()
 
 
 def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[Ids, Ids, list[Any]]:

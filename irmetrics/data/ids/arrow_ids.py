@@ -99,7 +99,7 @@ class ArrowIds(Ids):
         return fingerprint_bytes(data, offsets)
 
     def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
-        table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self.values})
+        table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self._plain()})
         return numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')])).astype(np.int64)
 
     def _lookup(self, vocabulary: ArrowIds) -> np.ndarray:

@@ -23,7 +23,7 @@ from .format import BOM, QRELS, RUN, Data, FileData, Layout, canonical, is_singl
 
 #: Inputs up to this size are split by Python's string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
-_COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
+COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
 
 
 def load(source) -> tuple[Data, str]:
@@ -36,7 +36,7 @@ def load(source) -> tuple[Data, str]:
     if isinstance(source, str) and ('\n' in source or not source.strip()):
         return source.encode('utf-8'), '<text>'
     path = os.fspath(source)
-    compression = _COMPRESSION.get(os.path.splitext(path)[1].lower())
+    compression = COMPRESSION.get(os.path.splitext(path)[1].lower())
     try:
         if compression is None:
             if os.path.isdir(path):
@@ -65,14 +65,18 @@ def _decompress(path: str, module) -> bytes:
         raise InputError(f'cannot read: corrupt {module.__name__} data: {ex}', path) from None
 
 
-def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
+def parse(data: Data, name: str, layout: Layout, file_start: bool = True,
+          small_split: bool = True) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
     """Columns (``layout.keep``) of a TREC file, and a function giving each row's line number.
 
     Id columns are id columns (:mod:`.ids`), numeric ones numpy arrays (float64 scores, int64 grades).
+    ``data`` may be a block of whole lines of a file (:mod:`.blocks`): ``file_start`` says whether it
+    starts the file (only there is a byte-order mark skipped); ``small_split=False`` splits even a
+    small block with Arrow, so that every block's columns have the same Arrow types.
     """
-    if isinstance(data, bytes) and data.startswith(BOM):     # a byte-order mark is never part of a query id
+    if file_start and isinstance(data, bytes) and data.startswith(BOM):   # never part of a query id
         data = data[len(BOM):]
-    if isinstance(data, bytes) and len(data) <= SMALL_FILE:
+    if small_split and isinstance(data, bytes) and len(data) <= SMALL_FILE:
         return small.split(canonical(data, name, layout), name, layout)
     from . import arrow
     if is_single_spaced(data):
