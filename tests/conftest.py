@@ -39,3 +39,16 @@ def here(tmp_path):
     from cli_support import write_inputs
     write_inputs(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(scope='session')
+def dask_client():
+    """A distributed LocalCluster of two worker processes (one thread each), started once per session."""
+    distributed = pytest.importorskip('distributed')
+    import logging
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                       silence_logs=logging.ERROR)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()

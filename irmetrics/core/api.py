@@ -149,9 +149,16 @@ class Evaluator:
                                  f'each part (chunk, partition) must hold complete queries')
             seen[part.codes] = True
             values[part.codes] = part.values
-        missing = self._calc_subset(np.flatnonzero(~seen), Run.from_columns([], [], []))
+        missing = self.calc_missing(np.flatnonzero(seen))
         values[missing.codes] = missing.values
         return CalcResults(self.query_ids, self.measures, values)
+
+    def calc_missing(self, present: np.ndarray) -> QueryValues:
+        """Values of the qrels queries not among ``present`` (query codes, as :class:`QueryValues` has
+        them): queries missing from the run (0, or computed on the empty ranking for NumQ and NumRel)."""
+        absent = np.ones(self.qrels.num_queries, dtype=bool)
+        absent[np.asarray(present, dtype=np.int64)] = False
+        return self._calc_subset(np.flatnonzero(absent), Run.from_columns([], [], []))
 
     def _parts(self, parts: Any) -> Iterator[QueryValues]:
         if isinstance(parts, QueryValues) or hasattr(parts, 'columns'):

@@ -20,6 +20,7 @@ from ..errors import InputError
 from . import ids
 from .columns import ID_COLUMNS, find_columns
 from .ids import Ids
+from .locate import RowLocator
 from .qrels import Qrels
 from .records import Qrel, ScoredDoc
 from .run import Run
@@ -66,14 +67,20 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
         from .tables import as_table, kind_name, run_from_table
         return run_from_table(as_table(obj), f'run {kind_name(obj)}', duplicates=duplicates)
     if _is_dataframe(obj):
-        cols = _frame_columns(obj, 'run')
-        return Run.from_columns(cols['query_id'], cols['doc_id'], _numbers(cols['score'], 'score', 'run DataFrame'),
-                                source='run DataFrame', duplicates=duplicates)
+        return run_from_dataframe(obj, duplicates)
     if isinstance(obj, dict):
         q, d, s = _flatten_dict(obj, 'run')
         return Run.from_columns(q, d, _numbers(s, 'score', 'run dict'), source='run dict', duplicates=duplicates)
     q, d, s = _rows(obj, ScoredDoc, 'run')
     return Run.from_columns(q, d, _numbers(s, 'score', 'run records'), source='run records', duplicates=duplicates)
+
+
+def run_from_dataframe(frame: Any, duplicates: str = 'error', where: RowLocator | None = None) -> Run:
+    """A run of a pandas DataFrame (columns named as in :mod:`.columns`); ``where`` locates its rows
+    for messages (by default row ``i`` is item ``i + 1``)."""
+    cols = _frame_columns(frame, 'run')
+    return Run.from_columns(cols['query_id'], cols['doc_id'], _numbers(cols['score'], 'score', 'run DataFrame'),
+                            source='run DataFrame', duplicates=duplicates, where=where)
 
 
 def is_source(obj: Any) -> bool:

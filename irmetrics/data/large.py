@@ -33,18 +33,22 @@ T = TypeVar('T')
 
 
 def memory_budget(limit: int | str | None) -> int:
-    """Bytes of a memory limit: a number, or a size such as ``'512M'``, ``'4G'``, ``'1.5GiB'``
-    (powers of 1024); None: :data:`DEFAULT_SHARE` of the machine's memory."""
+    """Bytes of a memory limit (see :func:`parse_size`); None: :data:`DEFAULT_SHARE` of the machine's memory."""
     if limit is None:
         return int(DEFAULT_SHARE * physical_memory())
-    if isinstance(limit, str):
-        match = re.fullmatch(r'\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(?:i?b)?\s*', limit.lower())
+    return parse_size(limit, 'memory limit')
+
+
+def parse_size(size: int | str, what: str) -> int:
+    """Bytes of a size: a number, or text such as ``'512M'``, ``'4G'``, ``'1.5GiB'`` (powers of 1024)."""
+    if isinstance(size, str):
+        match = re.fullmatch(r'\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(?:i?b)?\s*', size.lower())
         if not match:
-            raise InputError(f'memory limit {limit!r} is not a size (such as 512M, 4G or 1.5GiB)')
-        limit = int(float(match.group(1)) * _UNITS[match.group(2)])
-    if limit <= 0:
-        raise InputError(f'memory limit {limit!r} must be positive')
-    return int(limit)
+            raise InputError(f'{what} {size!r} is not a size (such as 512M, 4G or 1.5GiB)')
+        size = int(float(match.group(1)) * _UNITS[match.group(2)])
+    if size <= 0:
+        raise InputError(f'{what} {size!r} must be positive')
+    return int(size)
 
 
 def physical_memory() -> int:

@@ -102,6 +102,14 @@ class ArrowIds(Ids):
         table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self._plain()})
         return numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')])).astype(np.int64)
 
+    def run_starts(self) -> np.ndarray:
+        n = len(self.values)
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        plain = self._plain()
+        differs = booleans(pc.not_equal(plain.slice(1), plain.slice(0, n - 1)))
+        return np.flatnonzero(np.concatenate(([True], differs))).astype(np.int64)
+
     def _lookup(self, vocabulary: ArrowIds) -> np.ndarray:
         values, vocab = self._plain(), vocabulary._plain()
         if vocab.type != values.type:          # string vs large_string (ids past 2 GiB)

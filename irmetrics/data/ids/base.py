@@ -61,6 +61,10 @@ class Ids(ABC):
         """Permutation sorting rows by group ascending, then id descending (byte-wise)."""
 
     @abstractmethod
+    def run_starts(self) -> np.ndarray:
+        """Rows (int64, ascending, 0 first) where a run of equal consecutive ids starts."""
+
+    @abstractmethod
     def _lookup(self, vocabulary: Any) -> np.ndarray:
         """``lookup`` once both columns are in this layout (``vocabulary`` is of this class)."""
 

@@ -1,0 +1,166 @@
+"""Evaluation with Dask on a LocalCluster of two worker processes gives the in-memory numbers (issue 12).
+
+Every measure family, ties, graded qrels, queries missing from the run, queries split across
+partitions, empty partitions, and each duplicates policy with duplicates split across partitions:
+per-query values and aggregates to the last bit; with ``per_query='dask'``, per-query values to the
+last bit and aggregates within numpy's pairwise-summation error of the exact mean.
+"""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scale_support import FAMILY_MEASURES, NINE, assert_same_results, collection
+
+import irmetrics as irm
+from irmetrics import DuplicateError, InputError
+
+dask = pytest.importorskip('dask')
+dd = pytest.importorskip('dask.dataframe')
+irmd = pytest.importorskip('irmetrics.dask')
+from irmetrics.dask import layout  # noqa: E402
+
+
+def frame_of(run_text: str) -> pd.DataFrame:
+    fields = [line.split() for line in run_text.splitlines() if line]
+    return pd.DataFrame({'query_id': [f[0] for f in fields], 'doc_id': [f[2] for f in fields],
+                         'score': [float(f[4]) for f in fields]})
+
+
+def partitioned(frame: pd.DataFrame, cuts) -> 'dd.DataFrame':
+    """A Dask DataFrame of ``frame`` cut at row positions ``cuts`` (repeated cuts: empty partitions)."""
+    bounds = [0, *sorted(cuts), len(frame)]
+    pieces = [frame.iloc[a:b].reset_index(drop=True) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    return dd.from_delayed([dask.delayed(p) for p in pieces], meta=frame.iloc[:0], verify_meta=False)
+
+
+@pytest.fixture(scope='module')
+def case():
+    """(qrels, pandas run with duplicates, in-memory results by duplicates policy)."""
+    qrels_text, run_text = collection(seed=17, queries=50, duplicates=10)
+    qrels = irm.read_trec_qrels(qrels_text, duplicates='max')
+    frame = frame_of(run_text)
+    want = {policy: irm.calc(FAMILY_MEASURES, qrels, frame, duplicates=policy) for policy in ('first', 'last', 'max')}
+    return qrels, frame, want
+
+
+def cut_plans(n_rows: int):
+    rng = np.random.default_rng(4)
+    return {
+        'one': [],
+        'even': list(range(n_rows // 6, n_rows, n_rows // 6)),
+        'tiny-and-empty': [3, 3, 5, 40, 40, 41, 42, *rng.integers(0, n_rows, 20).tolist()],
+        'empty-first-and-last': [0, 0, n_rows // 2, n_rows, n_rows],
+    }
+
+
+@pytest.mark.parametrize('policy', ['first', 'last', 'max'])
+@pytest.mark.parametrize('plan', ['one', 'even', 'tiny-and-empty', 'empty-first-and-last'])
+def test_grouped_runs_give_the_in_memory_numbers(dask_client, case, policy, plan):
+    qrels, frame, want = case
+    run = partitioned(frame, cut_plans(len(frame))[plan])
+    assert_same_results(irmd.calc(FAMILY_MEASURES, qrels, run, duplicates=policy), want[policy])
+
+
+@pytest.mark.parametrize('policy', ['first', 'last', 'max'])
+def test_shuffled_runs_give_the_in_memory_numbers(dask_client, case, policy):
+    qrels, frame, want = case
+    rng = np.random.default_rng(8)
+    scattered = frame.iloc[rng.permutation(len(frame))].reset_index(drop=True)   # duplicates far apart
+    expected = irm.calc(FAMILY_MEASURES, qrels, scattered, duplicates=policy)
+    run = partitioned(scattered, [50, 50, 200, 333])
+    assert_same_results(irmd.calc(FAMILY_MEASURES, qrels, run, duplicates=policy), expected)
+    grouped = partitioned(frame, [100, 250])
+    assert_same_results(irmd.calc(FAMILY_MEASURES, qrels, grouped, duplicates=policy, shuffle=True), want[policy])
+
+
+def test_duplicates_are_an_error_by_default(dask_client, case):
+    qrels, frame, _ = case
+    with pytest.raises(DuplicateError, match=r"run \(Dask DataFrame\): duplicate document '[^']+': retrieved more "
+                                             r"than once for query"):
+        irmd.calc(['AP'], qrels, partitioned(frame, [100]))
+
+
+def test_the_plan_of_a_grouped_run_moves_only_boundary_rows(dask_client, case):
+    _, frame, _ = case
+    from irmetrics.dask.evaluate import _grouped_plan
+    four = pd.DataFrame({'query_id': list('aaaabbbbcccc'), 'doc_id': list('wxyz' * 3), 'score': [1.0] * 12})
+    plan, edges = _grouped_plan(partitioned(four, [2, 2, 6]))        # a and b cut in two, an empty partition
+    assert [e[0] for e in edges] == [2, 0, 4, 6]
+    assert plan.continued_by == [[2], [], [3], []] and plan.drop_head == [False, False, True, True]
+    assert _grouped_plan(partitioned(frame.iloc[::-1].reset_index(drop=True).iloc[::2], [30])) is not None
+    assert _grouped_plan(partitioned(pd.concat([four.iloc[:6], four.iloc[:2]]), [])) is None     # a, b, a
+
+
+def test_boundary_plan_with_a_query_over_many_partitions():
+    # partitions: [a a][a][ ][a b][b][b c][c]  (rows, first, last, single query)
+    a, b, c = 1, 2, 3
+    edges = [(2, a, a, True), (1, a, a, True), (0, 0, 0, True), (2, a, b, False), (1, b, b, True), (2, b, c, False),
+             (1, c, c, True)]
+    plan = layout.boundary_plan(edges)
+    assert plan.continued_by == [[1, 3], [], [], [4, 5], [], [6], []]
+    assert plan.drop_head == [False, True, False, True, True, True, True]
+    assert plan.owns_nothing == [False, True, False, False, True, False, True]
+
+
+def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
+    qrels, frame, want = case
+    results = irmd.calc(FAMILY_MEASURES, qrels, partitioned(frame, [7, 7, 300]), duplicates='max', per_query='dask')
+    per_query = results.per_query
+    assert isinstance(per_query, dd.DataFrame)
+    ev = irm.evaluator(FAMILY_MEASURES, qrels)
+    assert_same_results(ev.combine(per_query.compute()), want['max'])      # every qrels query, once
+    from distributed import get_task_stream
+    with get_task_stream(dask_client) as stream:
+        aggregated = results.to_parquet(tmp_path / 'out')
+    names = [t['key'][0] if isinstance(t['key'], tuple) else t['key'] for t in stream.data]
+    evaluations = [name for name in names if name.startswith('evaluate_owned')]
+    assert len(evaluations) == len(results.parts) - 1                  # the run is evaluated once for both
+    assert len(pd.read_parquet(tmp_path / 'out')) == len(ev.query_ids)
+    values = want['max'].values
+    for j, m in enumerate(FAMILY_MEASURES):
+        exact, pairwise = aggregated[irm.parse_measure(m)], want['max'].aggregated[irm.parse_measure(m)]
+        n = int(np.count_nonzero(~np.isnan(values[:, j])))
+        bound = (n.bit_length() + 1) * 2.0 ** -53 * float(np.nanmean(np.abs(values[:, j]))) if n else 0.0
+        assert exact == pairwise or abs(exact - pairwise) <= bound or (math.isnan(exact) and math.isnan(pairwise)), m
+
+
+def test_aggregates_and_evaluator(dask_client, case):
+    qrels, frame, want = case
+    run = partitioned(frame, [123])
+    ev = irmd.evaluator(NINE, qrels)
+    nine = irm.calc(NINE, qrels, frame, duplicates='last')
+    assert ev.calc_aggregate(run, duplicates='last') == nine.aggregated
+    assert list(ev.iter_calc(run, duplicates='last')) == list(nine.iter_metrics())
+    assert irmd.calc_aggregate(NINE, qrels, run, duplicates='last') == nine.aggregated
+
+
+def test_integer_and_pyterrier_columns(dask_client):
+    qrels_text, run_text = collection(seed=2, numeric=True)
+    frame = frame_of(run_text)
+    want = irm.calc(NINE, qrels_text, frame)
+    numeric = frame.astype({'query_id': 'int64', 'doc_id': 'int64'}).rename(columns={'query_id': 'qid',
+                                                                                     'doc_id': 'docno'})
+    assert_same_results(irmd.calc(NINE, qrels_text, partitioned(numeric, [40, 200])), want)
+
+
+def test_parquet_and_trec_paths(dask_client, case, tmp_path):
+    qrels, frame, want = case
+    dd.from_pandas(frame, npartitions=3, sort=False).to_parquet(tmp_path / 'run')
+    assert_same_results(irmd.calc(FAMILY_MEASURES, qrels, tmp_path / 'run', duplicates='first'), want['first'])
+    lines = ''.join(f'{q} Q0 {d} 0 {s!r} t\n' for q, d, s in frame.itertuples(index=False))
+    (tmp_path / 'run.txt').write_text(lines)
+    run = irmd.read_trec_run(tmp_path / 'run.txt', blocksize=1000)
+    assert run.npartitions > 5
+    assert_same_results(irmd.calc(FAMILY_MEASURES, qrels, run, duplicates='first'), want['first'])
+
+
+def test_bad_runs(dask_client, case):
+    qrels, frame, _ = case
+    with pytest.raises(InputError, match=r'run Dask DataFrame lacks column\(s\) score'):
+        irmd.calc(['AP'], qrels, dd.from_pandas(frame[['query_id', 'doc_id']], npartitions=2))
+    with pytest.raises(InputError, match='expected a Dask DataFrame or a path'):
+        irmd.calc(['AP'], qrels, frame)
+    bad = frame.assign(score=frame['score'].where(frame.index != 20))
+    with pytest.raises(InputError, match=r'run \(Dask DataFrame\): score nan is not a finite number'):
+        irmd.calc(['AP'], qrels, partitioned(bad, [10]), duplicates='max')
