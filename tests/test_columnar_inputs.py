@@ -145,7 +145,7 @@ def test_bad_parquet_sources_are_input_errors(tmp_path):
     with pytest.raises(InputError, match='missing.parquet: no such file'):
         irm.to_qrels(str(tmp_path / 'missing.parquet'))
     (tmp_path / 'empty').mkdir()
-    with pytest.raises(InputError, match='empty: a directory without Parquet files'):
+    with pytest.raises(InputError, match='empty: is a directory without Parquet files'):
         irm.to_run(tmp_path / 'empty')
     pq.write_table(pa.table({**RUN, 'score': [1.0, np.nan]}), tmp_path / 'nan.parquet')
     with pytest.raises(InputError, match=r'nan.parquet: item 2: score nan is not a finite number'):

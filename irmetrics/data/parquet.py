@@ -34,7 +34,8 @@ def dataset(source: Any) -> tuple[ds.Dataset, str]:
     except (pa.ArrowException, OSError) as ex:
         raise InputError(f'cannot read as Parquet: {ex}', path) from None
     if not found.files:
-        raise InputError('a directory without Parquet files', path)
+        raise InputError('is a directory without Parquet files (qrels and runs are files, or directories of '
+                         'Parquet files)', path)
     return found, path
 
 
