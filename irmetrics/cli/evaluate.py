@@ -61,10 +61,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     with progress.Progress(1 + 2 * len(args.runs), enabled=show) as bar:
         bar.step(f'reading qrels {args.qrels}')
         qrels = load_qrels(args.qrels, args.qrels_duplicates)
-        if args.dask:
-            results = _through_dask(args, measures, qrels, bar)
-        else:
-            results = _in_process(args, measures, qrels, bar)
+        evaluate = _through_dask if args.dask else _in_process
+        results = evaluate(args, measures, qrels, bar)
     opts = Options(by_query=args.by_query, summary=not args.no_summary, places=args.places)
     out.write(RENDERERS['trec_eval' if args.trec_eval else args.format](results, opts))
 

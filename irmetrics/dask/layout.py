@@ -79,7 +79,8 @@ class Plan(NamedTuple):
 def boundary_plan(partition_edges: list[tuple[int, int, int, bool]]) -> Plan:
     """Which rows move across partition boundaries, from each partition's :func:`edges` (empty ones skipped)."""
     n = len(partition_edges)
-    drop_head, continued_by, owns_nothing = [False] * n, [[] for _ in range(n)], [False] * n
+    continued_by: list[list[int]] = [[] for _ in range(n)]
+    drop_head, owns_nothing = [False] * n, [False] * n
     nonempty = [i for i, e in enumerate(partition_edges) if e[0]]
     for k, i in enumerate(nonempty):
         _, first, last, single = partition_edges[i]

@@ -21,10 +21,10 @@ _HALF = 26
 
 
 class ExactSum(NamedTuple):
-    """Values added exactly: ``total`` in units of 2**-1127, how many, and the sum of any that are not
-    finite (NaN or infinite: they decide the result as they would in a float sum)."""
+    """Values added exactly: ``total`` in units of 2**-1127, how many (``n``), and the sum of any that
+    are not finite (NaN or infinite: they decide the result as they would in a float sum)."""
     total: int
-    count: int
+    n: int
     special: float
 
 
@@ -51,7 +51,7 @@ def exact_sum(values: np.ndarray, skip_nan: bool) -> ExactSum:
 
 
 def add(a: ExactSum, b: ExactSum) -> ExactSum:
-    return ExactSum(a.total + b.total, a.count + b.count, a.special + b.special)
+    return ExactSum(a.total + b.total, a.n + b.n, a.special + b.special)
 
 
 def column_sums(measures: list[Measure], values: np.ndarray) -> list[ExactSum]:
@@ -67,4 +67,4 @@ def aggregate(measure: Measure, s: ExactSum) -> float:
     if measure.definition.aggregate == 'sum':
         total = s.total / (1 << _UNIT)
         return int(total) if total.is_integer() else total
-    return s.total / (s.count << _UNIT) if s.count else math.nan
+    return s.total / (s.n << _UNIT) if s.n else math.nan

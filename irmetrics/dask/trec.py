@@ -48,8 +48,8 @@ def read_block(block: Block) -> pd.DataFrame:
 
 def _files(paths: Any) -> list[str]:
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    files = []
-    for item in map(os.fspath, items):
+    files: list[str] = []
+    for item in [os.fspath(i) for i in items]:
         matched = sorted(glob.glob(item)) if glob.has_magic(item) else [item]
         if not matched:
             raise InputError('no file matches this pattern', item)

@@ -130,9 +130,9 @@ def _frame_columns(frame: Any, kind: str) -> dict[str, Any]:
 def frame_column(series: Any) -> Any:
     """A pandas column's values: the Arrow array of an Arrow-backed column (no copy through Python
     objects), else a numpy array."""
-    array = getattr(series, 'array', None)
-    if hasattr(array, '__arrow_array__') and series.dtype.kind not in 'iufb':
-        return array.__arrow_array__()
+    to_arrow = getattr(getattr(series, 'array', None), '__arrow_array__', None)
+    if to_arrow is not None and series.dtype.kind not in 'iufb':
+        return to_arrow()
     return series.to_numpy()
 
 

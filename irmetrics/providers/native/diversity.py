@@ -41,10 +41,10 @@ class SubtopicJudgments:
 
     Subtopics get global ids ``0 .. n_subtopics-1`` ordered by query, then by
     first appearance in the query's judgments (never by the other queries': a query's
-    values must not depend on them, so that a run evaluated in parts gives them exactly).  ``start``/``count`` index, per judgment (row
-    of ``index.keys``), its relevant subtopics in ``subtopic``; ``relevant_docs``
-    counts the relevant documents of each subtopic, ``S`` the subtopics of each
-    query that have one.
+    values must not depend on them, so that a run evaluated in parts gives them exactly).
+    ``start``/``count`` index, per judgment (row of ``index.keys``), its relevant
+    subtopics in ``subtopic``; ``relevant_docs`` counts the relevant documents of each
+    subtopic, ``S`` the subtopics of each query that have one.
     """
 
     def __init__(self, index: QrelsIndex, rel: int):
