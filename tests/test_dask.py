@@ -81,26 +81,28 @@ def test_duplicates_are_an_error_by_default(dask_client, case):
         irmd.calc(['AP'], qrels, partitioned(frame, [100]))
 
 
-def test_the_plan_of_a_grouped_run_moves_only_boundary_rows(dask_client, case):
-    _, frame, _ = case
-    from irmetrics.dask.evaluate import _grouped_plan
+def test_partitions_split_at_their_edges():
     four = pd.DataFrame({'query_id': list('aaaabbbbcccc'), 'doc_id': list('wxyz' * 3), 'score': [1.0] * 12})
-    plan, edges = _grouped_plan(partitioned(four, [2, 2, 6]))        # a and b cut in two, an empty partition
-    assert [e[0] for e in edges] == [2, 0, 4, 6]
-    assert plan.continued_by == [[2], [], [3], []] and plan.drop_head == [False, False, True, True]
-    assert _grouped_plan(partitioned(frame.iloc[::-1].reset_index(drop=True).iloc[::2], [30])) is not None
-    assert _grouped_plan(partitioned(pd.concat([four.iloc[:6], four.iloc[:2]]), [])) is None     # a, b, a
+    pieces = [layout.split(four.iloc[a:b]) for a, b in ((0, 2), (2, 2), (2, 10), (10, 12))]
+    assert [''.join(p.inner['query_id']) for p in pieces] == ['', '', 'bbbb', '']       # b, inside the third
+    assert [[''.join(e['query_id']) for e in p.edges] for p in pieces] == [['aa'], [], ['aa', 'cc'], ['cc']]
+    assert layout.merge_all(*[p.summary for p in pieces]).grouped
+    again = layout.split(pd.concat([four.iloc[:6], four.iloc[:2]]))             # a, b, a in one partition
+    assert not again.summary.grouped
+    across = [layout.split(four.iloc[:6]).summary, layout.split(four.iloc[:1]).summary]   # a b | a
+    assert not layout.merge_all(*across).grouped
 
 
-def test_boundary_plan_with_a_query_over_many_partitions():
-    # partitions: [a a][a][ ][a b][b][b c][c]  (rows, first, last, single query)
-    a, b, c = 1, 2, 3
-    edges = [(2, a, a, True), (1, a, a, True), (0, 0, 0, True), (2, a, b, False), (1, b, b, True), (2, b, c, False),
-             (1, c, c, True)]
-    plan = layout.boundary_plan(edges)
-    assert plan.continued_by == [[1, 3], [], [], [4, 5], [], [6], []]
-    assert plan.drop_head == [False, True, False, True, True, True, True]
-    assert plan.owns_nothing == [False, True, False, False, True, False, True]
+def test_a_run_not_grouped_by_query(dask_client, case):
+    qrels, frame, want = case
+    scattered = partitioned(frame.iloc[np.random.default_rng(1).permutation(len(frame))], [200])
+    expected = irm.calc(NINE, qrels, scattered.compute(), duplicates='max')
+    assert_same_results(irmd.calc(NINE, qrels, scattered, duplicates='max'), expected)     # found out, shuffled
+    lazy = irmd.calc(NINE, qrels, scattered, duplicates='max', per_query='dask')
+    with pytest.raises(InputError, match='the run is not grouped by query .* pass shuffle=True'):
+        lazy.per_query.compute()
+    lazy = irmd.calc(NINE, qrels, scattered, duplicates='max', per_query='dask', shuffle=True)
+    assert_same_results(irm.evaluator(NINE, qrels).combine(lazy.per_query.compute()), expected)
 
 
 def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
@@ -114,8 +116,8 @@ def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
     with get_task_stream(dask_client) as stream:
         aggregated = results.to_parquet(tmp_path / 'out')
     names = [t['key'][0] if isinstance(t['key'], tuple) else t['key'] for t in stream.data]
-    evaluations = [name for name in names if name.startswith('evaluate_owned')]
-    assert len(evaluations) == len(results.parts) - 1                  # the run is evaluated once for both
+    evaluations = [name for name in names if name.startswith('evaluate_part')]
+    assert len(evaluations) == 4                                        # the run is evaluated once for both
     assert len(pd.read_parquet(tmp_path / 'out')) == len(ev.query_ids)
     values = want['max'].values
     for j, m in enumerate(FAMILY_MEASURES):

@@ -2,15 +2,17 @@
 
 1. The qrels are read and checked once, on the client, into an :class:`~irmetrics.Evaluator`, which
    is scattered to every worker (broadcast; without a distributed client, one key of the graph).
-2. A pass over the query id column (:mod:`.layout`) tells whether the run is grouped by query.  If
-   it is, each partition evaluates the queries it starts, taking the first rows of the next
-   partition(s) when its last query goes on there; otherwise the run is shuffled by query id (each
-   row tagged with its place, so that rows come back in run order and ``duplicates='first'`` or
-   ``'last'`` keep what they keep in memory).
+2. One pass over the run, assuming it is grouped by query (:mod:`.layout`): each partition evaluates
+   the queries strictly inside it; the rows of every partition's first and last query, in run order,
+   are evaluated together (only they can have rows in another partition); the same pass checks that
+   the run is grouped.  If it is not, :meth:`DaskEvaluator.calc` evaluates it again after a shuffle
+   by query id (each row tagged with its place, so that rows come back in run order and
+   ``duplicates='first'`` or ``'last'`` keep what they keep in memory); ``shuffle=True`` goes there
+   at once.
 3. Every evaluation task ends in :meth:`Evaluator.calc_queries` on complete queries: per-query values
-   exactly as in memory.  :func:`calc` gathers them (a float per query and measure) and aggregates
-   on the client in the qrels' order, as in memory: the same numbers, to the last bit.  With
-   ``per_query='dask'`` nothing is gathered (:class:`DaskResults`).
+   exactly as in memory.  :meth:`DaskEvaluator.calc` gathers them (a float per query and measure) and
+   aggregates on the client in the qrels' order, as in memory: the same numbers, to the last bit.
+   With ``per_query='dask'`` nothing is gathered (:class:`DaskResults`).
 """
 from __future__ import annotations
 
@@ -53,17 +55,29 @@ class DaskEvaluator:
 
         Returns a :class:`~irmetrics.CalcResults`, the in-memory numbers to the last bit; with
         ``per_query='dask'`` a :class:`DaskResults` instead, whose per-query values stay on the
-        cluster.  ``shuffle``: None to shuffle only a run that is not grouped by query, True to
-        shuffle without looking.
+        cluster (for a run not grouped by query, computing them is then an error that says to pass
+        ``shuffle=True``).  ``shuffle``: None to shuffle only a run that is not grouped by query (one
+        pass is spent finding out), True to shuffle without looking.
         """
         if per_query not in (None, 'dask'):
             raise ValueError(f"per_query must be None or 'dask', not {per_query!r}")
         shared = self._shared()
-        parts = self._parts(_run_frame(run), shared, duplicates, shuffle)
+        frame = _run_frame(run)
+        if shuffle:
+            parts = _shuffled_tasks(frame, shared, duplicates)
+        else:
+            parts, grouped = _grouped_tasks(frame, shared, duplicates)
+            if per_query == 'dask':
+                parts = [delayed(tasks.checked)(part, grouped) for part in parts]
+            else:
+                computed, is_grouped = dask.compute(parts, delayed(tasks.is_grouped)(grouped))
+                if is_grouped:
+                    return self.evaluator.combine(list(computed))
+                parts = _shuffled_tasks(frame, shared, duplicates)
         if per_query == 'dask':
             return DaskResults(self.evaluator, shared, parts)
-        computed: tuple[QueryValues, ...] = dask.compute(*parts)
-        return self.evaluator.combine(list(computed))
+        values: tuple[QueryValues, ...] = dask.compute(*parts)
+        return self.evaluator.combine(list(values))
 
     def calc_aggregate(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> dict[Any, float]:
         """``{measure: aggregate}`` of ``run``: :meth:`calc`'s aggregates."""
@@ -83,39 +97,24 @@ class DaskEvaluator:
             self._scattered[client.id] = client.scatter(self.evaluator, broadcast=True, hash=False)
         return self._scattered[client.id]
 
-    def _parts(self, frame: dd.DataFrame, shared: Any, duplicates: str, shuffle: bool | None) -> list[Delayed]:
-        """One task per partition of complete queries, each giving :class:`QueryValues`."""
-        if not shuffle:
-            plan = _grouped_plan(frame)
-            if plan is not None:
-                return _owned_tasks(frame, plan, shared, duplicates)
-        ordered = frame.map_partitions(tasks.with_order, meta=tasks.with_order(frame._meta))
-        shuffled = ordered.shuffle(on='query_id', npartitions=frame.npartitions)
-        return [delayed(tasks.evaluate_shuffled)(shared, part, duplicates) for part in shuffled.to_delayed()]
 
 
-def _grouped_plan(frame: dd.DataFrame) -> tuple[layout.Plan, list[tuple[int, int, int, bool]]] | None:
-    """The boundary plan of a run grouped by query (one pass over its query ids), or None."""
-    summaries = [delayed(layout.summarise)(part) for part in frame[['query_id']].to_delayed()]
-    level = summaries
+def _grouped_tasks(frame: dd.DataFrame, shared: Any, duplicates: str) -> tuple[list[Delayed], Delayed]:
+    """The tasks of a run grouped by query (:mod:`.layout`): the values of each partition's inner
+    queries, then of the queries at the edges; and the run's summary (is it grouped?)."""
+    results = [delayed(tasks.evaluate_part)(shared, part, duplicates) for part in frame.to_delayed()]
+    edges = delayed(tasks.evaluate_edges)(shared, duplicates, *[delayed(tasks.edges_of)(r) for r in results])
+    level = [delayed(tasks.summary_of)(r) for r in results]
     while len(level) > 1:
         level = [delayed(layout.merge_all)(*level[i:i + FAN_IN]) for i in range(0, len(level), FAN_IN)]
-    grouped, edges = dask.compute(delayed(_is_grouped)(level[0]), [delayed(layout.edges)(s) for s in summaries])
-    return (layout.boundary_plan(list(edges)), list(edges)) if grouped else None
+    return [*[delayed(tasks.values_of)(r) for r in results], edges], level[0]
 
 
-def _is_grouped(summary: layout.Summary) -> bool:
-    return summary.grouped
-
-
-def _owned_tasks(frame: dd.DataFrame, planned: tuple[layout.Plan, list[tuple[int, int, int, bool]]],
-                 shared: Any, duplicates: str) -> list[Delayed]:
-    plan, edges = planned
-    parts = frame.to_delayed()
-    heads = {j: delayed(tasks.head)(parts[j]) for continued in plan.continued_by for j in continued}
-    return [delayed(tasks.evaluate_owned)(shared, part, *[heads[j] for j in plan.continued_by[i]],
-                                          drop_head=plan.drop_head[i], duplicates=duplicates)
-            for i, part in enumerate(parts) if edges[i][0] and not plan.owns_nothing[i]]
+def _shuffled_tasks(frame: dd.DataFrame, shared: Any, duplicates: str) -> list[Delayed]:
+    """The tasks of any run: shuffled by query id, each row tagged with its place to restore run order."""
+    ordered = frame.map_partitions(tasks.with_order, meta=tasks.with_order(frame._meta))
+    shuffled = ordered.shuffle(on='query_id', npartitions=frame.npartitions)
+    return [delayed(tasks.evaluate_shuffled)(shared, part, duplicates) for part in shuffled.to_delayed()]
 
 
 def _run_frame(run: Any) -> dd.DataFrame:

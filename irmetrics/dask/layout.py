@@ -1,11 +1,12 @@
-"""Is a partitioned run grouped by query, and which partitions must join at their boundaries?
+"""A partition's queries: the ones it holds whole, the two at its edges, and whether the run is grouped.
 
-One pass over the query id column alone (Parquet reads nothing else) summarises each partition:
-its rows, the fingerprints of its first and last query, and whether each of its queries' rows are
-together.  A tree of :func:`merge` steps then checks, without gathering the query ids anywhere,
-that no query has rows in two places of the run: then the run is *grouped*, and only a query cut
-by a partition boundary needs rows of the next partition(s) (:class:`Plan`).  Otherwise the run is
-shuffled by query id.
+In a run *grouped* by query (each query's rows together, as runs are written), only the first and
+the last query of a partition can have rows in another partition.  So each partition evaluates
+the queries strictly inside it and hands over its edge rows (:func:`split`); the edge rows of all
+partitions, in order, hold the other queries whole.  Whether the run is grouped is checked in the
+same pass: each partition is summarised (:class:`Summary`: its first and last query, and the
+sorted fingerprints of its queries) and a tree of :func:`merge` steps checks that no query has
+rows in two places, without gathering the query ids anywhere.
 """
 from __future__ import annotations
 
@@ -27,21 +28,27 @@ class Summary(NamedTuple):
     queries: np.ndarray
 
 
-def first_run_end(part: Any) -> int:
-    """The number of rows at the start of a partition that belong to its first query."""
-    starts = ids.column(frame_column(part['query_id'])).run_starts()
-    return int(starts[1]) if len(starts) > 1 else len(part)
+class Split(NamedTuple):
+    """A partition cut at its edges: its rows (``inner``) of the queries it holds whole if the run is
+    grouped, the rows of its first and last query (``edges``, one frame when they are one query)."""
+    inner: Any
+    edges: list[Any]
+    summary: Summary
 
 
-def summarise(part: Any) -> Summary:
-    """The :class:`Summary` of one partition (a pandas DataFrame with a ``query_id`` column)."""
+def split(part: Any) -> Split:
+    """:class:`Split` of a partition (a pandas DataFrame with a ``query_id`` column)."""
     column = ids.column(frame_column(part['query_id']))
     starts = column.run_starts()
     heads = column.take(starts).fingerprint()
     if len(heads) == 0:
-        return Summary(0, 0, 0, True, heads)
+        return Split(part, [], Summary(0, 0, 0, True, heads))
     queries = np.unique(heads)
-    return Summary(len(part), int(heads[0]), int(heads[-1]), len(queries) == len(heads), queries)
+    summary = Summary(len(part), int(heads[0]), int(heads[-1]), len(queries) == len(heads), queries)
+    if len(starts) == 1:
+        return Split(part.iloc[:0], [part], summary)
+    first_end, last_start = int(starts[1]), int(starts[-1])
+    return Split(part.iloc[first_end:last_start], [part.iloc[:first_end], part.iloc[last_start:]], summary)
 
 
 def merge(a: Summary, b: Summary) -> Summary:
@@ -61,39 +68,3 @@ def merge_all(*summaries: Summary) -> Summary:
     for s in summaries[1:]:
         out = merge(out, s)
     return out
-
-
-def edges(s: Summary) -> tuple[int, int, int, bool]:
-    """What the client needs of a partition's summary: rows, first and last query, one query only."""
-    return s.rows, s.first, s.last, len(s.queries) == 1
-
-
-class Plan(NamedTuple):
-    """For each partition of a grouped run: whether its first query belongs to an earlier partition
-    (``drop_head``), and the later partitions whose first rows complete its last query."""
-    drop_head: list[bool]
-    continued_by: list[list[int]]
-    owns_nothing: list[bool]
-
-
-def boundary_plan(partition_edges: list[tuple[int, int, int, bool]]) -> Plan:
-    """Which rows move across partition boundaries, from each partition's :func:`edges` (empty ones skipped)."""
-    n = len(partition_edges)
-    continued_by: list[list[int]] = [[] for _ in range(n)]
-    drop_head, owns_nothing = [False] * n, [False] * n
-    nonempty = [i for i, e in enumerate(partition_edges) if e[0]]
-    for k, i in enumerate(nonempty):
-        _, first, last, single = partition_edges[i]
-        if k and partition_edges[nonempty[k - 1]][2] == first:
-            drop_head[i] = True
-            owns_nothing[i] = single
-        if owns_nothing[i]:
-            continue
-        for j in nonempty[k + 1:]:
-            _, next_first, _, next_single = partition_edges[j]
-            if next_first != last:
-                break
-            continued_by[i].append(j)
-            if not next_single:
-                break
-    return Plan(drop_head, continued_by, owns_nothing)
