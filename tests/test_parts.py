@@ -158,3 +158,24 @@ def test_bad_memory_limits(text):
 
 def test_default_memory_limit_is_half_the_memory():
     assert memory_budget(None) > 1 << 20
+
+
+@pytest.mark.parametrize('values', [list('aaabbbbcc'), list('aabbaacc'), list('abcabc'), [], ['x'], list('aaaa')])
+def test_arrow_encoding_of_runs_of_ids_agrees_with_numpy(values):
+    from irmetrics.data import ids
+    from irmetrics.data.ids.arrow_ids import ArrowIds
+    numpy_vocab, numpy_codes = ids.column(values).encode()
+    arrow_vocab, arrow_codes = ArrowIds.of(pa.array(values, pa.string())).encode()
+    assert arrow_vocab.to_list() == numpy_vocab.to_list() and arrow_codes.tolist() == numpy_codes.tolist()
+    assert arrow_codes.dtype == np.int32
+
+
+@pytest.mark.parametrize('shuffled', [False, True])
+def test_ranked_positions_of_sorted_and_unsorted_runs(shuffled):
+    # a run sorted by score with ties (few rows move) and a shuffled one (every row moves): same values
+    qrels_text, run_text = collection(seed=31, queries=30)
+    lines = run_text.splitlines(keepends=True)
+    if shuffled:
+        lines = [lines[i] for i in np.random.default_rng(0).permutation(len(lines))]
+    ev = irm.evaluator(FAMILY_MEASURES, irm.read_trec_qrels(qrels_text, duplicates='max'))
+    assert_same_results(ev.calc(''.join(lines)), ev.calc(run_text))

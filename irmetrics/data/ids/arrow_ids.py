@@ -81,6 +81,13 @@ class ArrowIds(Ids):
             if used.all():                                   # the reader's dictionary: nothing to do
                 return ArrowIds(values.dictionary), codes
             values = values.cast(values.type.value_type)
+        else:
+            starts = self.run_starts()
+            if 4 * len(starts) <= len(values):              # long runs of one id, as a run grouped by query has
+                heads = pc.dictionary_encode(take(values, starts))
+                if len(heads.dictionary) == len(starts):    # each id in one run: its code is its run's
+                    sizes = np.diff(np.append(starts, len(values)))
+                    return ArrowIds(heads.dictionary), np.repeat(np.arange(len(starts), dtype=np.int32), sizes)
         encoded = pc.dictionary_encode(values)
         return ArrowIds(encoded.dictionary), numbers(encoded.indices).astype(np.int32, copy=False)
 

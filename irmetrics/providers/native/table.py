@@ -152,6 +152,12 @@ class RankedTable:
         order = self.run.order
         if np.array_equal(order[rows], rows):
             return rows                                     # these rows did not move: position = row
+        moved = np.flatnonzero(order != np.arange(len(order)))
+        if 8 * len(moved) < len(order):            # a sorted run with ties reordered: invert only what moved
+            by_row = np.argsort(order[moved])
+            moved_rows, moved_to = order[moved][by_row], moved[by_row]
+            at = np.minimum(np.searchsorted(moved_rows, rows), len(moved_rows) - 1)
+            return np.where(moved_rows[at] == rows, moved_to[at], rows)
         inverse = np.empty(len(order), dtype=np.int64)
         for lo in range(0, len(order), _BLOCK):
             inverse[order[lo:lo + _BLOCK]] = np.arange(lo, min(lo + _BLOCK, len(order)))
