@@ -88,14 +88,24 @@ def _text(prefix: str, numbers: np.ndarray) -> pa.Array:
 
 
 # --- one configuration, in its own process ---------------------------------------------------------
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_config(config: str, workers: int, qrels: str, run: str, memory_limit: str) -> dict:
     """Time one configuration (in this process) and return its numbers."""
     import irmetrics as irm
-    if config == 'chunked':
-        start = time.perf_counter()
-        result = irm.calc_aggregate(MEASURES, qrels, run, memory_limit=memory_limit)
-        seconds = time.perf_counter() - start
-        return {'seconds': seconds, 'aggregates': {str(m): v for m, v in result.items()},
+    if config in ('chunked', 'local-floor'):
+        start, cpu = time.perf_counter(), _cpu()
+        if config == 'chunked':
+            result = irm.calc_aggregate(MEASURES, qrels, run, memory_limit=memory_limit)
+            aggregates = {str(m): v for m, v in result.items()}
+        else:                                         # reading the files alone, one batch at a time
+            import pyarrow.dataset as ds
+            aggregates = {'rows': sum(len(b) for b in ds.dataset(run, format='parquet').to_batches(
+                batch_readahead=0, fragment_readahead=0))}
+        return {'seconds': time.perf_counter() - start, 'cpu': [_cpu() - cpu], 'aggregates': aggregates,
                 'peak_rss': [resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024]}
     import logging
 
@@ -106,17 +116,25 @@ def run_config(config: str, workers: int, qrels: str, run: str, memory_limit: st
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                                   memory_limit=0, silence_logs=logging.ERROR) as cluster, \
             distributed.Client(cluster) as client:
+        client.run(_warm_up)                                  # imports, not timed
         frame = dd.read_parquet(run)
-        start = time.perf_counter()
+        before, start = client.run(_cpu), time.perf_counter()
         if config == 'floor':
-            rows = int(frame.map_partitions(len).sum().compute())
-            aggregates = {'rows': rows}
+            aggregates = {'rows': int(frame.map_partitions(len).sum().compute())}
         else:
             evaluated = irmd.calc_aggregate(MEASURES, qrels, frame, shuffle=True if config == 'shuffle' else None)
             aggregates = {str(m): v for m, v in evaluated.items()}
-        seconds = time.perf_counter() - start
+        seconds, after = time.perf_counter() - start, client.run(_cpu)
         peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
-    return {'seconds': seconds, 'aggregates': aggregates, 'peak_rss': sorted(peaks.values())}
+    return {'seconds': seconds, 'cpu': [after[w] - before[w] for w in sorted(after)], 'aggregates': aggregates,
+            'peak_rss': sorted(peaks.values())}
+
+
+def _warm_up() -> None:
+    import dask.dataframe  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    import irmetrics.dask  # noqa: F401
 
 
 def child(config: str, workers: int, qrels: Path, run: Path, memory_limit: str) -> dict:
@@ -136,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument('--data', type=Path, required=True, help='directory for the generated Parquet files')
     p.add_argument('--queries', type=int, default=1_000_000)
     p.add_argument('--docs', type=int, nargs='+', default=[100], help='documents per query (one size each)')
-    p.add_argument('--configs', nargs='+', default=['floor', 'dask', 'shuffle', 'chunked'])
+    p.add_argument('--configs', nargs='+', default=['floor', 'dask', 'shuffle', 'local-floor', 'chunked'])
     p.add_argument('--workers', type=int, nargs='+', default=[1, 2])
     p.add_argument('--memory-limit', default='2G', help='the one-process path\'s memory_limit')
     p.add_argument('--json', type=Path, help='write every number here too')
@@ -151,26 +169,30 @@ def main(argv: list[str] | None = None) -> int:
         print(f'\n{args.queries:,} queries x {docs} docs = {rows:,} rows  (data ready in '
               f'{time.perf_counter() - start:.0f} s; {sum(f.stat().st_size for f in run.iterdir()) / 2**20:.0f} MiB '
               f'of Parquet)')
-        print(f'{"configuration":<22}{"seconds":>9}{"rows/s/worker":>15}{"x floor":>9}{"peak RSS/worker (MiB)":>24}')
-        floors: dict[int, float] = {}
+        print(f'{"configuration":<22}{"seconds":>9}{"rows/s/worker":>15}{"x floor":>9}{"CPU s/worker":>15}'
+              f'{"x floor":>9}{"peak RSS/worker (MiB)":>24}')
+        floors: dict[int, tuple[float, float]] = {}
         expected = None
         for config in args.configs:
-            for workers in ([1] if config == 'chunked' else [2] if config == 'shuffle' else args.workers):
+            for workers in ([1] if config in ('chunked', 'local-floor') else [2] if config == 'shuffle'
+                            else args.workers):
                 got = child(config, workers, qrels, run, args.memory_limit)
-                if config == 'floor':
-                    floors[workers] = got['seconds']
+                cpu = max(got['cpu'])
+                if config in ('floor', 'local-floor'):
+                    floors[0 if config == 'local-floor' else workers] = (got['seconds'], cpu)
                 elif expected is None:
                     expected = got['aggregates']
                 elif got['aggregates'] != expected:
                     ok = False
                     print(f'  aggregates differ: {got["aggregates"]} != {expected}')
-                floor = floors.get(workers)
-                ratio = f'{got["seconds"] / floor:.2f}' if floor and config != 'floor' else ''
+                floor = floors.get(0 if config == 'chunked' else workers) if 'floor' not in config else None
+                ratio = f'{got["seconds"] / floor[0]:.2f}' if floor else ''
+                cpu_ratio = f'{cpu / floor[1]:.2f}' if floor else ''
                 peaks = ', '.join(f'{p / 2**20:.0f}' for p in got['peak_rss'])
-                name = f'{config} ({workers} worker{"s" if workers > 1 else ""})' if config != 'chunked' else \
-                    f'chunked ({args.memory_limit})'
+                name = {'chunked': f'chunked ({args.memory_limit})', 'local-floor': 'read in one process'}.get(
+                    config, f'{config} ({workers} worker{"s" if workers > 1 else ""})')
                 print(f'{name:<22}{got["seconds"]:>9.1f}{rows / got["seconds"] / workers:>15,.0f}{ratio:>9}'
-                      f'{peaks:>24}', flush=True)
+                      f'{cpu:>15.1f}{cpu_ratio:>9}{peaks:>24}', flush=True)
                 report.append({'docs': docs, 'rows': rows, 'config': config, 'workers': workers, **got})
         print(f'aggregates: {expected}')
     print(f'load average after: {os.getloadavg()[0]:.2f}')

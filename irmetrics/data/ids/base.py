@@ -20,7 +20,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
 _MULT = np.uint64(0x100000001B3)          # FNV 64-bit prime
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
 _AVALANCHE = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
-_BLOCK = 1 << 16
+_BLOCK = 1 << 13      # strings per block: temporaries of 64 KiB stay below malloc's mmap threshold (128 KiB)
 
 
 class Ids(ABC):
