@@ -86,11 +86,23 @@ def test_partitions_split_at_their_edges():
     pieces = [layout.split(four.iloc[a:b]) for a, b in ((0, 2), (2, 2), (2, 10), (10, 12))]
     assert [''.join(p.inner['query_id']) for p in pieces] == ['', '', 'bbbb', '']       # b, inside the third
     assert [[''.join(e['query_id']) for e in p.edges] for p in pieces] == [['aa'], [], ['aa', 'cc'], ['cc']]
-    assert layout.merge_all(*[p.summary for p in pieces]).grouped
+    assert layout.merge(*[p.summary for p in pieces]).grouped
     again = layout.split(pd.concat([four.iloc[:6], four.iloc[:2]]))             # a, b, a in one partition
     assert not again.summary.grouped
     across = [layout.split(four.iloc[:6]).summary, layout.split(four.iloc[:1]).summary]   # a b | a
-    assert not layout.merge_all(*across).grouped
+    assert not layout.merge(*across).grouped
+
+
+@pytest.mark.parametrize('parts, grouped', [
+    (['aa', 'a', '', 'ab', 'b', 'bc', 'c'], True),             # a and b over several partitions, an empty one
+    (['ab', 'a'], False), (['a', 'b', 'a'], False), (['ab', 'b', 'ba'], False), (['aba'], False), (['', ''], True),
+])
+def test_a_tree_of_merges_tells_a_grouped_run(parts, grouped):
+    summaries = [layout.split(pd.DataFrame({'query_id': list(p), 'doc_id': ['d'] * len(p), 'score': 1.0})).summary
+                 for p in parts]
+    assert layout.merge(*summaries).grouped == grouped
+    for cut in range(1, len(summaries)):                          # any tree of merges says the same
+        assert layout.merge(layout.merge(*summaries[:cut]), layout.merge(*summaries[cut:])).grouped == grouped
 
 
 def test_a_run_not_grouped_by_query(dask_client, case):

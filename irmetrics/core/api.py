@@ -40,8 +40,9 @@ Plan = list[tuple[str, list[Measure], Prepared]]
 class Evaluator:
     """Measures and qrels prepared once, evaluated against any number of runs.
 
-    An evaluator pickles without its prepared engines (they are prepared again where it is
-    unpickled, when first needed), so it can be shipped to the workers of a cluster.
+    The qrels are read and checked when the evaluator is built, the engines prepared on them when
+    a whole run is first evaluated (parts of a run prepare only their queries' judgments).  An
+    evaluator pickles without its prepared engines, so it can be shipped to the workers of a cluster.
     """
 
     def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None):
@@ -50,7 +51,7 @@ class Evaluator:
         self.provider = provider
         _check_qrels(self.qrels, self.measures)
         self._groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.measures, provider)]
-        self._plan: Plan | None = self._prepare(self.qrels)
+        self._plan: Plan | None = None
         self._query_ids: list[str] | None = None
         self._query_index: IdIndex | None = None
 
@@ -89,8 +90,9 @@ class Evaluator:
         ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
         queries, with the same numbers: see docs/scaling.md.
         """
-        if is_source(run) and is_larger_than(run, memory_budget(memory_limit)):
-            return self.combine(map_query_chunks(run, self.calc_queries, memory_budget(memory_limit), duplicates))
+        budget = memory_budget(memory_limit)
+        if is_source(run) and is_larger_than(run, budget):
+            return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates))
         run = to_run(run, duplicates=duplicates)
         return CalcResults(self.query_ids, self.measures, _values(self.measures, self.plan, self.qrels, run))
 
@@ -129,9 +131,9 @@ class Evaluator:
     def to_frame(self, part: QueryValues) -> Any:
         """Per-query values as :meth:`calc_partition` returns them (a pandas DataFrame)."""
         import pandas as pd
-        frame = pd.DataFrame(part.values, columns=[str(m) for m in self.measures])
-        frame.insert(0, 'query_id', pd.array(self.qrels.query_ids.take(part.codes).to_list(), dtype='str'))
-        return frame
+        columns = {str(m): part.values[:, j] for j, m in enumerate(self.measures)}
+        query_ids = pd.Series(self.qrels.query_ids.take(part.codes).to_list(), dtype=str)   # pandas' string type
+        return pd.DataFrame({'query_id': query_ids, **columns})
 
     def combine(self, parts: Any) -> CalcResults:
         """The results of a whole run from the per-query values of its parts (any order).

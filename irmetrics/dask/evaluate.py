@@ -106,7 +106,7 @@ def _grouped_tasks(frame: dd.DataFrame, shared: Any, duplicates: str) -> tuple[l
     edges = delayed(tasks.evaluate_edges)(shared, duplicates, *[delayed(tasks.edges_of)(r) for r in results])
     level = [delayed(tasks.summary_of)(r) for r in results]
     while len(level) > 1:
-        level = [delayed(layout.merge_all)(*level[i:i + FAN_IN]) for i in range(0, len(level), FAN_IN)]
+        level = [delayed(layout.merge)(*level[i:i + FAN_IN]) for i in range(0, len(level), FAN_IN)]
     return [*[delayed(tasks.values_of)(r) for r in results], edges], level[0]
 
 

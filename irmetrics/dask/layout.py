@@ -6,7 +6,7 @@ the queries strictly inside it and hands over its edge rows (:func:`split`); the
 partitions, in order, hold the other queries whole.  Whether the run is grouped is checked in the
 same pass: each partition is summarised (:class:`Summary`: its first and last query, and the
 sorted fingerprints of its queries) and a tree of :func:`merge` steps checks that no query has
-rows in two places, without gathering the query ids anywhere.
+rows in two places, without gathering the query ids anywhere (on the client).
 """
 from __future__ import annotations
 
@@ -48,23 +48,23 @@ def split(part: Any) -> Split:
     if len(starts) == 1:
         return Split(part.iloc[:0], [part], summary)
     first_end, last_start = int(starts[1]), int(starts[-1])
-    return Split(part.iloc[first_end:last_start], [part.iloc[:first_end], part.iloc[last_start:]], summary)
+    # the edge rows are taken (copied): a slice would keep the whole partition's buffers alive until
+    # every partition's edges are evaluated
+    edges = [part.take(np.arange(first_end)), part.take(np.arange(last_start, len(part)))]
+    return Split(part.iloc[first_end:last_start], edges, summary)
 
 
-def merge(a: Summary, b: Summary) -> Summary:
-    """The summary of partitions ``a`` then ``b``: grouped if both are and they share at most the
-    query that ends ``a`` and starts ``b``."""
-    if a.rows == 0 or b.rows == 0:
-        return b if a.rows == 0 else a
-    shared = np.intersect1d(a.queries, b.queries, assume_unique=True)
-    joined = len(shared) == 0 or (len(shared) == 1 and a.last == b.first == int(shared[0]))
-    return Summary(a.rows + b.rows, a.first, b.last, a.grouped and b.grouped and joined,
-                   np.union1d(a.queries, b.queries))
-
-
-def merge_all(*summaries: Summary) -> Summary:
-    """:func:`merge` of consecutive summaries, in order."""
-    out = summaries[0]
-    for s in summaries[1:]:
-        out = merge(out, s)
-    return out
+def merge(*summaries: Summary) -> Summary:
+    """The summary of consecutive partitions: grouped if each is and a query found in two of them is
+    only ever the last of one and the first of the next (a query over several partitions is that at
+    each of its boundaries).  One sort of their queries' fingerprints, whatever their number."""
+    parts = [s for s in summaries if s.rows]
+    if not parts:
+        return summaries[0]
+    queries = np.sort(np.concatenate([s.queries for s in parts]))
+    again = queries[1:] == queries[:-1]
+    joints = np.sort(np.array([a.last for a, b in zip(parts, parts[1:], strict=False) if a.last == b.first],
+                              dtype=np.uint64))
+    grouped = all(s.grouped for s in parts) and np.array_equal(queries[1:][again], joints)
+    return Summary(sum(s.rows for s in parts), parts[0].first, parts[-1].last, grouped,
+                   queries[np.concatenate(([True], ~again))])
