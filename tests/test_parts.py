@@ -71,6 +71,8 @@ def test_partition_frames(texts):
     assert_same_results(ev.combine(pd.concat([frame.iloc[::2], frame.iloc[1::2]])), ev.calc(run_text))
     with pytest.raises(InputError, match='is in more than one part of the run'):
         ev.combine([frame, frame.iloc[:1]])
+    with pytest.raises(InputError, match='is in more than one part of the run'):
+        ev.combine(pd.concat([frame, frame.iloc[-1:]]))                  # twice in one frame
     with pytest.raises(InputError, match="query 'nope' of a part is not in the qrels"):
         ev.combine(frame.assign(query_id=['nope'] * len(frame)))
 

@@ -145,7 +145,8 @@ class Evaluator:
         values = np.full((self.qrels.num_queries, len(self.measures)), np.nan)
         seen = np.zeros(self.qrels.num_queries, dtype=bool)
         for part in self._parts(parts):
-            twice = part.codes[seen[part.codes]]
+            ordered = np.sort(part.codes)
+            twice = np.concatenate((part.codes[seen[part.codes]], ordered[1:][ordered[1:] == ordered[:-1]]))
             if len(twice):
                 raise InputError(f'query {self.query_ids[int(twice[0])]!r} is in more than one part of the run: '
                                  f'each part (chunk, partition) must hold complete queries')

@@ -98,7 +98,6 @@ class DaskEvaluator:
         return self._scattered[client.id]
 
 
-
 def _grouped_tasks(frame: dd.DataFrame, shared: Any, duplicates: str) -> tuple[list[Delayed], Delayed]:
     """The tasks of a run grouped by query (:mod:`.layout`): the values of each partition's inner
     queries, then of the queries at the edges; and the run's summary (is it grouped?)."""
