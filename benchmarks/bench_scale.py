@@ -40,7 +40,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 MEASURES = 'AP nDCG nDCG@10 P@10 R@100 RR Rprec Bpref Success@10'
-QUERIES_PER_FILE = 20_000
+ROWS_PER_FILE = 2_000_000         # one Parquet file (a Dask partition) holds this many rows, whatever the shape
 POPULATION = 8_388_593            # a prime: doc (a + j b) mod POPULATION is distinct for j < POPULATION
 TIE_RATE = 0.05
 
@@ -54,8 +54,9 @@ def generate(directory: Path, queries: int, docs: int) -> tuple[Path, Path]:
         return qrels_path, run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
     judged = []
-    for first in range(0, queries, QUERIES_PER_FILE):
-        count = min(QUERIES_PER_FILE, queries - first)
+    per_file = max(ROWS_PER_FILE // docs, 1)
+    for first in range(0, queries, per_file):
+        count = min(per_file, queries - first)
         rng = np.random.default_rng([first, docs])
         qid = np.repeat(np.arange(first, first + count, dtype=np.int64), docs)
         a = rng.integers(0, POPULATION, count, dtype=np.int64)
@@ -66,7 +67,7 @@ def generate(directory: Path, queries: int, docs: int) -> tuple[Path, Path]:
         gaps[:, 0] = 0
         score = (rng.integers(50_000, 100_000, count)[:, None] - np.cumsum(gaps, axis=1)) / 10_000
         table = pa.table({'query_id': _text('', qid), 'doc_id': _text('D', doc.ravel()), 'score': score.ravel()})
-        pq.write_table(table, run_dir / f'part-{first // QUERIES_PER_FILE:05d}.parquet')
+        pq.write_table(table, run_dir / f'part-{first // per_file:05d}.parquet')
         at = np.minimum((docs * rng.random((count, 2)) ** 3).astype(np.int64), docs - 1)   # mostly near the top
         picked = doc[np.arange(count)[:, None], at]
         unretrieved = (a + (docs + 1) * b) % POPULATION

@@ -7,7 +7,7 @@ item number in a Parquet run).  Two ways to cut them into chunks of complete que
 * :func:`aligned`, for a run grouped by query (each query's rows together, as TREC runs are
   written): a chunk ends where a query ends; the rows of a table's last query wait for the next
   table.  A query met again after its chunk was cut means the run is not grouped:
-  :class:`NotGrouped` is raised (fingerprints of the queries seen so far, 8 bytes a query, tell).
+  :class:`NotGrouped` is raised (a set of the fingerprints of the queries seen so far tells).
 * :func:`spilled`, for any run: a first pass writes every row to the temporary Parquet file of
   its query's hash bucket (rows keep their file order within a bucket), then each bucket file is
   a chunk.  Costs a write and a read of the run; needs that much free disk space (``TMPDIR``).
@@ -44,23 +44,23 @@ def run_tables(source: str, parquet: bool, rows: int, block_bytes: int) -> Itera
 
 def aligned(tables: Iterator[pa.Table]) -> Iterator[pa.Table]:
     """Tables of complete queries from the tables of a run grouped by query (else :class:`NotGrouped`)."""
-    seen = np.zeros(0, dtype=np.uint64)                 # sorted fingerprints of the queries already cut
+    seen: set[int] = set()                      # fingerprints of the queries already cut
     carry: pa.Table | None = None
     for table in tables:
         if carry is not None:
             table = pa.concat_tables([carry, table])
-        fingerprints = ids.column(table.column('query_id')).fingerprint()
-        if len(fingerprints) == 0:
+        column = ids.column(table.column('query_id'))
+        starts = column.run_starts()
+        if len(starts) == 0:
             continue
-        last = fingerprints[-1]
-        others = np.flatnonzero(fingerprints != last)
-        cut = int(others[-1]) + 1 if len(others) else 0          # where the last query's final rows start
+        heads = column.take(starts).fingerprint().tolist()          # each run of one query's rows
+        cut = int(starts[-1])                                       # where the last query's final rows start
         carry = table.slice(cut)
         if cut:
-            chunk = np.unique(fingerprints[:cut])
-            if last in chunk or np.isin(chunk, seen, assume_unique=True).any():
+            chunk = set(heads[:-1])
+            if heads[-1] in chunk or not seen.isdisjoint(chunk):
                 raise NotGrouped
-            seen = np.union1d(seen, chunk)
+            seen |= chunk
             yield table.slice(0, cut)
     if carry is not None and len(carry):
         if ids.column(carry.column('query_id').slice(0, 1)).fingerprint()[0] in seen:

@@ -79,15 +79,16 @@ def run_rows(source: Any) -> int:
 
 def run_batches(source: Any, rows: int) -> Iterator[pa.Table]:
     """The run's rows in order, as tables of at most ``rows`` rows with the canonical run columns and
-    ``position`` (each row's 1-based item number); one batch is read at a time."""
+    ``position`` (each row's 1-based item number).  The files are read one batch at a time, in the
+    dataset's order, with nothing read ahead: memory holds one batch, however slow its consumer."""
     found, path = dataset(source)
     names = columns(found, 'run', path)
     start = 1
     try:
-        for batch in found.to_batches(columns=list(names.values()), batch_size=rows, batch_readahead=0,
-                                      fragment_readahead=0):
-            table = pa.Table.from_batches([batch]).rename_columns(list(names))
-            yield table.append_column('position', arrow_array(np.arange(start, start + len(table), dtype=np.int64)))
-            start += len(table)
+        for file in found.files:
+            for batch in pq.ParquetFile(file).iter_batches(batch_size=rows, columns=list(names.values())):
+                table = pa.Table.from_batches([batch]).rename_columns(list(names))
+                yield table.append_column('position', arrow_array(np.arange(start, start + len(table), dtype=np.int64)))
+                start += len(table)
     except (pa.ArrowException, OSError) as ex:
         raise InputError(f'cannot read as Parquet: {ex}', path) from None
