@@ -89,19 +89,26 @@ def test_an_evaluator_pickles_without_its_prepared_engines(texts):
 # --- runs larger than memory ------------------------------------------------------------------------
 def write_run(tmp_path, text: str, form: str):
     """The run as a TREC file (plain or .gz) or a Parquet file with row groups of 7 rows."""
-    if form == 'parquet':
+    if form in ('parquet', 'parquet-dir'):
         fields = [line.split() for line in text.splitlines() if line]
         table = pa.table({'qid': [f[0] for f in fields], 'docno': [f[2] for f in fields],
                           'score': [float(f[4]) for f in fields]})
-        pq.write_table(table, tmp_path / 'run.parquet', row_group_size=7)
-        return tmp_path / 'run.parquet'
+        if form == 'parquet':
+            pq.write_table(table, tmp_path / 'run.parquet', row_group_size=7)
+            return tmp_path / 'run.parquet'
+        (tmp_path / 'run').mkdir()
+        third = len(table) // 3                             # files in name order: the rows in order
+        for i, start in enumerate((0, third, 2 * third)):
+            part = table.slice(start, third if i < 2 else len(table))
+            pq.write_table(part, tmp_path / 'run' / f'part-{i}.parquet', row_group_size=11)
+        return tmp_path / 'run'
     path = tmp_path / ('run.gz' if form == 'gz' else 'run.txt')
     with (gzip.open if form == 'gz' else open)(path, 'wt') as f:
         f.write(text)
     return path
 
 
-@pytest.mark.parametrize('form', ['txt', 'gz', 'parquet'])
+@pytest.mark.parametrize('form', ['txt', 'gz', 'parquet', 'parquet-dir'])
 @pytest.mark.parametrize('grouped', [True, False], ids=['grouped', 'shuffled'])
 @pytest.mark.parametrize('duplicates', ['first', 'last', 'max'])
 def test_chunks_give_the_in_memory_values(tmp_path, monkeypatch, form, grouped, duplicates):

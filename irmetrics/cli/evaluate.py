@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
+from ..core.results import CalcResults
 from ..errors import MeasureError, UnknownMeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
@@ -92,6 +93,8 @@ def _through_dask(args: argparse.Namespace, measures: list, qrels, bar: progress
         results = []
         for name in args.runs:
             bar.step(f'evaluating {name} on {args.dask}')
-            results.append(RunResults(name, ev.calc(name, args.duplicates)))
+            evaluated = ev.calc(name, args.duplicates)
+            assert isinstance(evaluated, CalcResults)          # per-query values gathered (the default)
+            results.append(RunResults(name, evaluated))
             bar.step(f'evaluated {name}')
     return results

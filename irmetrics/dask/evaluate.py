@@ -25,7 +25,8 @@ import dask.dataframe as dd
 from dask.delayed import Delayed, delayed
 
 from irmetrics.core.api import Evaluator, MeasuresLike
-from irmetrics.core.results import Metric, QueryValues
+from irmetrics.core.measure import Measure
+from irmetrics.core.results import CalcResults, Metric, QueryValues
 from irmetrics.data.columns import find_columns
 from irmetrics.errors import InputError
 
@@ -45,11 +46,11 @@ class DaskEvaluator:
         self._scattered: dict[str, Any] = {}
 
     @property
-    def measures(self) -> list[Any]:
+    def measures(self) -> list[Measure]:
         return self.evaluator.measures
 
     def calc(self, run: Any, duplicates: str = 'error', per_query: str | None = None,
-             shuffle: bool | None = None) -> Any:
+             shuffle: bool | None = None) -> CalcResults | DaskResults:
         """Per-query values and aggregates of ``run`` (a Dask DataFrame, or a path to a TREC run, a
         Parquet file or a directory of Parquet files).
 
@@ -79,13 +80,15 @@ class DaskEvaluator:
         values: tuple[QueryValues, ...] = dask.compute(*parts)
         return self.evaluator.combine(list(values))
 
-    def calc_aggregate(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> dict[Any, float]:
+    def calc_aggregate(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> dict[Measure, float]:
         """``{measure: aggregate}`` of ``run``: :meth:`calc`'s aggregates."""
         return self.calc(run, duplicates, shuffle=shuffle).aggregated
 
     def iter_calc(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> Iterator[Metric]:
         """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-        return self.calc(run, duplicates, shuffle=shuffle).iter_metrics()
+        results = self.calc(run, duplicates, shuffle=shuffle)
+        assert isinstance(results, CalcResults)
+        return results.iter_metrics()
 
     def _shared(self) -> Any:
         """The evaluator where the tasks find it: scattered to every worker of the distributed client
@@ -145,13 +148,13 @@ def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None) -
 
 
 def calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None, duplicates: str = 'error',
-         per_query: str | None = None, shuffle: bool | None = None) -> Any:
+         per_query: str | None = None, shuffle: bool | None = None) -> CalcResults | DaskResults:
     """Per-query values and aggregates of a Dask run (see :meth:`DaskEvaluator.calc`)."""
     return DaskEvaluator(measures, qrels, provider).calc(run, duplicates, per_query, shuffle)
 
 
 def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-                   duplicates: str = 'error', shuffle: bool | None = None) -> dict[Any, float]:
+                   duplicates: str = 'error', shuffle: bool | None = None) -> dict[Measure, float]:
     """``{measure: aggregate}`` of a Dask run, the in-memory numbers to the last bit."""
     return DaskEvaluator(measures, qrels, provider).calc_aggregate(run, duplicates, shuffle)
 

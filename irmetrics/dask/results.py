@@ -16,6 +16,7 @@ import numpy as np
 from dask.delayed import Delayed, delayed
 
 from irmetrics.core.api import Evaluator
+from irmetrics.core.measure import Measure
 from irmetrics.core.results import QueryValues
 
 from . import sums, tasks
@@ -42,7 +43,7 @@ class DaskResults:
         """The aggregates, lazily (compute them in one ``dask.compute`` with other uses of the parts)."""
         return delayed(_aggregates)(self.measures, *[delayed(tasks.sums)(self._shared, p) for p in self.parts])
 
-    def to_parquet(self, path: str | os.PathLike[str]) -> dict[Any, float]:
+    def to_parquet(self, path: str | os.PathLike[str]) -> dict[Measure, float]:
         """Write the per-query values as a directory of Parquet files (one per partition, written by the
         workers: ``path`` must be where they can write) and return the aggregates: one evaluation of
         the run for both."""
@@ -51,13 +52,13 @@ class DaskResults:
         writes = [delayed(tasks.write_part)(self._shared, part, os.path.join(directory, f'part-{i:05d}.parquet'))
                   for i, part in enumerate(self.parts)]
         aggregated, *_ = dask.compute(self.aggregates(), *writes)
-        result: dict[Any, float] = aggregated
+        result: dict[Measure, float] = aggregated
         return result
 
     @property
-    def aggregated(self) -> dict[Any, float]:
+    def aggregated(self) -> dict[Measure, float]:
         """``{measure: aggregate}`` (computes the run's values)."""
-        result: dict[Any, float] = self.aggregates().compute()
+        result: dict[Measure, float] = self.aggregates().compute()
         return result
 
     def persist(self) -> DaskResults:
@@ -71,7 +72,7 @@ class DaskResults:
         return f'<DaskResults: {len(self.measures)} measures, {len(self.parts)} partitions>'
 
 
-def _aggregates(measures: list[Any], *parts: list[sums.ExactSum]) -> dict[Any, float]:
+def _aggregates(measures: list[Measure], *parts: list[sums.ExactSum]) -> dict[Measure, float]:
     totals = [sums.ExactSum(0, 0, 0.0)] * len(measures)
     for part in parts:
         totals = [sums.add(a, b) for a, b in zip(totals, part, strict=True)]
