@@ -49,6 +49,10 @@ class InputError(IrmetricsError, ValueError):
             where = f'{where}:{line}' if where else f'line {line}'
         super().__init__(f'{where}: {problem}' if where else problem)
 
+    def __reduce__(self) -> tuple[type, tuple[str, str | None, int | None]]:
+        # keep source and line when pickled (an error raised on a worker of a cluster)
+        return type(self), (self.problem, self.source, self.line)
+
 
 class DuplicateError(InputError):
     """The same (query, document) pair occurs more than once."""

@@ -43,3 +43,17 @@ def ir_measures_pipeline():
     ir_measures.DefaultPipeline.providers[:] = providers
     ir_measures.providers.registry.clear()
     ir_measures.providers.registry.update(registry)
+
+
+@pytest.fixture(scope='session')
+def dask_client():
+    """A distributed LocalCluster of two worker processes (one thread each), started once per session."""
+    import logging
+
+    import distributed
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                       silence_logs=logging.ERROR)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()

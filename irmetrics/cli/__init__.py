@@ -1,6 +1,7 @@
 """The ``irmetrics`` command line: a thin layer over the public API.
 
     irmetrics QRELS RUN MEASURE... [-q] [-n] [-p PLACES] [--provider NAME] [--format FORMAT]
+              [--memory-limit SIZE] [--dask ADDRESS]
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
     irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
     irmetrics measures [NAME...]  |  irmetrics providers
@@ -10,9 +11,10 @@ Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod
 comparison command), :mod:`.sources`
 (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
-:mod:`.progress` (the progress bar), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with
-:mod:`.gnu_getopt` and :mod:`.trec_layout`, the layout ``--trec-eval`` prints too).  Every user
-error is one line on stderr and exit status 2.
+:mod:`.progress` (the progress bar), :mod:`.cluster` (``--dask``: a Dask client; Dask is imported
+only then), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with :mod:`.gnu_getopt` and
+:mod:`.trec_layout`, the layout ``--trec-eval`` prints too).  Every user error is one line on stderr
+and exit status 2.
 """
 from __future__ import annotations
 

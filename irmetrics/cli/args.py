@@ -37,6 +37,7 @@ examples:
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25.txt   # significance tests
   irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
+  irmetrics --dask local:4 qrels.txt run.parquet -m AP          # through Dask (irmetrics[dask])
 
 full reference: docs/cli.md in the irmetrics source tree'''
 
@@ -71,6 +72,9 @@ class _EvaluateParser(_Parser):
             raise UsageError('-n/--no_summary only makes sense with -q/--by_query')
         if args.trec_eval and len(args.runs) > 1:
             raise UsageError("--trec-eval prints one run (trec_eval's layout has no run column); give one run")
+        if args.dask and args.memory_limit is not None:
+            raise UsageError('--memory-limit bounds evaluation in this process; with --dask the workers\' memory '
+                             'is the cluster\'s (give one or the other)')
         if args.format is None and not args.trec_eval:
             args.format = 'table' if sys.stdout.isatty() else 'tsv'
         return args
@@ -81,6 +85,21 @@ def places(text: str) -> int:
     if value < -1:
         raise argparse.ArgumentTypeError(f'{text} is not a number of places (0 or more, or -1 for every digit)')
     return value
+
+
+def memory_limit(text: str) -> int:
+    from ..data.large import parse_size
+    from ..errors import InputError
+    try:
+        return parse_size(text, 'memory limit')
+    except InputError as ex:
+        raise argparse.ArgumentTypeError(str(ex)) from None
+
+
+def dask_address(text: str) -> str:
+    if text.startswith('local:') and not (text[6:].isdigit() and int(text[6:]) > 0):
+        raise argparse.ArgumentTypeError(f'{text!r}: local:N needs a number of workers N >= 1')
+    return text
 
 
 def _evaluation_options(p: argparse.ArgumentParser) -> None:
@@ -104,10 +123,11 @@ def evaluate_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter,
                 description='Evaluate TREC runs against qrels with IR measures, exactly as trec_eval '
                             'ranks and counts (see docs/conventions.md).')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format; .gz/.bz2/.xz accepted) '
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format; .gz/.bz2/.xz accepted; or Parquet) '
                    'or an ir_datasets id')
     p.add_argument('words', nargs='*', metavar='RUN|MEASURE',
-                   help='without -m: one RUN then MEASUREs; with -m: RUNs')
+                   help='without -m: one RUN then MEASUREs; with -m: RUNs (TREC files, Parquet files or '
+                        'directories of Parquet files)')
     p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
                    help='a measure (or several, space-separated); repeatable. With -m every word after QRELS '
                         'is a run')
@@ -125,6 +145,13 @@ def evaluate_parser() -> argparse.ArgumentParser:
     out.add_argument('--trec-eval', '--trec_eval', dest='trec_eval', action='store_true',
                      help="trec_eval's three-column layout and measure names (one run)")
     _evaluation_options(p)
+    p.add_argument('--memory-limit', '--memory_limit', dest='memory_limit', type=memory_limit, default=None,
+                   metavar='SIZE', help='evaluate a run file larger than this (512M, 4G, ...; default: half of the '
+                                        'memory) in chunks of complete queries, with the same numbers '
+                                        '(docs/scaling.md)')
+    p.add_argument('--dask', type=dask_address, default=None, metavar='ADDRESS',
+                   help='evaluate through Dask: a scheduler address (tcp://host:8786), or local[:N] for a local '
+                        'cluster of N worker processes (needs irmetrics[dask]; docs/scaling.md)')
     p.add_argument('--quiet', action='store_true', help='no progress bar')
     p.add_argument('--version', action='version', version=f'irmetrics {__version__}')
     return p

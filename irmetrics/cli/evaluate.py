@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
+from ..core.results import CalcResults
 from ..errors import MeasureError, UnknownMeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
@@ -55,18 +56,45 @@ def check_runs(names: Sequence[str]) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    from ..core.api import evaluator
     measures = resolve_measures(args.measures)
     check_runs(args.runs)
-    results = []
     show = progress.wanted(args.quiet)
     with progress.Progress(1 + 2 * len(args.runs), enabled=show) as bar:
         bar.step(f'reading qrels {args.qrels}')
-        ev = evaluator(measures, load_qrels(args.qrels, args.qrels_duplicates), provider=args.provider)
-        for name in args.runs:
-            bar.step(f'reading {name}')
-            loaded = load_run(name, args.duplicates)
-            bar.step(f'evaluating {name}')
-            results.append(RunResults(name, ev.calc(loaded)))
+        qrels = load_qrels(args.qrels, args.qrels_duplicates)
+        evaluate = _through_dask if args.dask else _in_process
+        results = evaluate(args, measures, qrels, bar)
     opts = Options(by_query=args.by_query, summary=not args.no_summary, places=args.places)
     out.write(RENDERERS['trec_eval' if args.trec_eval else args.format](results, opts))
+
+
+def _in_process(args: argparse.Namespace, measures: list, qrels, bar: progress.Progress) -> list[RunResults]:
+    """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
+    from ..core.api import evaluator
+    from ..data.large import is_larger_than, memory_budget
+    ev = evaluator(measures, qrels, provider=args.provider)
+    budget = memory_budget(args.memory_limit)
+    results = []
+    for name in args.runs:
+        chunked = is_larger_than(name, budget)
+        bar.step(f'reading {name}' if not chunked else f'evaluating {name} in chunks')
+        loaded = name if chunked else load_run(name, args.duplicates)
+        bar.step(f'evaluating {name}')
+        results.append(RunResults(name, ev.calc(loaded, args.duplicates, budget)))
+    return results
+
+
+def _through_dask(args: argparse.Namespace, measures: list, qrels, bar: progress.Progress) -> list[RunResults]:
+    """Each run read and evaluated by the workers of a Dask cluster (same numbers)."""
+    from .cluster import dask_client
+    with dask_client(args.dask):
+        import irmetrics.dask
+        ev = irmetrics.dask.evaluator(measures, qrels, provider=args.provider)
+        results = []
+        for name in args.runs:
+            bar.step(f'evaluating {name} on {args.dask}')
+            evaluated = ev.calc(name, args.duplicates)
+            assert isinstance(evaluated, CalcResults)          # per-query values gathered (the default)
+            results.append(RunResults(name, evaluated))
+            bar.step(f'evaluated {name}')
+    return results

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import os
 
-from ..data.inputs import read_trec_qrels, read_trec_run, to_qrels
+from ..data.inputs import to_qrels, to_run
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import InputError
 
 IR_DATASETS_INSTALL = 'pip install "irmetrics[ir_datasets]"'
-_FILE_SUFFIXES = ('.txt', '.tsv', '.qrels', '.gz', '.bz2', '.xz')
+_FILE_SUFFIXES = ('.txt', '.tsv', '.qrels', '.gz', '.bz2', '.xz', '.parquet')
 
 
 def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
-    """Qrels from a file, or from an ir_datasets dataset when ``arg`` is not a file."""
+    """Qrels from a file (TREC or Parquet), or from an ir_datasets dataset when ``arg`` is not a file."""
     if os.path.exists(arg) or not _could_be_dataset_id(arg):
-        return read_trec_qrels(arg, duplicates)
+        return to_qrels(arg, duplicates)
     try:
         import ir_datasets
     except ImportError:
@@ -30,7 +30,8 @@ def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
 
 
 def load_run(arg: str, duplicates: str) -> Run:
-    return read_trec_run(arg, duplicates=duplicates)
+    """A run from a file: TREC text, a Parquet file or a directory of Parquet files."""
+    return to_run(arg, duplicates=duplicates)
 
 
 def _could_be_dataset_id(arg: str) -> bool:

@@ -5,6 +5,13 @@ missing from the run scores its measure's ``missing_value`` (0 for most; NumQ
 and NumRel are computed on the empty ranking), queries only in the run are
 ignored.  Per-query values aggregate by mean (sum for the counts).  Evaluation
 never modifies its inputs.
+
+A run can also be evaluated in parts that each hold complete queries (every row of each of their
+queries): chunks of a file larger than memory (``memory_limit``), or the partitions of a Dask or
+Spark DataFrame (:meth:`Evaluator.calc_partition`, joined by :meth:`Evaluator.combine`).  A query's
+value depends on its own rows and judgments only, so each part gives exactly the values the whole
+run gives, and the aggregates are then computed from all of them in the qrels' order, as in memory:
+the numbers are the same to the last bit.
 """
 from __future__ import annotations
 
@@ -14,61 +21,202 @@ from typing import Any
 import numpy as np
 
 from .. import errors
-from ..data.inputs import to_qrels, to_run
+from ..data import ids
+from ..data.ids.index import IdIndex
+from ..data.inputs import frame_column, is_source, to_qrels, to_run
+from ..data.large import is_larger_than, map_query_chunks, memory_budget
 from ..data.qrels import Qrels
+from ..data.run import Run
 from ..errors import DuplicateError, InputError
 from . import diagnostics
 from .measure import COMPUTED, Measure, bind_evaluation
 from .parse import parse_measures
 from .provider import PROVIDERS, Prepared
-from .results import CalcResults, Metric
+from .results import CalcResults, Metric, QueryValues
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
+MemoryLimit = int | str | None
+Plan = list[tuple[str, list[Measure], Prepared]]
 
 
 class Evaluator:
-    """Measures and qrels prepared once, evaluated against any number of runs."""
+    """Measures and qrels prepared once, evaluated against any number of runs.
+
+    The qrels are read and checked when the evaluator is built, the engines prepared on them when
+    a whole run is first evaluated (parts of a run prepare only their queries' judgments).  An
+    evaluator pickles without its prepared engines, so it can be shipped to the workers of a cluster.
+    """
 
     def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False):
         """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning."""
         self.strict = strict
+        self.provider = provider
         with errors.strict(strict):
             self.measures: list[Measure] = parse_measures(measures)
             self.qrels: Qrels = to_qrels(qrels)
             _check_qrels(self.qrels, self.measures)
             diagnostics.check_levels(self.qrels, self.measures)
-        self.plan: list[tuple[str, list[Measure], Prepared]] = [
-            (p.name, ms, p.prepare(ms, self.qrels)) for p, ms in PROVIDERS.resolve(self.measures, provider)]
-        self._query_ids = self.qrels.query_ids.to_list()
+        self._groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.measures, provider)]
+        self._plan: Plan | None = None
+        self._query_ids: list[str] | None = None
+        self._query_index: IdIndex | None = None
 
-    def calc(self, run: Any, duplicates: str = 'error') -> CalcResults:
-        """Per-query values and aggregates of ``run``."""
+    @property
+    def plan(self) -> Plan:
+        """(provider name, its measures, its prepared evaluator) for each provider used."""
+        if self._plan is None:
+            self._plan = self._prepare(self.qrels)
+        return self._plan
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, '_plan': None, '_query_ids': None, '_query_index': None}
+
+    def _prepare(self, qrels: Qrels) -> Plan:
+        return [(name, ms, PROVIDERS.get(name).prepare(ms, qrels)) for name, ms in self._groups]
+
+    @property
+    def query_ids(self) -> list[str]:
+        """The qrels' query ids: the queries every result lists, in this order."""
+        if self._query_ids is None:
+            self._query_ids = self.qrels.query_ids.to_list()
+        return self._query_ids
+
+    def codes_of(self, query_ids: Any) -> np.ndarray:
+        """Index of each of ``query_ids`` (an id column) among the qrels' queries, -1 where absent;
+        by fingerprint, so the cost does not grow with the number of qrels queries."""
+        if self._query_index is None:
+            self._query_index = IdIndex(self.qrels.query_ids)
+        return self._query_index.lookup(ids.column(query_ids))
+
+    # --- whole runs --------------------------------------------------------------------------
+    def calc(self, run: Any, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> CalcResults:
+        """Per-query values and aggregates of ``run``.
+
+        A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
+        ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
+        queries, with the same numbers: see docs/scaling.md.
+        """
+        budget = memory_budget(memory_limit)
         with errors.strict(self.strict):
+            if is_source(run) and is_larger_than(run, budget):
+                return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), str(run))
             run = to_run(run, duplicates=duplicates)
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)
-        values = np.empty((self.qrels.num_queries, len(self.measures)), dtype=np.float64)
-        column = {m: j for j, m in enumerate(self.measures)}
-        for _name, measures, prepared in self.plan:
-            computed = prepared.evaluate(run)
-            for m in measures:
-                col = np.asarray(computed[m], dtype=np.float64)
-                if m.definition.missing_value is not COMPUTED:
-                    col = np.where(present, col, m.definition.missing_value)
-                values[:, column[m]] = col
-        return CalcResults(self._query_ids, self.measures, values)
+        return CalcResults(self.query_ids, self.measures, _values(self.measures, self.plan, self.qrels, run, present))
 
-    def calc_aggregate(self, run: Any, duplicates: str = 'error') -> dict[Measure, float]:
+    def calc_aggregate(self, run: Any, duplicates: str = 'error',
+                       memory_limit: MemoryLimit = None) -> dict[Measure, float]:
         """``{measure: aggregate value}`` for ``run``."""
-        return self.calc(run, duplicates).aggregated
+        return self.calc(run, duplicates, memory_limit).aggregated
 
-    def iter_calc(self, run: Any, duplicates: str = 'error') -> Iterator[Metric]:
+    def iter_calc(self, run: Any, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> Iterator[Metric]:
         """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-        return self.calc(run, duplicates).iter_metrics()
+        return self.calc(run, duplicates, memory_limit).iter_metrics()
+
+    # --- runs in parts of complete queries ---------------------------------------------------
+    def calc_queries(self, run: Any, duplicates: str = 'error') -> QueryValues:
+        """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
+        queries; the work is proportional to the part and its queries' judgments, whatever the size
+        of the qrels."""
+        run = to_run(run, duplicates=duplicates)
+        codes = np.unique(self.codes_of(run.query_ids))
+        return self._calc_subset(codes[codes >= 0], run)
+
+    def calc_partition(self, run: Any, duplicates: str = 'error') -> Any:
+        """The partition function: per-query values of a part of a run that holds complete queries.
+
+        ``run`` is any run input (a pandas DataFrame, an Arrow table, ...); the result is a pandas
+        DataFrame with a ``query_id`` column and one float column per measure (named
+        ``str(measure)``), one row per qrels query in ``run``.  Engine-neutral: Dask and Spark
+        call it on their partitions (docs/scaling.md); :meth:`combine` joins the results.
+        """
+        return self.to_frame(self.calc_queries(run, duplicates))
+
+    def partition_schema(self) -> str:
+        """The columns :meth:`calc_partition` returns, as a SQL schema (what Spark's ``applyInPandas`` asks for)."""
+        return ', '.join(['query_id string'] + [f'`{m}` double' for m in self.measures])
+
+    def to_frame(self, part: QueryValues) -> Any:
+        """Per-query values as :meth:`calc_partition` returns them (a pandas DataFrame)."""
+        import pandas as pd
+        columns = {str(m): part.values[:, j] for j, m in enumerate(self.measures)}
+        query_ids = pd.Series(self.qrels.query_ids.take(part.codes).to_list(), dtype=str)   # pandas' string type
+        return pd.DataFrame({'query_id': query_ids, **columns})
+
+    def combine(self, parts: Any, source: str = 'run') -> CalcResults:
+        """The results of a whole run from the per-query values of its parts (any order).
+
+        ``parts``: :class:`QueryValues`, or DataFrames as :meth:`calc_partition` returns them (or
+        one DataFrame of them all).  Qrels queries in no part score as queries missing from the
+        run, with the warning a whole run gets (naming ``source``); a query in two parts is an
+        error (each part must hold complete queries).
+        """
+        values = np.full((self.qrels.num_queries, len(self.measures)), np.nan)
+        seen = np.zeros(self.qrels.num_queries, dtype=bool)
+        for part in self._parts(parts):
+            ordered = np.sort(part.codes)
+            twice = np.concatenate((part.codes[seen[part.codes]], ordered[1:][ordered[1:] == ordered[:-1]]))
+            if len(twice):
+                raise InputError(f'query {self.query_ids[int(twice[0])]!r} is in more than one part of the run: '
+                                 f'each part (chunk, partition) must hold complete queries')
+            seen[part.codes] = True
+            values[part.codes] = part.values
+        with errors.strict(self.strict):
+            diagnostics.check_present(self.qrels, seen, source)
+        missing = self.calc_missing(np.flatnonzero(seen))
+        values[missing.codes] = missing.values
+        return CalcResults(self.query_ids, self.measures, values)
+
+    def calc_missing(self, present: np.ndarray) -> QueryValues:
+        """Values of the qrels queries not among ``present`` (query codes, as :class:`QueryValues` has
+        them): queries missing from the run (0, or computed on the empty ranking for NumQ and NumRel)."""
+        absent = np.ones(self.qrels.num_queries, dtype=bool)
+        absent[np.asarray(present, dtype=np.int64)] = False
+        return self._calc_subset(np.flatnonzero(absent), Run.from_columns([], [], []))
+
+    def _parts(self, parts: Any) -> Iterator[QueryValues]:
+        if isinstance(parts, QueryValues) or hasattr(parts, 'columns'):
+            parts = [parts]
+        columns = [str(m) for m in self.measures]
+        for part in parts:
+            if isinstance(part, QueryValues):
+                yield part
+                continue
+            codes = self.codes_of(frame_column(part['query_id']))
+            unknown = np.flatnonzero(codes < 0)
+            if len(unknown):
+                raise InputError(f'query {part["query_id"].iloc[int(unknown[0])]!r} of a part is not in the qrels')
+            yield QueryValues(codes, part[columns].to_numpy(dtype=np.float64))
+
+    def _calc_subset(self, codes: np.ndarray, run: Run) -> QueryValues:
+        """Values of the qrels queries ``codes`` (ascending) in ``run``, from an evaluator of just those queries."""
+        if len(codes) == 0:
+            return QueryValues(codes.astype(np.int64), np.zeros((0, len(self.measures))))
+        qrels = self.qrels.subset(codes)
+        return QueryValues(codes.astype(np.int64), _values(self.measures, self._prepare(qrels), qrels, run))
 
     def __repr__(self) -> str:
-        plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms, _ in self.plan)
+        plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in self._groups)
         return f'<Evaluator {plan} on {self.qrels!r}>'
+
+
+def _values(measures: list[Measure], plan: Plan, qrels: Qrels, run: Run,
+            present: np.ndarray | None = None) -> np.ndarray:
+    """The (query x measure) values of ``run`` against ``qrels`` by ``plan``, missing queries filled
+    (``present``: which qrels queries the run holds, when known)."""
+    if present is None:
+        present = qrels.query_ids.lookup(run.query_ids) >= 0
+    values = np.empty((qrels.num_queries, len(measures)), dtype=np.float64)
+    column = {m: j for j, m in enumerate(measures)}
+    for _name, group, prepared in plan:
+        computed = prepared.evaluate(run)
+        for m in group:
+            col = np.asarray(computed[m], dtype=np.float64)
+            if m.definition.missing_value is not COMPUTED:
+                col = np.where(present, col, m.definition.missing_value)
+            values[:, column[m]] = col
+    return values
 
 
 def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:
@@ -96,22 +244,26 @@ def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None, s
 
 
 def calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-         duplicates: str = 'error', strict: bool = False) -> CalcResults:
-    """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels`` (``strict``: see
-    :func:`evaluator`)."""
-    return Evaluator(measures, qrels, provider, strict).calc(run, duplicates)
+         duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False) -> CalcResults:
+    """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``.
+
+    ``memory_limit``: see :meth:`Evaluator.calc`; ``strict``: see :func:`evaluator`.
+    """
+    return Evaluator(measures, qrels, provider, strict).calc(run, duplicates, memory_limit)
 
 
 def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-                   duplicates: str = 'error', strict: bool = False) -> dict[Measure, float]:
+                   duplicates: str = 'error', memory_limit: MemoryLimit = None,
+                   strict: bool = False) -> dict[Measure, float]:
     """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``."""
-    return calc(measures, qrels, run, provider, duplicates, strict).aggregated
+    return calc(measures, qrels, run, provider, duplicates, memory_limit, strict).aggregated
 
 
 def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-              duplicates: str = 'error', strict: bool = False) -> Iterator[Metric]:
+              duplicates: str = 'error', memory_limit: MemoryLimit = None,
+              strict: bool = False) -> Iterator[Metric]:
     """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-    return calc(measures, qrels, run, provider, duplicates, strict).iter_metrics()
+    return calc(measures, qrels, run, provider, duplicates, memory_limit, strict).iter_metrics()
 
 
 bind_evaluation(calc=calc, calc_aggregate=calc_aggregate, iter_calc=iter_calc, evaluator=evaluator)

@@ -43,10 +43,24 @@ def check_queries(qrels: Qrels, run: Run, present: np.ndarray) -> None:
         warn(f'none of the run\'s {run.num_queries} query ids is a query of the qrels ({_examples(run.query_ids)} '
              f'against {_examples(qrels.query_ids)}): every query scores 0{_likely_cause(qrels, run)}',
              run.source)
-    elif not present.all():
+    else:
+        _check_missing(qrels, present, run.source)
+
+
+def check_present(qrels: Qrels, present: np.ndarray, source: str) -> None:
+    """The warnings of :func:`check_queries` for a run evaluated in parts (never whole in memory):
+    ``present`` says which qrels queries some part holds."""
+    if not present.any():
+        warn(f'no query of the qrels ({_examples(qrels.query_ids)}) is in the run: every query scores 0', source)
+    else:
+        _check_missing(qrels, present, source)
+
+
+def _check_missing(qrels: Qrels, present: np.ndarray, source: str) -> None:
+    if not present.all():
         missing = qrels.query_ids.take(np.flatnonzero(~present))
         warn(f'{len(missing)} of the {qrels.num_queries} qrels queries are not in the run ({_examples(missing)}); '
-             f'they score 0 (trec_eval -c)', run.source)
+             f'they score 0 (trec_eval -c)', source)
 
 
 def _examples(values: Ids) -> str:

@@ -22,6 +22,14 @@ class Metric(NamedTuple):
     value: float
 
 
+class QueryValues(NamedTuple):
+    """Per-query values of some of an evaluator's queries: ``codes`` index the qrels' query ids
+    (ascending), ``values`` has one row per code and one column per measure.  What one part of a
+    run (a chunk, a partition) evaluates to; :meth:`~irmetrics.Evaluator.combine` joins the parts."""
+    codes: np.ndarray
+    values: np.ndarray
+
+
 def aggregate(measure: Measure, values: np.ndarray) -> float:
     """Aggregate per-query values as the measure says (:attr:`Measure.aggregation`): the mean, the
     geometric mean of the values floored at :data:`GEOMETRIC_MEAN_FLOOR`, or the sum (counts).

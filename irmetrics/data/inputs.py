@@ -1,10 +1,12 @@
 """Every supported input becomes a columnar :class:`Qrels` or :class:`Run`, once.
 
-Accepted for both: a path (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text,
-an already converted object, a pandas DataFrame, a dict of dicts
-(``{query_id: {doc_id: relevance_or_score}}``), or an iterable of named tuples
-or plain tuples in ``Qrel`` / ``ScoredDoc`` field order (ir_measures' and
-ir_datasets' record types among them).
+Accepted for both: a path to a TREC file (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text, a
+Parquet file (a path ending in ``.parquet``) or a directory of Parquet files, an already converted
+object, a pandas DataFrame, an Arrow table or a polars DataFrame (columns named as in
+:mod:`.columns`), a dict of dicts (``{query_id: {doc_id: relevance_or_score}}``), or an iterable of
+named tuples or plain tuples in ``Qrel`` / ``ScoredDoc`` field order (ir_measures' and
+ir_datasets' record types among them).  Arrow, polars and Parquet inputs are read by
+:mod:`.tables` and :mod:`.parquet`, imported only then.
 """
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import InputError, warn
+from .columns import find_columns
+from .locate import RowLocator
 from .qrels import Qrels
 from .ranx_objects import is_ranx, ranx_dict
 from .records import Qrel, ScoredDoc
@@ -26,10 +30,16 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
     (``duplicates``: see :func:`read_trec_qrels`)."""
     if isinstance(obj, Qrels):
         return obj
-    if _is_source(obj):
+    if is_source(obj):
+        if is_parquet(obj):
+            from .parquet import read_parquet_qrels
+            return read_parquet_qrels(obj, duplicates)
         return read_trec_qrels(obj, duplicates)
+    if is_table(obj):
+        from .tables import as_table, kind_name, qrels_from_table
+        return qrels_from_table(as_table(obj), f'qrels {kind_name(obj)}', duplicates=duplicates)
     if _is_dataframe(obj):
-        cols = _frame_columns(obj, Qrel._fields, optional=('iteration',), source='qrels DataFrame')
+        cols = _frame_columns(obj, 'qrels')
         return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols.get('iteration'),
                                   source='qrels DataFrame', duplicates=duplicates)
     if isinstance(obj, dict):
@@ -45,12 +55,16 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
     """Convert any supported run input (see the module docstring; a ``ranx.Run`` too) to :class:`Run`."""
     if isinstance(obj, Run):
         return obj
-    if _is_source(obj):
+    if is_source(obj):
+        if is_parquet(obj):
+            from .parquet import read_parquet_run
+            return read_parquet_run(obj, duplicates)
         return read_trec_run(obj, duplicates=duplicates)
+    if is_table(obj):
+        from .tables import as_table, kind_name, run_from_table
+        return run_from_table(as_table(obj), f'run {kind_name(obj)}', duplicates=duplicates)
     if _is_dataframe(obj):
-        cols = _frame_columns(obj, ScoredDoc._fields, optional=(), source='run DataFrame')
-        return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source='run DataFrame',
-                                duplicates=duplicates)
+        return run_from_dataframe(obj, duplicates)
     if isinstance(obj, dict):
         q, d, s = _flatten_dict(obj, 'run')
         return Run.from_columns(q, d, s, source='run dict', duplicates=duplicates)
@@ -60,19 +74,53 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
     return Run.from_columns(q, d, s, source='run records', duplicates=duplicates)
 
 
-def _is_source(obj: Any) -> bool:
+def run_from_dataframe(frame: Any, duplicates: str = 'error', where: RowLocator | None = None) -> Run:
+    """A run of a pandas DataFrame (columns named as in :mod:`.columns`); ``where`` locates its rows
+    for messages (by default row ``i`` is item ``i + 1``)."""
+    cols = _frame_columns(frame, 'run')
+    return Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source='run DataFrame',
+                            duplicates=duplicates, where=where)
+
+
+def is_source(obj: Any) -> bool:
+    """A path, raw text or bytes (not an object holding the rows)."""
     return isinstance(obj, (str, bytes, os.PathLike))
+
+
+def is_parquet(source: Any) -> bool:
+    """A path ending in ``.parquet`` (any case), or a directory (of Parquet files)."""
+    if isinstance(source, bytes) or (isinstance(source, str) and '\n' in source):
+        return False
+    path = os.fspath(source)
+    return path.lower().endswith('.parquet') or os.path.isdir(path)
+
+
+def is_table(obj: Any) -> bool:
+    """An Arrow ``Table``/``RecordBatch`` or a polars ``DataFrame``/``LazyFrame`` (told by their type's
+    module, so that neither library is imported to ask)."""
+    kind = type(obj)
+    return (kind.__module__.startswith('pyarrow') and kind.__name__ in ('Table', 'RecordBatch')) or \
+        (kind.__module__.startswith('polars') and kind.__name__ in ('DataFrame', 'LazyFrame'))
 
 
 def _is_dataframe(obj: Any) -> bool:
     return hasattr(obj, 'columns') and hasattr(obj, 'itertuples')
 
 
-def _frame_columns(frame: Any, fields: tuple[str, ...], optional: tuple[str, ...], source: str) -> dict[str, Any]:
-    missing = [f for f in fields if f not in frame.columns and f not in optional]
-    if missing:
-        raise InputError(f'lacks column(s) {", ".join(missing)} (has {", ".join(map(str, frame.columns))})', source)
-    return {f: frame[f].to_numpy() for f in fields if f in frame.columns}
+def _frame_columns(frame: Any, kind: str) -> dict[str, Any]:
+    """The columns of a pandas DataFrame, by canonical name (see :mod:`.columns`), as arrays
+    (:func:`frame_column`); the ids and numbers are checked when the qrels or run is built."""
+    return {canonical: frame_column(frame[name])
+            for canonical, name in find_columns(frame.columns, kind, f'{kind} DataFrame').items()}
+
+
+def frame_column(series: Any) -> Any:
+    """A pandas column's values: the Arrow array of an Arrow-backed column (no copy through Python
+    objects), else a numpy array."""
+    to_arrow = getattr(getattr(series, 'array', None), '__arrow_array__', None)
+    if to_arrow is not None and series.dtype.kind not in 'iufb':
+        return to_arrow()
+    return series.to_numpy()
 
 
 def _flatten_dict(obj: dict[Any, Any], kind: str) -> tuple[list[Any], list[Any], list[Any]]:

@@ -16,7 +16,7 @@ from .duplicates import Duplicates
 from .ids import Ids
 from .locate import RowLocator, id_at
 from .records import Qrel
-from .segments import offsets_of
+from .segments import offsets_of, ranges
 
 #: A qrels' policy for a document judged more than once for a query: 'error' (trec_eval) or its highest grade.
 QRELS_DUPLICATE_POLICIES = ('error', 'max')
@@ -74,8 +74,8 @@ class Qrels:
             if duplicates == 'error':
                 raise where.error(DuplicateError,
                                   f'duplicate judgment: document {id_at(docs, g[0])!r} judged more than once for '
-                                  f'query {id_at(qids, g[0])!r} (iteration {id_at(its, g[0])!r}), at '
-                                  f'{where.describe_lines(g)}; pass duplicates="max" to keep its highest grade',
+                                  f'query {id_at(qids, g[0])!r} (iteration {id_at(its, g[0])!r})'
+                                  f'{where.at(g)}; pass duplicates="max" to keep its highest grade',
                                   int(g[1]))
             kept = np.setdiff1d(np.arange(len(rel)), dups.to_drop('max', rel), assume_unique=True)
             codes, it_codes, rel, fingerprints = codes[kept], it_codes[kept], rel[kept], fingerprints[kept]
@@ -87,12 +87,25 @@ class Qrels:
                 g = across.first()
                 iterations = ', '.join(repr(i) for i in its.take(g).to_list())
                 judged_twice = (f'document {id_at(docs, g[0])!r} is judged more than once for query '
-                                f'{id_at(qids, g[0])!r} (iterations {iterations}), at {where.describe_lines(g)}',
+                                f'{id_at(qids, g[0])!r} (iterations {iterations}){where.at(g)}',
                                 where.line(int(g[1])) if where.lines is not None else None)
         order = np.argsort(codes, kind='stable')
         codes = codes[order]
         return cls(vocab, codes, docs.take(order), rel[order], its.take(order),
                    offsets_of(codes, len(vocab)), source, judged_twice)
+
+    def subset(self, queries: np.ndarray) -> Qrels:
+        """The judgments of some queries (codes into ``query_ids``, ascending), in the same row order.
+
+        Nothing is validated again: the rows were when these qrels were built.
+        """
+        queries = np.asarray(queries, dtype=np.int64)
+        sizes = self.offsets[queries + 1] - self.offsets[queries]
+        rows = np.repeat(self.offsets[queries], sizes) + ranges(sizes)
+        qidx = np.repeat(np.arange(len(queries), dtype=self.qidx.dtype), sizes)
+        offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        return Qrels(self.query_ids.take(queries), qidx, self.doc_ids.take(rows), self.relevance[rows],
+                     self.iteration.take(rows), offsets, self.source, self.judged_twice)
 
     def __len__(self) -> int:
         return len(self.qidx)

@@ -44,12 +44,16 @@ class Run:
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, scores, *, source: str = 'run', duplicates: str = 'error',
-                     lines=None) -> Run:
-        """Build from per-row columns (see the class docstring for ``duplicates``)."""
+                     lines=None, where: RowLocator | None = None) -> Run:
+        """Build from per-row columns (see the class docstring for ``duplicates``).
+
+        ``lines`` (each row's file line, or a function giving them) or ``where`` (a
+        :class:`~.locate.RowLocator`) say where a faulty row is, for messages.
+        """
         if duplicates not in DUPLICATE_POLICIES:
             raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, '
                              f'not {duplicates!r}')
-        where = RowLocator(source, lines)
+        where = where or RowLocator(source, lines)
         qids = where.ids(query_ids, 'query_id')
         docs = where.ids(doc_ids, 'doc_id')
         sc = numeric.column(scores, 'score', where).astype(np.float64, copy=False)
@@ -68,7 +72,7 @@ class Run:
                 raise where.error(
                     DuplicateError,
                     f'duplicate document {id_at(docs, g[0])!r}: retrieved more than once for query '
-                    f'{id_at(qids, g[0])!r}, at {where.describe_lines(g)} ({dups.count} duplicated '
+                    f'{id_at(qids, g[0])!r}{where.at(g)} ({dups.count} duplicated '
                     f'pair(s) in all); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
                     f'to keep one', int(g[1]))
             drop = dups.to_drop(duplicates, sc)

@@ -16,7 +16,10 @@ def ranges(sizes: np.ndarray) -> np.ndarray:
 
 def offsets_of(sorted_codes: np.ndarray, n_segments: int) -> np.ndarray:
     """Start offsets (length ``n_segments + 1``) of each code in an array sorted by code."""
-    return np.searchsorted(sorted_codes, np.arange(n_segments + 1), side='left').astype(np.int64)
+    # the needles in the codes' own type: searchsorted would otherwise convert the whole haystack
+    kind = sorted_codes.dtype if sorted_codes.dtype.kind in 'iu' and n_segments < np.iinfo(sorted_codes.dtype).max \
+        else np.int64
+    return np.searchsorted(sorted_codes, np.arange(n_segments + 1, dtype=kind), side='left').astype(np.int64)
 
 
 def running_count(mask: np.ndarray, query: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -85,6 +85,13 @@ class ArrowIds(Ids):
             if used.all():                                   # the reader's dictionary: nothing to do
                 return ArrowIds(values.dictionary), codes
             values = values.cast(values.type.value_type)
+        else:
+            starts = self.run_starts()
+            if 4 * len(starts) <= len(values):              # long runs of one id, as a run grouped by query has
+                heads = pc.dictionary_encode(take(values, starts))
+                if len(heads.dictionary) == len(starts):    # each id in one run: its code is its run's
+                    sizes = np.diff(np.append(starts, len(values)))
+                    return ArrowIds(heads.dictionary), np.repeat(np.arange(len(starts), dtype=np.int32), sizes)
         encoded = pc.dictionary_encode(values)
         return ArrowIds(encoded.dictionary), numbers(encoded.indices).astype(np.int32, copy=False)
 
@@ -103,8 +110,16 @@ class ArrowIds(Ids):
         return fingerprint_bytes(data, offsets)
 
     def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
-        table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self.values})
+        table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self._plain()})
         return numbers(pc.sort_indices(table, sort_keys=[('g', 'ascending'), ('d', 'descending')])).astype(np.int64)
+
+    def run_starts(self) -> np.ndarray:
+        n = len(self.values)
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        plain = self._plain()
+        differs = booleans(pc.not_equal(plain.slice(1), plain.slice(0, n - 1)))
+        return np.flatnonzero(np.concatenate(([True], differs))).astype(np.int64)
 
     def _lookup(self, vocabulary: ArrowIds) -> np.ndarray:
         values, vocab = self._plain(), vocabulary._plain()

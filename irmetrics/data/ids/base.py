@@ -24,7 +24,8 @@ from ...errors import InputError
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
 _MULT = np.uint64(0x100000001B3)          # FNV 64-bit prime
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
-_BLOCK = 1 << 16
+_AVALANCHE = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+_BLOCK = 1 << 13      # strings per block: temporaries of 64 KiB stay below malloc's mmap threshold (128 KiB)
 
 
 class Ids(ABC):
@@ -64,6 +65,10 @@ class Ids(ABC):
     @abstractmethod
     def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
         """Permutation sorting rows by group ascending, then id descending (byte-wise)."""
+
+    @abstractmethod
+    def run_starts(self) -> np.ndarray:
+        """Rows (int64, ascending, 0 first) where a run of equal consecutive ids starts."""
 
     @abstractmethod
     def _lookup(self, vocabulary: Any) -> np.ndarray:
@@ -172,7 +177,9 @@ def _is_unicode(text: str) -> bool:
 
 
 def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Fingerprints of the strings ``data[offsets[i]:offsets[i+1]]``, hashed eight bytes at a time.
+    """Fingerprints of the strings ``data[offsets[i]:offsets[i+1]]``, hashed eight bytes at a time, then
+    avalanched (splitmix64's finaliser), so that every bit depends on every byte: any few bits of a
+    fingerprint make a hash of the id (filters and buckets take some).
 
     Works in cache-sized blocks of strings, so temporaries stay small.
     """
@@ -187,14 +194,21 @@ def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
         starts = offsets[lo:hi] - first
         lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
+        shortest = int(lengths.min(initial=0))
         with np.errstate(over='ignore'):
             h = lengths.astype(np.uint64) * _MIX
-            for j in range((int(lengths.max()) + 7) // 8):
+            for j in range((int(lengths.max(initial=0)) + 7) // 8):
                 word = words[np.minimum(starts + 8 * j, last - first)]
-                word &= _BYTE_MASKS[np.clip(lengths - 8 * j, 0, 8)]
+                if shortest < 8 * (j + 1):                     # some strings end within this word
+                    word &= _BYTE_MASKS[np.clip(lengths - 8 * j, 0, 8)]
                 mixed = (h ^ word) * _MULT
                 mixed ^= mixed >> np.uint64(29)
-                h = np.where(lengths > 8 * j, mixed, h)      # a string's own words only, not its block's
+                h = mixed if shortest > 8 * j else np.where(lengths > 8 * j, mixed, h)  # a string's own words only
+            h ^= h >> np.uint64(30)
+            h *= _AVALANCHE[0]
+            h ^= h >> np.uint64(27)
+            h *= _AVALANCHE[1]
+            h ^= h >> np.uint64(31)
         out[lo:hi] = h
     return out
 

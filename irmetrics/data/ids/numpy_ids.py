@@ -55,6 +55,11 @@ class NumpyIds(Ids):
         by_id = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
         return np.asarray(sorted(by_id, key=groups.__getitem__), dtype=np.int64)
 
+    def run_starts(self) -> np.ndarray:
+        if len(self.values) == 0:
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero(np.concatenate(([True], self.values[1:] != self.values[:-1]))).astype(np.int64)
+
     def _lookup(self, vocabulary: NumpyIds) -> np.ndarray:
         index = {v: i for i, v in enumerate(vocabulary.to_list())}
         return np.fromiter((index.get(v, -1) for v in self.values.tolist()), dtype=np.int64, count=len(self))

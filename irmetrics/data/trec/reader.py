@@ -24,7 +24,7 @@ from .tag import last_tag
 
 #: Inputs up to this size are split by Python's string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
-_COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
+COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
 
 
 def load(source) -> tuple[Data, str]:
@@ -39,7 +39,7 @@ def load(source) -> tuple[Data, str]:
     if not isinstance(source, (str, os.PathLike)):
         raise InputError(f'cannot read a TREC file from {type(source).__name__}: expected a path, raw text or bytes')
     path = os.fspath(source)
-    compression = _COMPRESSION.get(os.path.splitext(path)[1].lower())
+    compression = COMPRESSION.get(os.path.splitext(path)[1].lower())
     try:
         if compression is None:
             if os.path.isdir(path):
@@ -77,25 +77,31 @@ def _decompress(path: str, module) -> bytes:
         raise InputError(f'cannot read: corrupt {module.__name__} data: {ex}', path) from None
 
 
-def parse(data: Data, name: str, layout: Layout) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
+def parse(data: Data, name: str, layout: Layout, file_start: bool = True, small_split: bool = True,
+          first_line: int | Callable[[], int] = 1) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
     """Columns (``layout.keep``) of a TREC file, and a function giving each row's line number.
 
     Id columns are id columns (:mod:`.ids`), numeric ones numpy arrays (float64 scores, int64 grades).
-    Blank lines are skipped with a warning (:func:`irmetrics.errors.warn`) giving their number and the
+    ``data`` may be a block of whole lines of a file (:mod:`.blocks`): ``file_start`` says whether it
+    starts the file (only there is a byte-order mark skipped), ``first_line`` is the file line the
+    block starts at (or a function counting it, called only when needed); ``small_split=False`` splits
+    even a small block with Arrow, so that every block's columns have the same Arrow types.  Blank
+    lines are skipped with a warning (:func:`irmetrics.errors.warn`) giving their number and the
     first one.
     """
-    if isinstance(data, bytes) and data.startswith(BOM):     # a byte-order mark is never part of a query id
+    if file_start and isinstance(data, bytes) and data.startswith(BOM):   # never part of a query id
         data = data[len(BOM):]
-    parsed, blank = _split(data, name, layout)
-    if blank.count:
+    parsed, blank = _split(data, name, layout, small_split)
+    if blank.count and blank.first_line is not None:
         plural = 's' if blank.count > 1 else ''
-        warn(f'{blank.count} blank line{plural} skipped (the first is line {blank.first_line})', name)
+        first = blank.first_line + (first_line() if callable(first_line) else first_line) - 1
+        warn(f'{blank.count} blank line{plural} skipped (the first is line {first})', name)
     return parsed
 
 
-def _split(data: Data, name: str, layout: Layout) -> tuple[tuple[dict[str, object], Callable[[], np.ndarray]],
-                                                           BlankLines]:
-    if isinstance(data, bytes) and len(data) <= SMALL_FILE:
+def _split(data: Data, name: str, layout: Layout,
+           small_split: bool) -> tuple[tuple[dict[str, object], Callable[[], np.ndarray]], BlankLines]:
+    if small_split and isinstance(data, bytes) and len(data) <= SMALL_FILE:
         text, blank = canonical(data, name, layout)
         return small.split(text, name, layout), blank
     from . import arrow

@@ -40,10 +40,11 @@ class SubtopicJudgments:
     """Per judged (query, document), the subtopics it is relevant to (grade >= rel), and the ideal rankings.
 
     Subtopics get global ids ``0 .. n_subtopics-1`` ordered by query, then by
-    first appearance in the qrels.  ``start``/``count`` index, per judgment (row
-    of ``index.keys``), its relevant subtopics in ``subtopic``; ``relevant_docs``
-    counts the relevant documents of each subtopic, ``S`` the subtopics of each
-    query that have one.
+    first appearance in the query's judgments (never by the other queries': a query's
+    values must not depend on them, so that a run evaluated in parts gives them exactly).
+    ``start``/``count`` index, per judgment (row of ``index.keys``), its relevant
+    subtopics in ``subtopic``; ``relevant_docs`` counts the relevant documents of each
+    subtopic, ``S`` the subtopics of each query that have one.
     """
 
     def __init__(self, index: QrelsIndex, rel: int):
@@ -52,9 +53,15 @@ class SubtopicJudgments:
         relevant = np.flatnonzero(qrels.relevance >= rel)
         _, iteration = qrels.iteration.take(relevant).encode()
         width = int(iteration.max()) + 1 if len(iteration) else 1
-        keys, subtopic = np.unique(qrels.qidx[relevant].astype(np.int64) * width + iteration, return_inverse=True)
-        subtopic = subtopic.reshape(-1)
-        self.subtopic_query = keys // width
+        keys, first, subtopic = np.unique(qrels.qidx[relevant].astype(np.int64) * width + iteration,
+                                          return_index=True, return_inverse=True)
+        # number a query's subtopics by their first judgment in the query's rows, so that sums over
+        # subtopics run in an order that depends on the query alone (not on the other queries)
+        by_first = np.argsort(first)
+        number = np.empty(len(keys), dtype=np.int64)
+        number[by_first] = np.arange(len(keys))
+        subtopic = number[subtopic.reshape(-1)]
+        self.subtopic_query = keys[by_first] // width
         self.n_subtopics = len(keys)
         judgment = index.row_judgment()[relevant]
         order = np.lexsort((subtopic, judgment))

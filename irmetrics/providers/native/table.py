@@ -18,7 +18,9 @@ from ...data.qrels import Qrels
 from ...data.run import Run
 from ...data.segments import offsets_of, ranges, running_count
 
-_BLOCK = 1 << 16        # rows per block where a run-sized temporary would otherwise be allocated
+# rows per block where a run-sized temporary would otherwise be allocated; 64 KiB temporaries come from
+# the heap, not from mmap (Dask workers set MALLOC_TRIM_THRESHOLD_, which pins the mmap threshold at 128 KiB)
+_BLOCK = 1 << 13
 
 
 class QrelsIndex:
@@ -153,6 +155,14 @@ class RankedTable:
         order = self.run.order
         if np.array_equal(order[rows], rows):
             return rows                                     # these rows did not move: position = row
+        moved = np.concatenate([np.zeros(0, dtype=np.int64)] + [
+            lo + np.flatnonzero(order[lo:lo + _BLOCK] != np.arange(lo, min(lo + _BLOCK, len(order))))
+            for lo in range(0, len(order), _BLOCK)])
+        if 8 * len(moved) < len(order):            # a sorted run with ties reordered: invert only what moved
+            by_row = np.argsort(order[moved])
+            moved_rows, moved_to = order[moved][by_row], moved[by_row]
+            at = np.minimum(np.searchsorted(moved_rows, rows), len(moved_rows) - 1)
+            return np.where(moved_rows[at] == rows, moved_to[at], rows)
         inverse = np.empty(len(order), dtype=np.int64)
         for lo in range(0, len(order), _BLOCK):
             inverse[order[lo:lo + _BLOCK]] = np.arange(lo, min(lo + _BLOCK, len(order)))

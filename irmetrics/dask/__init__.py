@@ -1,0 +1,16 @@
+"""Distributed evaluation with Dask (``pip install "irmetrics[dask]"``): runs too large for one machine.
+
+    >>> import irmetrics.dask as irmd
+    >>> run = irmd.read_trec_run('runs/*.txt')          # or dask.dataframe.read_parquet('run/')
+    >>> irmd.calc_aggregate(['AP', 'nDCG@10'], 'qrels.txt', run)    # doctest: +SKIP
+
+The qrels are prepared once on the client and shared with the workers; each partition of the run
+is evaluated by the engine-neutral partition function (:meth:`irmetrics.Evaluator.calc_partition`)
+once its queries are complete; the results are the in-memory ones (docs/scaling.md).  This
+package sits on the public API (:mod:`irmetrics.core.api`); ``import irmetrics`` never imports it.
+"""
+from .evaluate import DaskEvaluator, calc, calc_aggregate, evaluator
+from .results import DaskResults
+from .trec import read_trec_run
+
+__all__ = ['DaskEvaluator', 'DaskResults', 'calc', 'calc_aggregate', 'evaluator', 'read_trec_run']

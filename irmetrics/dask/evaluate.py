@@ -1,0 +1,160 @@
+"""Evaluating a run held in a Dask DataFrame: the plan, the task graph, and the results.
+
+1. The qrels are read and checked once, on the client, into an :class:`~irmetrics.Evaluator`, which
+   is scattered to every worker (broadcast; without a distributed client, one key of the graph).
+2. One pass over the run, assuming it is grouped by query (:mod:`.layout`): each partition evaluates
+   the queries strictly inside it; the rows of every partition's first and last query, in run order,
+   are evaluated together (only they can have rows in another partition); the same pass checks that
+   the run is grouped.  If it is not, :meth:`DaskEvaluator.calc` evaluates it again after a shuffle
+   by query id (each row tagged with its place, so that rows come back in run order and
+   ``duplicates='first'`` or ``'last'`` keep what they keep in memory); ``shuffle=True`` goes there
+   at once.
+3. Every evaluation task ends in :meth:`Evaluator.calc_queries` on complete queries: per-query values
+   exactly as in memory.  :meth:`DaskEvaluator.calc` gathers them (a float per query and measure) and
+   aggregates on the client in the qrels' order, as in memory: the same numbers, to the last bit.
+   With ``per_query='dask'`` nothing is gathered (:class:`DaskResults`).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import dask
+import dask.dataframe as dd
+from dask.delayed import Delayed, delayed
+
+from irmetrics.core.api import Evaluator, MeasuresLike
+from irmetrics.core.measure import Measure
+from irmetrics.core.results import CalcResults, Metric, QueryValues
+from irmetrics.data.columns import find_columns
+from irmetrics.errors import InputError
+
+from . import layout, tasks
+from .results import DaskResults
+from .trec import read_trec_run
+
+#: summaries merged per task when checking that a run is grouped by query
+FAN_IN = 16
+
+
+class DaskEvaluator:
+    """Measures and qrels prepared once, evaluated against runs held in Dask DataFrames."""
+
+    def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None):
+        self.evaluator = Evaluator(measures, qrels, provider)
+        self._scattered: dict[str, Any] = {}
+
+    @property
+    def measures(self) -> list[Measure]:
+        return self.evaluator.measures
+
+    def calc(self, run: Any, duplicates: str = 'error', per_query: str | None = None,
+             shuffle: bool | None = None) -> CalcResults | DaskResults:
+        """Per-query values and aggregates of ``run`` (a Dask DataFrame, or a path to a TREC run, a
+        Parquet file or a directory of Parquet files).
+
+        Returns a :class:`~irmetrics.CalcResults`, the in-memory numbers to the last bit; with
+        ``per_query='dask'`` a :class:`DaskResults` instead, whose per-query values stay on the
+        cluster (for a run not grouped by query, computing them is then an error that says to pass
+        ``shuffle=True``).  ``shuffle``: None to shuffle only a run that is not grouped by query (one
+        pass is spent finding out), True to shuffle without looking.
+        """
+        if per_query not in (None, 'dask'):
+            raise ValueError(f"per_query must be None or 'dask', not {per_query!r}")
+        shared = self._shared()
+        frame = _run_frame(run)
+        if shuffle:
+            parts = _shuffled_tasks(frame, shared, duplicates)
+        else:
+            parts, grouped = _grouped_tasks(frame, shared, duplicates)
+            if per_query == 'dask':
+                parts = [delayed(tasks.checked)(part, grouped) for part in parts]
+            else:
+                computed, is_grouped = dask.compute(parts, delayed(tasks.is_grouped)(grouped))
+                if is_grouped:
+                    return self.evaluator.combine(list(computed))
+                parts = _shuffled_tasks(frame, shared, duplicates)
+        if per_query == 'dask':
+            return DaskResults(self.evaluator, shared, parts)
+        values: tuple[QueryValues, ...] = dask.compute(*parts)
+        return self.evaluator.combine(list(values))
+
+    def calc_aggregate(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> dict[Measure, float]:
+        """``{measure: aggregate}`` of ``run``: :meth:`calc`'s aggregates."""
+        return self.calc(run, duplicates, shuffle=shuffle).aggregated
+
+    def iter_calc(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> Iterator[Metric]:
+        """``Metric(query_id, measure, value)`` for every qrels query and measure."""
+        results = self.calc(run, duplicates, shuffle=shuffle)
+        assert isinstance(results, CalcResults)
+        return results.iter_metrics()
+
+    def _shared(self) -> Any:
+        """The evaluator where the tasks find it: scattered to every worker of the distributed client
+        (once per client), else a key of the graph."""
+        client = _client()
+        if client is None:
+            return delayed(self.evaluator, name=f'irmetrics-evaluator-{id(self.evaluator)}')
+        if client.id not in self._scattered:
+            self._scattered[client.id] = client.scatter(self.evaluator, broadcast=True, hash=False)
+        return self._scattered[client.id]
+
+
+def _grouped_tasks(frame: dd.DataFrame, shared: Any, duplicates: str) -> tuple[list[Delayed], Delayed]:
+    """The tasks of a run grouped by query (:mod:`.layout`): the values of each partition's inner
+    queries, then of the queries at the edges; and the run's summary (is it grouped?)."""
+    results = [delayed(tasks.evaluate_part)(shared, part, duplicates) for part in frame.to_delayed()]
+    edges = delayed(tasks.evaluate_edges)(shared, duplicates, *[delayed(tasks.edges_of)(r) for r in results])
+    level = [delayed(tasks.summary_of)(r) for r in results]
+    while len(level) > 1:
+        level = [delayed(layout.merge)(*level[i:i + FAN_IN]) for i in range(0, len(level), FAN_IN)]
+    return [*[delayed(tasks.values_of)(r) for r in results], edges], level[0]
+
+
+def _shuffled_tasks(frame: dd.DataFrame, shared: Any, duplicates: str) -> list[Delayed]:
+    """The tasks of any run: shuffled by query id, each row tagged with its place to restore run order."""
+    ordered = frame.map_partitions(tasks.with_order, meta=tasks.with_order(frame._meta))
+    shuffled = ordered.shuffle(on='query_id', npartitions=frame.npartitions)
+    return [delayed(tasks.evaluate_shuffled)(shared, part, duplicates) for part in shuffled.to_delayed()]
+
+
+def _run_frame(run: Any) -> dd.DataFrame:
+    """The run's columns under their canonical names (a path is read: TREC text or Parquet)."""
+    if isinstance(run, (str, os.PathLike)):
+        path = os.fspath(run)
+        run = dd.read_parquet(path) if path.lower().endswith('.parquet') or os.path.isdir(path) \
+            else read_trec_run(path)
+    if not isinstance(run, dd.DataFrame):
+        raise InputError(f'expected a Dask DataFrame or a path as the run, not {type(run).__name__} '
+                         f'(irmetrics.calc evaluates runs in memory)')
+    names = find_columns(run.columns, 'run', 'run Dask DataFrame')
+    frame = run[list(names.values())]
+    renamed = {name: canonical for canonical, name in names.items() if name != canonical}
+    return frame.rename(columns=renamed) if renamed else frame
+
+
+def _client() -> Any:
+    try:
+        from distributed import default_client
+        return default_client()
+    except (ImportError, ValueError):          # distributed not installed, or no client
+        return None
+
+
+def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None) -> DaskEvaluator:
+    """A :class:`DaskEvaluator`: qrels read, checked and prepared once, shared by every run evaluated."""
+    return DaskEvaluator(measures, qrels, provider)
+
+
+def calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None, duplicates: str = 'error',
+         per_query: str | None = None, shuffle: bool | None = None) -> CalcResults | DaskResults:
+    """Per-query values and aggregates of a Dask run (see :meth:`DaskEvaluator.calc`)."""
+    return DaskEvaluator(measures, qrels, provider).calc(run, duplicates, per_query, shuffle)
+
+
+def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
+                   duplicates: str = 'error', shuffle: bool | None = None) -> dict[Measure, float]:
+    """``{measure: aggregate}`` of a Dask run, the in-memory numbers to the last bit."""
+    return DaskEvaluator(measures, qrels, provider).calc_aggregate(run, duplicates, shuffle)
+

@@ -1,0 +1,35 @@
+"""Finding ids in a fixed vocabulary by fingerprint: built once, each lookup costs O(k log n) for k ids.
+
+:meth:`Ids.lookup` builds a hash table of the whole vocabulary at every call; an evaluator that
+looks up the queries of many small parts of a run (chunks, partitions) in the qrels' million
+queries keeps an :class:`IdIndex` instead.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Ids
+
+
+class IdIndex:
+    """The positions of a vocabulary's ids (distinct ids), found by their fingerprints."""
+
+    def __init__(self, vocabulary: Ids):
+        self.vocabulary = vocabulary
+        fingerprints = vocabulary.fingerprint()
+        self.order = np.argsort(fingerprints, kind='stable')
+        self.sorted = fingerprints[self.order]
+        self.collides = bool(np.any(self.sorted[1:] == self.sorted[:-1]))
+
+    def lookup(self, values: Ids) -> np.ndarray:
+        """Index (int64) of each of ``values`` in the vocabulary, -1 where absent."""
+        if self.collides or len(self.sorted) == 0:          # two ids share a fingerprint: compare them all
+            return values.lookup(self.vocabulary)
+        fingerprints = values.fingerprint()
+        at = np.minimum(np.searchsorted(self.sorted, fingerprints), len(self.sorted) - 1)
+        rows = np.flatnonzero(self.sorted[at] == fingerprints)
+        found = self.order[at[rows]].astype(np.int64)
+        same = values.take(rows).equal(self.vocabulary.take(found))      # a fingerprint match is confirmed
+        out = np.full(len(values), -1, dtype=np.int64)
+        out[rows[same]] = found[same]
+        return out

@@ -1,0 +1,107 @@
+"""Arrow tables (and polars DataFrames, Parquet files) as qrels and runs, column by column.
+
+No value goes through a Python object: id columns go into the Arrow id layout as they are
+(strings, dictionary-encoded strings; integers and floats become their text, as in DataFrames),
+numeric columns become numpy views of the Arrow buffers.  Column names are those of
+:mod:`.columns`; a missing column, a column of the wrong type or a missing value is an
+:class:`InputError` naming the column.  Imported only when such an input arrives (it imports pyarrow).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from . import ids
+from .arrow_arrays import numbers
+from .columns import find_columns
+from .ids import Ids
+from .locate import RowLocator
+from .qrels import Qrels
+from .run import Run
+
+
+def as_table(obj: Any) -> pa.Table:
+    """An Arrow table of an Arrow ``Table`` or ``RecordBatch``, or of a polars ``DataFrame`` or
+    ``LazyFrame`` (polars' ``to_arrow`` shares its buffers)."""
+    if type(obj).__module__.startswith('polars'):
+        if hasattr(obj, 'collect'):
+            obj = obj.collect()
+        obj = obj.to_arrow()
+    if isinstance(obj, pa.RecordBatch):
+        obj = pa.Table.from_batches([obj])
+    return obj
+
+
+def kind_name(obj: Any) -> str:
+    """How a message names a tabular input: 'Arrow table' or 'polars DataFrame'."""
+    return 'polars DataFrame' if type(obj).__module__.startswith('polars') else 'Arrow table'
+
+
+def canonical_table(table: pa.Table, kind: str, what: str, source: str | None = None) -> pa.Table:
+    """The columns of ``kind`` ('run' or 'qrels') under their canonical names, others dropped."""
+    names = find_columns(table.column_names, kind, what, source)
+    return pa.table({canonical: table.column(name) for canonical, name in names.items()})
+
+
+def run_from_table(table: pa.Table, what: str, source: str | None = None, duplicates: str = 'error',
+                   where: RowLocator | None = None) -> Run:
+    """A :class:`Run` of an Arrow table with run columns (see :mod:`.columns`)."""
+    named = canonical_table(table, 'run', what, source)
+    label = source or what
+    return Run.from_columns(id_column(named, 'query_id', label), id_column(named, 'doc_id', label),
+                            number_column(named, 'score', label, integral=False), source=label,
+                            duplicates=duplicates, where=where)
+
+
+def qrels_from_table(table: pa.Table, what: str, source: str | None = None, duplicates: str = 'error') -> Qrels:
+    """A :class:`Qrels` of an Arrow table with qrels columns (see :mod:`.columns`)."""
+    named = canonical_table(table, 'qrels', what, source)
+    label = source or what
+    iteration = id_column(named, 'iteration', label) if 'iteration' in named.column_names else None
+    return Qrels.from_columns(id_column(named, 'query_id', label), id_column(named, 'doc_id', label),
+                              number_column(named, 'relevance', label, integral=True), iteration,
+                              source=label, duplicates=duplicates)
+
+
+def id_column(table: pa.Table, name: str, source: str) -> Ids:
+    """An id column: strings (plain, large, views or dictionary-encoded), integers or floats."""
+    column = table.column(name)
+    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
+            or pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+        raise InputError(f'column {name} must hold strings or integers, not {_described(column.type)}', source)
+    _no_missing(column, name, source)
+    if pa.types.is_string_view(kind):
+        large = column.nbytes >= 2 ** 31 - 1
+        column = column.cast(pa.large_string() if large else pa.string())
+    return ids.column(column)
+
+
+def number_column(table: pa.Table, name: str, source: str, integral: bool) -> np.ndarray:
+    """A numeric column as numpy (a view where the column is one chunk): integers or floats;
+    grades (``integral``) given as floats are checked to be whole numbers by :class:`Qrels`."""
+    column = table.column(name)
+    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
+        need = 'integers' if integral else 'numbers (integers or floats)'
+        raise InputError(f'column {name} must hold {need}, not {_described(column.type)}', source)
+    _no_missing(column, name, source)
+    return numbers(column)
+
+
+def _described(kind: pa.DataType) -> str:
+    """A type as a message names it (the three string types of Arrow are all 'string')."""
+    plain = kind.value_type if pa.types.is_dictionary(kind) else kind
+    if pa.types.is_string(plain) or pa.types.is_large_string(plain) or pa.types.is_string_view(plain):
+        return 'string'
+    return str(kind)
+
+
+def _no_missing(column: pa.ChunkedArray, name: str, source: str) -> None:
+    if column.null_count:
+        row = pc.index(pc.is_null(column), True).as_py()
+        raise InputError(f'item {row + 1}: {name} is missing (null)', source)
+
