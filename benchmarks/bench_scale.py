@@ -115,7 +115,7 @@ def run_config(config: str, workers: int, qrels: str, run: str, memory_limit: st
     import distributed
 
     import irmetrics.dask as irmd
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=':0',
                                   memory_limit=0, silence_logs=logging.ERROR) as cluster, \
             distributed.Client(cluster) as client:
         client.run(_warm_up)                                  # imports, not timed

@@ -51,7 +51,7 @@ def dask_client():
     import logging
 
     import distributed
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=':0',
                                        silence_logs=logging.ERROR)
     client = distributed.Client(cluster)
     yield client

@@ -107,7 +107,7 @@ QRELS = {'query_id': ['q1', 'q1'], 'doc_id': ['a', 'b'], 'relevance': [1, 0]}
 
 
 @pytest.mark.parametrize('columns_, kind, fragment', [
-    ({'query_id': ['q'], 'doc_id': ['d']}, 'run', 'run Arrow table lacks column(s) score (has query_id, doc_id)'),
+    ({'query_id': ['q'], 'doc_id': ['d']}, 'run', 'run Arrow table: lacks column(s) score (has query_id, doc_id)'),
     ({'qid': ['q'], 'score': [1.0]}, 'run', 'lacks column(s) doc_id or docno'),
     ({'query_id': ['q'], 'doc_id': ['d']}, 'qrels', 'lacks column(s) relevance or label'),
     ({**RUN, 'score': ['high', 'low']}, 'run', 'column score must hold numbers (integers or floats), not string'),
@@ -131,7 +131,7 @@ def test_bad_tables_are_input_errors(columns_, kind, fragment):
 
 
 def test_pyterrier_names_in_a_dataframe_error_message():
-    with pytest.raises(InputError, match=r'run DataFrame lacks column\(s\) score \(has qid, docno\)'):
+    with pytest.raises(InputError, match=r'run DataFrame: lacks column\(s\) score \(has qid, docno\)'):
         irm.to_run(pd.DataFrame({'qid': ['q'], 'docno': ['d']}))
 
 

@@ -171,7 +171,7 @@ def test_parquet_and_trec_paths(dask_client, case, tmp_path):
 
 def test_bad_runs(dask_client, case):
     qrels, frame, _ = case
-    with pytest.raises(InputError, match=r'run Dask DataFrame lacks column\(s\) score'):
+    with pytest.raises(InputError, match=r'run Dask DataFrame: lacks column\(s\) score'):
         irmd.calc(['AP'], qrels, dd.from_pandas(frame[['query_id', 'doc_id']], npartitions=2))
     with pytest.raises(InputError, match='expected a Dask DataFrame or a path'):
         irmd.calc(['AP'], qrels, frame)

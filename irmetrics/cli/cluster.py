@@ -28,7 +28,7 @@ def dask_client(address: str) -> Iterator[Any]:
     if address == 'local' or address.startswith('local:'):
         workers = int(address[6:]) if address != 'local' else (os.cpu_count() or 1)
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.CRITICAL)
+                                           dashboard_address=':0', silence_logs=logging.CRITICAL)
         client = distributed.Client(cluster)
     else:
         try:

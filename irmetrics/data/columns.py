@@ -41,5 +41,6 @@ def find_columns(available: Iterable[object], kind: str, what: str, source: str 
             missing.append(' or '.join(accepted))
     if missing:
         has = ', '.join(map(str, available)) or 'none'
-        raise InputError(f'{what} lacks column(s) {"; ".join(missing)} (has {has})', source)
+        problem = f'lacks column(s) {"; ".join(missing)} (has {has})'
+        raise InputError(f'{what} {problem}', source) if source else InputError(problem, what)
     return found
