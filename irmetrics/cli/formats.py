@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -32,8 +31,7 @@ DEFAULT_PLACES = 4
 FORMATS = ('table', 'tsv', 'csv', 'json', 'jsonl')
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """How to render: per-query rows, the summary, decimal places (None: the format's default)."""
 
     by_query: bool = False
@@ -42,8 +40,7 @@ class Options:
     width: int | None = None       # terminal width for ``table`` (None: ask the terminal)
 
 
-@dataclass(frozen=True)
-class RunResults:
+class RunResults(NamedTuple):
     """The results of one run, labelled as the user named the run."""
 
     name: str

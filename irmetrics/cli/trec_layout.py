@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -24,8 +24,7 @@ NAME_WIDTH = 22
 _CHUNK = 4096                 # queries formatted and written at a time
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """One measure of the output: its printed name, per-query cells and summary.
 
     ``values`` holds one float per query (in the order of the queries given to :func:`write`), or one

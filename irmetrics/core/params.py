@@ -11,8 +11,7 @@ declared here once; a measure family only declares what is its own.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import MeasureError
 
@@ -181,8 +180,7 @@ class IntOrChoice(Constraint):
         return value if isinstance(value, str) and value in self.choices else self.number.check(value)
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(NamedTuple):
     """Declaration of one measure parameter.
 
     ``default`` is the value used when the parameter is not given: a concrete

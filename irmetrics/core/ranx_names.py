@@ -13,20 +13,20 @@ and :func:`~irmetrics.parse_measure`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ..errors import MeasureError
 from .measure import REGISTRY, Measure
 from .params import integer_literal
 
 
-@dataclass(frozen=True)
-class RanxName:
+class RanxName(NamedTuple):
     """A ranx metric: the irmetrics measure (and preset) it is, with @k and without."""
 
     measure: str
-    preset: dict[str, Any] = field(default_factory=dict)
+    preset: Mapping[str, Any] = MappingProxyType({})
     whole: str | None = ''          # measure for the whole ranking (no @k); '' = the same, None = none
     takes_k: bool = True            # False: ranx ignores @k, irmetrics refuses it
     rel_as_gains: bool = False      # -lN zeroes the gains of grades below N (DCG family)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ..errors import MeasureError
 from .measure import REGISTRY, Measure
@@ -29,8 +29,7 @@ _UNSIGNED = re.compile(r'\d+\.?\d*|\.\d+')
 _GRADE = re.compile(r'[+-]?\d+')
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """The settings of one trec_eval invocation that become measure parameters.
 
     ``rel`` is ``-l``, ``judged_only`` ``-J``, ``num_docs`` ``-N``; ``rounding`` is how recall levels
@@ -47,6 +46,10 @@ class Settings:
         given = {'rel': self.rel if self.rel != 1 else None, 'judged_only': self.judged_only or None,
                  'num_docs': self.num_docs or None, 'rounding': self.rounding}
         return {n: given[n] for n in names if given[n] is not None}
+
+
+#: trec_eval's defaults (no -l, -J, -N).
+DEFAULT_SETTINGS = Settings()
 
 
 # --- how trec_eval reads the parameters after a name's '.' ------------------------------------------
@@ -72,12 +75,11 @@ class Form:
         return ''
 
 
-@dataclass(frozen=True)
 class Cutoffs(Form):
     """A list of positive integers, one line each, sorted (``P.5,10``: ``P_5``, ``P_10``)."""
 
-    param: str
-    defaults: tuple[int, ...]
+    def __init__(self, param: str, defaults: tuple[Any, ...]):
+        self.param, self.defaults = param, defaults
 
     @property
     def params(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -106,11 +108,8 @@ class Cutoffs(Form):
         return f'<{self.param} list>'
 
 
-@dataclass(frozen=True)
 class Levels(Cutoffs):
     """A list of numbers, one line each, sorted, named with two decimals (``iprec_at_recall_0.25``)."""
-
-    defaults: tuple[float, ...]  # type: ignore[assignment]
 
     @staticmethod
     def _parse(item: str) -> int | float:
@@ -120,12 +119,12 @@ class Levels(Cutoffs):
         return f'{entry.trec}_{value:.2f}'              # trec_eval's "%s_%3.2f"
 
 
-@dataclass(frozen=True)
 class Values(Form):
-    """A list of numbers for one line, named with the list as given (``utility_2,-1,0,0.01``)."""
+    """A list of numbers for one line, named with the list as given (``utility_2,-1,0,0.01``);
+    ``as_tuple``: every number goes into one list parameter (11pt_avg's levels)."""
 
-    names: tuple[str, ...]
-    as_tuple: bool = False          # every number goes into one list parameter (11pt_avg's levels)
+    def __init__(self, names: tuple[str, ...], as_tuple: bool = False):
+        self.names, self.as_tuple = names, as_tuple
 
     @property
     def params(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -156,13 +155,12 @@ class Values(Form):
         return f'<{self.names[0]} list>' if self.as_tuple else ','.join(f'<{n}>' for n in self.names)
 
 
-@dataclass(frozen=True)
 class Pairs(Form):
     """``name=value`` pairs for one line: integer names give a grade its gain, other names are the
     parameters listed (``rbp.p=0.8,2=3``); named with the pairs as given."""
 
-    named: tuple[str, ...] = ()
-    gains: bool = True
+    def __init__(self, named: tuple[str, ...] = (), gains: bool = True):
+        self.named, self.gains = named, gains
 
     @property
     def params(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -226,8 +224,7 @@ def _no_repeats(entry: TrecName, values: Sequence[Any]) -> None:
                            f'(trec_eval refuses duplicate cutoffs)')
 
 
-@dataclass(frozen=True)
-class TrecName:
+class TrecName(NamedTuple):
     """A trec_eval measure: its name, the irmetrics measure it is, how trec_eval reads its parameters
     (``form``), the parameters the name fixes (``preset``) and the invocation settings it takes.
 
@@ -239,8 +236,8 @@ class TrecName:
 
     trec: str
     measure: str | None
-    form: Form = field(default_factory=Form)
-    preset: Mapping[str, Any] = field(default_factory=dict)
+    form: Form = Form()
+    preset: Mapping[str, Any] = MappingProxyType({})
     settings: tuple[str, ...] = ()
     lines: str = 'both'
     unsupported: str = ''
@@ -327,13 +324,24 @@ def trec_entry(name: str) -> TrecName:
     """The table entry of a trec_eval measure name (exactly as trec_eval spells it)."""
     if name in _BY_TREC:
         return _BY_TREC[name]
-    import difflib
-    close = difflib.get_close_matches(name, list(_BY_TREC) + list(NICKNAMES), n=3, cutoff=0.5)
-    hint = f'; did you mean {", ".join(close)}?' if close else ''
-    raise MeasureError(f'unknown trec_eval measure {name!r}{hint}')
+    raise _UnknownTrecName(name)
 
 
-def trec_lines(entry: TrecName, text: str | None, settings: Settings = Settings()) -> list[tuple[str, Any]]:
+class _UnknownTrecName(MeasureError):
+    """An unknown trec_eval name; the closest names are looked for only when the message is read
+    (the command line tries every measure as a trec_eval name first, and most are not)."""
+
+    def __init__(self, name: str):
+        super().__init__(f'unknown trec_eval measure {name!r}')
+        self.name = name
+
+    def __str__(self) -> str:
+        import difflib
+        close = difflib.get_close_matches(self.name, list(_BY_TREC) + list(NICKNAMES), n=3, cutoff=0.5)
+        return super().__str__() + (f'; did you mean {", ".join(close)}?' if close else '')
+
+
+def trec_lines(entry: TrecName, text: str | None, settings: Settings = DEFAULT_SETTINGS) -> list[tuple[str, Any]]:
     """(printed name, measure) of each line trec_eval prints for ``-m entry.trec[.text]``.
 
     For the lines that are not measures (``runid``, ``relstring``) the second item is the dictionary of

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -101,5 +100,6 @@ def map_query_chunks(source: Any, evaluate: Callable[[Run], T], budget: int, dup
         return [evaluate(run_of(t)) for t in aligned(tables())]
     except NotGrouped:
         buckets = max(2, 2 * -(-footprint(path) // chunk))
+        import tempfile  # only a run spilled by query hash needs it: not at import
         with tempfile.TemporaryDirectory(prefix='irmetrics-') as directory:
             return [evaluate(run_of(t)) for t in spilled(tables(), buckets, directory)]

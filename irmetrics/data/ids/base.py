@@ -149,9 +149,16 @@ def id_text(value: Any, row: int) -> str:
     return text
 
 
+def first_seen_codes(values: list[Any], dtype: Any = np.int64) -> tuple[list[Any], np.ndarray]:
+    """The distinct ``values`` in the order they first appear, and the index of each value among them
+    (dictionary lookups in C: no Python loop over the rows)."""
+    index = {v: i for i, v in enumerate(dict.fromkeys(values))}
+    return list(index), np.fromiter(map(index.__getitem__, values), dtype=dtype, count=len(values))
+
+
 def id_texts(items: list[Any]) -> list[str]:
     """:func:`id_text` of every item (``items`` itself when it holds valid strings only, the usual case)."""
-    if all(type(v) is str for v in items) and '' not in items and _is_unicode('\n'.join(items)):
+    if set(map(type, items)) <= {str} and '' not in items and _is_unicode('\n'.join(items)):
         return items
     return [id_text(v, row) for row, v in enumerate(items)]
 

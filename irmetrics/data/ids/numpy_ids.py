@@ -1,11 +1,13 @@
 """Ids as a numpy array of Python strings: the layout of small columns (nothing heavy to import)."""
 from __future__ import annotations
 
+import itertools
+import operator
 from typing import Any
 
 import numpy as np
 
-from .base import Ids, fingerprint_bytes, id_texts
+from .base import Ids, fingerprint_bytes, first_seen_codes, id_texts
 
 
 class NumpyIds(Ids):
@@ -39,10 +41,8 @@ class NumpyIds(Ids):
         return NumpyIds(self.values[np.asarray(indices, dtype=np.int64)])
 
     def encode(self) -> tuple[NumpyIds, np.ndarray]:
-        index: dict[str, int] = {}
-        codes = np.fromiter((index.setdefault(v, len(index)) for v in self.values.tolist()), dtype=np.int32,
-                            count=len(self.values))
-        return NumpyIds.from_values(list(index)), codes
+        distinct, codes = first_seen_codes(self.values.tolist(), np.int32)
+        return NumpyIds.from_values(distinct), codes
 
     def fingerprint(self) -> np.ndarray:
         encoded = [v.encode('utf-8') for v in self.values.tolist()]
@@ -62,12 +62,11 @@ class NumpyIds(Ids):
 
     def _lookup(self, vocabulary: NumpyIds) -> np.ndarray:
         index = {v: i for i, v in enumerate(vocabulary.to_list())}
-        return np.fromiter((index.get(v, -1) for v in self.values.tolist()), dtype=np.int64, count=len(self))
+        return np.fromiter(map(index.get, self.values.tolist(), itertools.repeat(-1)), dtype=np.int64, count=len(self))
 
     def _equal(self, other: NumpyIds) -> np.ndarray:
         return np.asarray(self.values == other.values, dtype=bool)
 
     def _less(self, other: NumpyIds) -> np.ndarray:
-        return np.fromiter((x < y for x, y in zip(self.values.tolist(), other.to_list(), strict=True)), dtype=bool,
-                           count=len(self))
+        return np.fromiter(map(operator.lt, self.values.tolist(), other.to_list()), dtype=bool, count=len(self))
 

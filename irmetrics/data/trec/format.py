@@ -29,10 +29,12 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from ...errors import InputError
+from ..ids.base import first_seen_codes
 from ..qrels import LARGEST_GRADE
 
 SEPARATORS = b' \t\v\f\r'
@@ -48,8 +50,7 @@ _HEX = re.compile(HEX_NUMBER, re.ASCII)
 _INTEGER = re.compile(INTEGER, re.ASCII)
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """The fields of one TREC file kind: their names, which are kept, which are numbers."""
 
     kind: str
@@ -375,9 +376,8 @@ def integer_problem(text: str) -> str | None:
 
 def integers_of_text(texts: list[str], column: str, name: str, lines: Callable[[], np.ndarray]) -> np.ndarray:
     """int64 values of integer literals (few distinct ones: each is converted once)."""
-    index: dict[str, int] = {}
-    codes = np.fromiter((index.setdefault(t, len(index)) for t in texts), dtype=np.int64, count=len(texts))
-    return integers_of_codes(list(index), codes, column, name, lines)
+    distinct, codes = first_seen_codes(texts)
+    return integers_of_codes(distinct, codes, column, name, lines)
 
 
 def integers_of_codes(values: list[str], codes: np.ndarray, column: str, name: str,

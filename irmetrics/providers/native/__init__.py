@@ -64,5 +64,9 @@ class NativeProvider(Provider):
         return [Pattern(d.name, **{p.name: ANY for p in d.params})
                 for d in REGISTRY.definitions() if d.name in KERNELS]
 
+    def supports(self, measure: Measure) -> bool:
+        """Every parameter of every measure with a kernel (what :attr:`patterns` says, without building it)."""
+        return measure.name in KERNELS and measure.name in REGISTRY
+
     def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
         return NativePrepared(measures, qrels)
