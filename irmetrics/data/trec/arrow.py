@@ -59,12 +59,17 @@ def split(data: Data, name: str, layout: Layout, typed: bool = True) -> tuple[Co
     out: Columns = {}
     for c in layout.keep:
         column = table.column(c)
+        table = table.drop_columns([c])     # its chunks are freed once converted: one column is ever held twice
         if c in layout.integers:
             out[c] = _integers(combine(column), c, name, lines)
         elif c in layout.numbers:
             out[c] = numbers(column) if typed else _numbers(combine(column), c, name, lines)
         else:
             out[c] = combine(column)
+    del table, column
+    # Arrow's allocator keeps the freed read buffers for reuse by Arrow; the numpy arrays that come
+    # next are allocated elsewhere, so give those pages back now (a lower peak for large files)
+    pa.default_memory_pool().release_unused()
     return out, lines
 
 
@@ -83,7 +88,7 @@ def _read(data: Data, layout: Layout, types: dict) -> pa.Table:
     source = pa.input_stream(data.path) if isinstance(data, FileData) else pa.BufferReader(data)
     table = pa_csv.read_csv(
         source,
-        read_options=pa_csv.ReadOptions(column_names=list(layout.names), block_size=1 << 24),
+        read_options=pa_csv.ReadOptions(column_names=list(layout.names), block_size=1 << 22),
         parse_options=pa_csv.ParseOptions(delimiter=' ', quote_char=False, escape_char=False),
         convert_options=pa_csv.ConvertOptions(column_types=types, include_columns=list(layout.keep),
                                               null_values=[], strings_can_be_null=False,
