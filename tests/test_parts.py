@@ -124,18 +124,24 @@ def test_chunks_give_the_in_memory_values(tmp_path, monkeypatch, form, grouped, 
     assert_same_results(ev.calc(path, duplicates=duplicates, memory_limit='1G'), want)   # whole, in memory
 
 
+def errors_whole_and_chunked(tmp_path, qrels_text: str, lines: list[str], error: type) -> tuple:
+    """The errors of the run file ``lines`` read whole and in chunks (both must raise ``error``)."""
+    path = tmp_path / 'run.txt'
+    path.write_text(''.join(lines))
+    with pytest.raises(error) as whole:
+        irm.calc_aggregate(['AP'], qrels_text, path)
+    with pytest.raises(error) as chunked:
+        irm.calc_aggregate(['AP'], qrels_text, path, memory_limit=3000)
+    return whole.value, chunked.value
+
+
 def test_chunk_errors_name_the_line_in_the_file(tmp_path):
     qrels_text, run_text = collection(seed=9)
     lines = run_text.splitlines(keepends=True)
     bad = len(lines) - 5
     lines[bad] = lines[bad].replace(' tag', '')
-    path = tmp_path / 'run.txt'
-    path.write_text(''.join(lines))
-    with pytest.raises(InputError) as whole:
-        irm.calc_aggregate(['AP'], qrels_text, path)
-    with pytest.raises(InputError) as chunked:
-        irm.calc_aggregate(['AP'], qrels_text, path, memory_limit=3000)
-    assert str(chunked.value) == str(whole.value) and whole.value.line == bad + 1
+    whole, chunked = errors_whole_and_chunked(tmp_path, qrels_text, lines, InputError)
+    assert str(chunked) == str(whole) and whole.line == bad + 1
 
 
 def test_chunk_duplicates_name_their_lines(tmp_path):
@@ -143,14 +149,9 @@ def test_chunk_duplicates_name_their_lines(tmp_path):
     lines = run_text.splitlines(keepends=True)
     at = len(lines) - 10
     lines.insert(at + 1, lines[at].replace(' tag', '0 tag'))
-    path = tmp_path / 'run.txt'
-    path.write_text(''.join(lines))
-    with pytest.raises(DuplicateError) as whole:
-        irm.calc_aggregate(['AP'], qrels_text, path)
-    with pytest.raises(DuplicateError) as chunked:
-        irm.calc_aggregate(['AP'], qrels_text, path, memory_limit=3000)
-    assert str(chunked.value) == str(whole.value)
-    assert f'at lines {at + 1}, {at + 2}' in str(whole.value)
+    whole, chunked = errors_whole_and_chunked(tmp_path, qrels_text, lines, DuplicateError)
+    assert str(chunked) == str(whole)
+    assert f'at lines {at + 1}, {at + 2}' in str(whole)
 
 
 @pytest.mark.parametrize('text, size', [('4G', 4 << 30), ('512M', 512 << 20), ('1.5GiB', 3 << 29), ('100kb', 102400),

@@ -27,6 +27,7 @@ from ..data.inputs import frame_column, is_source, to_qrels, to_run
 from ..data.large import is_larger_than, map_query_chunks, memory_budget
 from ..data.qrels import Qrels
 from ..data.run import Run
+from ..data.segments import distinct
 from ..errors import DuplicateError, InputError
 from . import diagnostics
 from .measure import COMPUTED, Measure, bind_evaluation
@@ -120,7 +121,7 @@ class Evaluator:
         queries; the work is proportional to the part and its queries' judgments, whatever the size
         of the qrels."""
         run = to_run(run, duplicates=duplicates)
-        codes = np.unique(self.codes_of(run.query_ids))
+        codes = distinct(self.codes_of(run.query_ids))
         return self._calc_subset(codes[codes >= 0], run)
 
     def calc_partition(self, run: Any, duplicates: str = 'error') -> Any:

@@ -16,6 +16,7 @@ import numpy as np
 
 from irmetrics.data import ids
 from irmetrics.data.inputs import frame_column
+from irmetrics.data.segments import distinct
 
 
 class Summary(NamedTuple):
@@ -43,7 +44,7 @@ def split(part: Any) -> Split:
     heads = column.take(starts).fingerprint()
     if len(heads) == 0:
         return Split(part, [], Summary(0, 0, 0, True, heads))
-    queries = np.unique(heads)
+    queries = distinct(heads)
     summary = Summary(len(part), int(heads[0]), int(heads[-1]), len(queries) == len(heads), queries)
     if len(starts) == 1:
         return Split(part.iloc[:0], [part], summary)

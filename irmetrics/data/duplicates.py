@@ -55,7 +55,7 @@ class Duplicates:
         if len(repeated) == 0:
             return None
         keys = mix(fingerprints, *codes)
-        rows = np.flatnonzero(np.isin(keys, repeated))
+        rows = np.flatnonzero(np.isin(keys, repeated, kind='sort'))
         rows = rows[np.lexsort((rows, keys[rows]))]       # by key, then row
         new_key = np.ones(len(rows), dtype=bool)
         new_key[1:] = keys[rows[1:]] != keys[rows[:-1]]
