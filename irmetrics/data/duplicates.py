@@ -67,6 +67,31 @@ class Duplicates:
         return cls._numbered(rows, np.cumsum(new_key) - 1)
 
     @classmethod
+    def first_of(cls, doc_ids: Ids, fingerprints: np.ndarray, *codes: np.ndarray) -> np.ndarray | None:
+        """The rows of the repeated (document, code, ...) key that appears first, as :meth:`find`'s
+        ``first()`` gives them (None if no key repeats), without numbering every group: what a
+        message names when many keys repeat (diversity qrels judge most documents several times)."""
+        if len(fingerprints) < 2:
+            return None
+        keys = mix(fingerprints, *codes)
+        order = np.argsort(keys, kind='stable')            # a key's rows stay in row order
+        ordered = keys[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+        sizes = np.diff(np.append(starts, len(order)))
+        repeated = starts[sizes > 1]
+        if len(repeated) == 0:
+            return None
+        at = int(np.argmin(order[repeated]))               # the repeated key whose first row comes first
+        rows = order[repeated[at]:repeated[at] + sizes[sizes > 1][at]]
+        same = doc_ids.take(rows[1:]).equal(doc_ids.take(np.repeat(rows[:1], len(rows) - 1)))
+        for c in codes:
+            same &= c[rows[1:]] == c[rows[0]]
+        if same.all():
+            return rows
+        found = cls.find(doc_ids, fingerprints, *codes)     # a fingerprint collision: compare ids
+        return found.first() if found is not None else None
+
+    @classmethod
     def _find_exactly(cls, doc_ids: Ids, rows: np.ndarray, codes) -> Duplicates | None:
         groups: dict[tuple, int] = {}
         label = np.array([groups.setdefault((d, *(int(c[r]) for c in codes)), len(groups))

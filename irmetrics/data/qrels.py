@@ -82,13 +82,12 @@ class Qrels:
             docs, its = docs.take(kept), its.take(kept)
         judged_twice = None
         if duplicates == 'error':
-            across = Duplicates.find(docs, fingerprints, codes)
-            if across is not None:
-                g = across.first()
-                iterations = ', '.join(repr(i) for i in its.take(g).to_list())
-                judged_twice = (f'document {id_at(docs, g[0])!r} is judged more than once for query '
-                                f'{id_at(qids, g[0])!r} (iterations {iterations}){where.at(g)}',
-                                where.line(int(g[1])) if where.lines is not None else None)
+            twice = Duplicates.first_of(docs, fingerprints, codes)
+            if twice is not None:
+                iterations = ', '.join(repr(i) for i in its.take(twice).to_list())
+                judged_twice = (f'document {id_at(docs, twice[0])!r} is judged more than once for query '
+                                f'{id_at(qids, twice[0])!r} (iterations {iterations}){where.at(twice)}',
+                                where.line(int(twice[1])) if where.lines is not None else None)
         order = np.argsort(codes, kind='stable')
         codes = codes[order]
         return cls(vocab, codes, docs.take(order), rel[order], its.take(order),
