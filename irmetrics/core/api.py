@@ -15,6 +15,7 @@ the numbers are the same to the last bit.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -100,7 +101,7 @@ class Evaluator:
         budget = memory_budget(memory_limit)
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
-                return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), str(run))
+                return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
             run = to_run(run, duplicates=duplicates)
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)
