@@ -137,7 +137,7 @@ def install(large: bool) -> None:
             return None
 
     cli, api, qrels_mod, run_mod, dups, reader, ranking, numpy_ids = (mod(f"irmetrics.{m}") for m in (
-        "cli", "core.api", "data.qrels", "data.run", "data.duplicates", "data.trec.reader", "data.ranking",
+        "cli", "api.evaluator", "data.qrels", "data.run", "data.duplicates", "data.trec.reader", "data.ranking",
         "data.ids.numpy_ids"))
     native, kernels, table = (mod(f"irmetrics.providers.{m}") for m in ("native", "native.kernels",
                                                                        "native.table"))

@@ -15,13 +15,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import providers as _providers  # noqa: F401  (registers the engines)
+from .algebra.measure import Measure
+from .algebra.params import NOT_PROVIDED
+from .algebra.parse import parse_measure
+from .algebra.trec_names import parse_trec_measure
+from .api.calc import calc, calc_aggregate, evaluator, iter_calc
+from .api.evaluator import Evaluator
+from .api.results import CalcResults, Metric
 from .bridges import use_in_ir_measures
-from .core.api import Evaluator, calc, calc_aggregate, evaluator, iter_calc
-from .core.measure import Measure
-from .core.params import NOT_PROVIDED
-from .core.parse import parse_measure
-from .core.results import CalcResults, Metric
-from .core.trec_names import parse_trec_measure
 from .data.inputs import to_qrels, to_run
 from .data.qrels import Qrels
 from .data.records import Qrel, ScoredDoc

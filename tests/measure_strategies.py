@@ -5,9 +5,9 @@ harness ``fuzz/fuzz_measure_parser.py`` check."""
 from hypothesis import strategies as st
 
 from irmetrics import MeasureError, parse_measure, parse_trec_measure
-from irmetrics.core import params as P_
-from irmetrics.core.measure import REGISTRY
-from irmetrics.core.trec_names import INVOCATION_PARAMS, trec_output_name
+from irmetrics.algebra import params as P_
+from irmetrics.algebra.measure import REGISTRY
+from irmetrics.algebra.trec_names import INVOCATION_PARAMS, trec_output_name
 
 
 def parameter_values(constraint):

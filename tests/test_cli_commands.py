@@ -79,7 +79,7 @@ def test_measures_lists_every_measure_with_parameters_aliases_and_providers():
     lines = text.splitlines()
     assert lines[0].split() == ['measure', 'parameters', 'aliases', 'providers']
     names = {line.split()[0] for line in lines[1:]}
-    assert names == {d.name for d in irm.core.measure.REGISTRY.definitions()}
+    assert names == {d.name for d in irm.algebra.measure.REGISTRY.definitions()}
     ap = next(line for line in lines if line.startswith('AP '))
     assert '@cutoff' in ap and 'rel=1' in ap and 'judged_only=False' in ap and 'MAP' in ap and 'native' in ap
 
@@ -108,7 +108,7 @@ def test_providers_table():
     native = next(line for line in lines if line.startswith('native '))
     assert ' yes ' in native and 'built in' in native
     names = [line.split()[0] for line in lines[1:]]
-    assert names == irm.core.provider.PROVIDERS.names()
+    assert names == irm.providers.base.PROVIDERS.names()
 
 
 def test_providers_table_reports_a_missing_engine(tmp_path):

@@ -323,7 +323,8 @@ def test_import_irmetrics_stays_light():
     assert out.stdout.strip() == '[]'
 
 
-ALLOWED_CORE = {'irmetrics.core.api', 'irmetrics.core.results', 'irmetrics.core.parse', 'irmetrics.core.measure',
+ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.results',
+                'irmetrics.algebra.parse', 'irmetrics.algebra.measure',
                 'irmetrics.errors', 'irmetrics.data.inputs'}
 
 

@@ -37,7 +37,7 @@ from irmetrics import (
     infAP,
     nDCG,
 )
-from irmetrics.core.provider import PROVIDERS
+from irmetrics.providers.base import PROVIDERS
 
 QRELS = {'q': {'a': 2, 'b': 0, 'c': 1, 'd': -1, 'e': 3, 'f': 1, 'g': 0}}
 RUN = {'q': {'x': 10.0, 'a': 9.0, 'b': 8.0, 'd': 7.0, 'c': 6.0, 'y': 5.0, 'e': 4.0}}

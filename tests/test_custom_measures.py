@@ -11,7 +11,7 @@ from rankdata import collections, per_query
 
 import irmetrics as irm
 from irmetrics import P
-from irmetrics.core.params import Float, Param
+from irmetrics.algebra.params import Float, Param
 from irmetrics.providers.native import custom
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -35,8 +35,8 @@ from irmetrics import (
     parse_measure,
     parse_trec_measure,
 )
-from irmetrics.core import params as P_
-from irmetrics.core.measure import REGISTRY
+from irmetrics.algebra import params as P_
+from irmetrics.algebra.measure import REGISTRY
 
 TREC_FAMILIES = ['AP', 'Bpref', 'infAP', 'IPrec', 'nDCG', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'Rprec', 'RR',
                  'SetAP', 'SetF', 'SetP', 'SetR', 'Success', 'G', 'IPrecAvg', 'nDCGRel', 'RBP', 'RBPResidual',

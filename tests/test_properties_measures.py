@@ -11,10 +11,10 @@ from measure_strategies import check_round_trips, measures
 
 import irmetrics.measures
 from irmetrics import MeasureError, parse_measure, parse_trec_measure
-from irmetrics.core.measure import REGISTRY
-from irmetrics.core.parse import parse_measures
-from irmetrics.core.ranx_names import RANX_NAMES
-from irmetrics.core.trec_names import INVOCATION_PARAMS, TREC_NAMES, Cutoffs, Values, to_trec_name
+from irmetrics.algebra.measure import REGISTRY
+from irmetrics.algebra.parse import parse_measures
+from irmetrics.algebra.ranx_names import RANX_NAMES
+from irmetrics.algebra.trec_names import INVOCATION_PARAMS, TREC_NAMES, Cutoffs, Values, to_trec_name
 
 FAMILIES = list(irmetrics.measures.__all__)
 

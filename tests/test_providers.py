@@ -10,7 +10,7 @@ import pytest
 
 import irmetrics as irm
 from irmetrics import AP, RR, Bpref, NumQ, NumRel, NumRet, P, ProviderError, UnsupportedMeasureError, nDCG
-from irmetrics.core.provider import PROVIDERS
+from irmetrics.providers.base import PROVIDERS
 
 QRELS = {'q1': {'a': 1, 'b': 0, 'c': 2}, 'q2': {'a': 1}}
 RUN = {'q1': {'a': 0.3, 'b': 0.9, 'c': 0.1}, 'q9': {'a': 1.0}}

@@ -36,10 +36,10 @@ from ir_measures import Metric
 from ir_measures.measures import registry as ir_measures_registry
 from ir_measures.providers.base import NOT_PROVIDED
 
-from ..core.api import Evaluator as IrmetricsEvaluator
-from ..core.api import evaluator
-from ..core.measure import Measure
-from ..core.parse import parse_measure
+from ..algebra.measure import Measure
+from ..algebra.parse import parse_measure
+from ..api.calc import evaluator
+from ..api.evaluator import Evaluator as IrmetricsEvaluator
 from ..data.duplicates import DUPLICATE_POLICIES
 from ..data.inputs import to_qrels, to_run
 from ..errors import DuplicateError, MeasureError

@@ -11,11 +11,11 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from ..core.measure import COMPUTED, REGISTRY, Measure, MeasureDef
-from ..core.params import NOT_PROVIDED, REQUIRED, Param
-from ..core.provider import ANY, PROVIDERS, Provider
-from ..core.results import text_table
+from ..algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
+from ..algebra.params import NOT_PROVIDED, REQUIRED, Param
+from ..api.results import text_table
 from ..errors import MeasureError, UnknownMeasureError
+from ..providers.base import ANY, PROVIDERS, Provider
 
 TIES = 'score descending (compared as doubles), ties by document id descending (byte-wise), as trec_eval'
 WIDTH = 100
@@ -56,7 +56,7 @@ def aliases_of(defn: MeasureDef) -> list[str]:
 
 def trec_names_of(defn: MeasureDef) -> list[str]:
     """trec_eval names computing this family: ``map``, ``map_cut.<cutoff list>``, ``gm_map (agg='gmean')``."""
-    from ..core.trec_names import TREC_NAMES
+    from ..algebra.trec_names import TREC_NAMES
     out = []
     for entry in TREC_NAMES:
         if entry.measure == defn.name:
@@ -132,8 +132,8 @@ def find_definition(name: str) -> MeasureDef:
     trec_eval name (``ndcg_cut``)."""
     import re
 
-    from ..core.parse import parse_measure
-    from ..core.trec_names import parse_trec_measure
+    from ..algebra.parse import parse_measure
+    from ..algebra.trec_names import parse_trec_measure
     if name in REGISTRY:
         return REGISTRY.lookup(name).definition
     for parse in (parse_measure, parse_trec_measure):

@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..core.results import CalcResults
+from ..api.results import CalcResults
 from ..errors import MeasureError, UnknownMeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
@@ -16,8 +16,8 @@ from .sources import load_qrels, load_run
 def resolve_measures(words: Sequence[str]) -> list:
     """Measures from command-line words, several per word: trec_eval names (``map``, ``P.5,10``,
     ``official``) first, as trec_eval means them, then irmetrics syntax (``nDCG@10``, ranx's names)."""
-    from ..core.parse import parse_measure, split_measure_list
-    from ..core.trec_names import parse_trec_measure
+    from ..algebra.parse import parse_measure, split_measure_list
+    from ..algebra.trec_names import parse_trec_measure
     out = []
     for word in words:
         for item in split_measure_list(word):
@@ -44,7 +44,7 @@ def _explain(item: str, ex: MeasureError, trec_ex: MeasureError) -> MeasureError
 
 def check_runs(names: Sequence[str]) -> None:
     """A run that is no file but a measure was meant as a measure: say how to write that."""
-    from ..core.parse import parse_measure
+    from ..algebra.parse import parse_measure
     for name in names:
         if not os.path.exists(name):
             try:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 
 def _in_process(args: argparse.Namespace, measures: list, qrels, bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
-    from ..core.api import evaluator
+    from ..api.calc import evaluator
     from ..data.large import is_larger_than, memory_budget
     ev = evaluator(measures, qrels, provider=args.provider)
     budget = memory_budget(args.memory_limit)

@@ -4,7 +4,7 @@
 
 The options are trec_eval's (:data:`OPTIONS`, read as GNU getopt reads them); the output is trec_eval's,
 byte for byte: the measures in trec_eval's order, queries in trec_eval's order, then ``all``.  Each
-trec_eval measure is an irmetrics measure (:mod:`irmetrics.core.trec_names`), and the invocation's settings
+trec_eval measure is an irmetrics measure (:mod:`irmetrics.algebra.trec_names`), and the invocation's settings
 become its parameters (``-l`` rel, ``-J`` judged_only, ``-N`` num_docs, trec_eval 10's rounding of recall
 levels).  What is trec_eval's own arithmetic rather than a measure is done here and said where: the run
 cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty ranking's
@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.measure import Measure, MeasureDef
-from ..core.trec_names import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
+from ..algebra.measure import Measure, MeasureDef
+from ..algebra.trec_names import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import InputError, MeasureError
@@ -184,7 +184,7 @@ _RESET = ('num_ret', 'utility', 'relstring', 'rbp_resid')
 
 def run(inv: Invocation, out: Callable[[str], object]) -> None:
     """Evaluate as ``inv`` says and write trec_eval's output with ``out``."""
-    from ..core.api import evaluator
+    from ..api.calc import evaluator
     from ..data.trec.reader import read_trec_qrels
     from ..measures import NumRel, NumRet
     lines = plan(inv)

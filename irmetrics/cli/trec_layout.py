@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.params import GEOMETRIC_MEAN_FLOOR
+from ..algebra.params import GEOMETRIC_MEAN_FLOOR
 
 SUMMARY_QID = 'all'
 NAME_WIDTH = 22

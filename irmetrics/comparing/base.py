@@ -6,10 +6,10 @@ a reorganisation of the core changes this file alone.
 """
 from __future__ import annotations
 
-from ..core.api import Evaluator
-from ..core.measure import Measure
-from ..core.parse import parse_measures
-from ..core.results import aggregate, format_value, text_table
+from ..algebra.measure import Measure
+from ..algebra.parse import parse_measures
+from ..api.evaluator import Evaluator
+from ..api.results import aggregate, format_value, text_table
 from ..data.inputs import to_run
 from ..errors import InputError, IrmetricsError, MeasureError
 

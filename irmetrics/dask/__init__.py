@@ -7,7 +7,7 @@
 The qrels are prepared once on the client and shared with the workers; each partition of the run
 is evaluated by the engine-neutral partition function (:meth:`irmetrics.Evaluator.calc_partition`)
 once its queries are complete; the results are the in-memory ones (docs/scaling.md).  This
-package sits on the public API (:mod:`irmetrics.core.api`); ``import irmetrics`` never imports it.
+package sits on the public API (:mod:`irmetrics.api.evaluator`); ``import irmetrics`` never imports it.
 """
 from .evaluate import DaskEvaluator, calc, calc_aggregate, evaluator
 from .results import DaskResults

@@ -24,9 +24,9 @@ import dask
 import dask.dataframe as dd
 from dask.delayed import Delayed, delayed
 
-from irmetrics.core.api import Evaluator, MeasuresLike
-from irmetrics.core.measure import Measure
-from irmetrics.core.results import CalcResults, Metric, QueryValues
+from irmetrics.algebra.measure import Measure
+from irmetrics.api.evaluator import Evaluator, MeasuresLike
+from irmetrics.api.results import CalcResults, Metric, QueryValues
 from irmetrics.data.columns import find_columns
 from irmetrics.errors import InputError
 

@@ -15,9 +15,9 @@ import dask.dataframe as dd
 import numpy as np
 from dask.delayed import Delayed, delayed
 
-from irmetrics.core.api import Evaluator
-from irmetrics.core.measure import Measure
-from irmetrics.core.results import QueryValues
+from irmetrics.algebra.measure import Measure
+from irmetrics.api.evaluator import Evaluator
+from irmetrics.api.results import QueryValues
 
 from . import sums, tasks
 

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from irmetrics.core.measure import Measure
+from irmetrics.algebra.measure import Measure
 
 _UNIT = 1127                 # x = mantissa * 2**(exponent + 1074 - 1127): the shift is never negative
 _HALF = 26
@@ -61,7 +61,7 @@ def column_sums(measures: list[Measure], values: np.ndarray) -> list[ExactSum]:
 
 def aggregate(measure: Measure, s: ExactSum) -> float:
     """The measure's aggregate (mean, or sum for counts) of values added exactly, as
-    :func:`irmetrics.core.results.aggregate` defines it."""
+    :func:`irmetrics.api.results.aggregate` defines it."""
     if s.special != 0.0 or math.isnan(s.special):      # a NaN or an infinity decides, as in a float sum
         return s.special
     if measure.definition.aggregate == 'sum':

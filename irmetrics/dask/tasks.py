@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from irmetrics.core.api import Evaluator
-from irmetrics.core.results import QueryValues
+from irmetrics.api.evaluator import Evaluator
+from irmetrics.api.results import QueryValues
 from irmetrics.data.inputs import run_from_dataframe
 from irmetrics.data.locate import RowLocator
 from irmetrics.data.run import Run

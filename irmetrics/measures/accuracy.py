@@ -1,6 +1,6 @@
 """Accuracy: how often the relevant retrieved documents precede the non-relevant ones."""
-from ..core.measure import UNDEFINED, MeasureDef, define
-from ..core.params import CUTOFF, REL
+from ..algebra.measure import UNDEFINED, MeasureDef, define
+from ..algebra.params import CUTOFF, REL
 
 Accuracy = define(MeasureDef(
     name='Accuracy',

@@ -1,6 +1,6 @@
 """Area under the ROC curve of a ranking, relevant against judged non-relevant documents."""
-from ..core.measure import COMPUTED, MeasureDef, define
-from ..core.params import CUTOFF, REL
+from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.params import CUTOFF, REL
 
 AUC = define(MeasureDef(
     name='AUC',

@@ -1,6 +1,6 @@
 """Binary preference (trec_eval ``bpref`` and ``gm_bpref``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import AGGREGATION, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import AGGREGATION, REL
 
 Bpref = define(MeasureDef(
     name='Bpref',

@@ -1,6 +1,6 @@
 """Compatibility with an ideal ranking (Clarke, Vtyurina and Smucker 2021)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import P_PERSISTENCE, Bool, Param
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import P_PERSISTENCE, Bool, Param
 
 Compat = define(MeasureDef(
     name='Compat',

@@ -3,8 +3,8 @@
 These aggregate by summing over queries.  A qrels query missing from the run
 still counts one query and its real number of relevant documents (trec_eval -c).
 """
-from ..core.measure import COMPUTED, MeasureDef, define
-from ..core.params import JUDGED_ONLY, NOT_PROVIDED, REL, Bool, Int, Param
+from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.params import JUDGED_ONLY, NOT_PROVIDED, REL, Bool, Int, Param
 
 NumQ = define(MeasureDef(
     name='NumQ',

@@ -11,8 +11,8 @@ ir_measures calls it, and are stated in :data:`CWL_CONVENTIONS`.
 cwl_eval's P@k, RR and AP are irmetrics' ``P@k``, ``RR@1000`` and
 ``AP(divisor='num_rel_ret')@1000`` (see :mod:`.ap`).
 """
-from ..core.measure import MeasureDef, define
-from ..core.params import (
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import (
     CUTOFF_REQUIRED,
     P_PERSISTENCE,
     REQUIRED,

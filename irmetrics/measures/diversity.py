@@ -8,8 +8,8 @@ relevant to s; S is the number of the query's subtopics with at least one releva
 document.  The conventions all of them share are those of ndeval 4.5 (through
 pyndeval 0.0.8) and are stated in :data:`NDEVAL_CONVENTIONS`.
 """
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Float, Param
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Float, Param
 
 ALPHA = Param('alpha', Float(0, 1), 0.5,
               'redundancy intolerance: a document relevant to a subtopic already covered c times gains '

@@ -1,6 +1,6 @@
 """F1 at a rank cutoff: harmonic mean of P@k and R@k (ranx's ``f1``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF, JUDGED_ONLY, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 F1 = define(MeasureDef(
     name='F1',

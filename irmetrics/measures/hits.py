@@ -1,6 +1,6 @@
 """Hits: the number of relevant documents retrieved (ranx's ``hits``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF, JUDGED_ONLY, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 Hits = define(MeasureDef(
     name='Hits',

@@ -1,6 +1,6 @@
 """Inferred average precision (trec_eval ``infAP``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import JUDGED_ONLY, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import JUDGED_ONLY, REL
 
 infAP = define(MeasureDef(
     name='infAP',

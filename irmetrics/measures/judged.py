@@ -1,7 +1,7 @@
 """Judgment rate: how much of the top of a ranking the qrels cover (Judged), or leave uncovered (Unjudged,
 trec_eval ``unj``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF, CUTOFF_REQUIRED, JUDGED_ONLY
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF, CUTOFF_REQUIRED, JUDGED_ONLY
 
 Judged = define(MeasureDef(
     name='Judged',

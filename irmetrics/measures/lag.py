@@ -1,6 +1,6 @@
 """LAG: how many non-relevant documents a user wades through before each relevant one."""
-from ..core.measure import COMPUTED, MeasureDef, define
-from ..core.params import CUTOFF, JUDGED_ONLY, REL
+from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 LAG = define(MeasureDef(
     name='LAG',

@@ -1,6 +1,6 @@
 """trec_eval's normalised gain G and binary gain binG (Buckley's experimental measures, 2008)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import GAINS, JUDGED_ONLY, NOT_PROVIDED, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import GAINS, JUDGED_ONLY, NOT_PROVIDED, REL
 from ..errors import MeasureError
 
 

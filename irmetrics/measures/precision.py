@@ -1,6 +1,6 @@
 """Precision at a rank cutoff (trec_eval ``P`` and ``relative_P``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Bool, Param
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Bool, Param
 
 P = define(MeasureDef(
     name='P',

@@ -1,6 +1,6 @@
 """Rank-biased precision and its residual (Moffat & Zobel 2008)."""
-from ..core.measure import COMPUTED, MeasureDef, define
-from ..core.params import (
+from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.params import (
     CUTOFF,
     GAINS,
     JUDGED_ONLY,

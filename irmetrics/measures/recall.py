@@ -1,6 +1,6 @@
 """Recall at a rank cutoff (trec_eval ``recall``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
 
 R = define(MeasureDef(
     name='R',

@@ -1,7 +1,7 @@
 """Precision at R, the number of relevant documents, or at a multiple of R (trec_eval ``Rprec``,
 ``Rprec_mult``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import JUDGED_ONLY, REL, Float, Param
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import JUDGED_ONLY, REL, Float, Param
 
 Rprec = define(MeasureDef(
     name='Rprec',

@@ -1,6 +1,6 @@
 """Reciprocal rank of the first relevant document (trec_eval ``recip_rank``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF, JUDGED_ONLY, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 RR = define(MeasureDef(
     name='RR',

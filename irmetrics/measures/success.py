@@ -1,6 +1,6 @@
 """Success at k: whether any relevant document is in the top k (trec_eval ``success``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
 
 Success = define(MeasureDef(
     name='Success',

@@ -1,6 +1,6 @@
 """Set utility: a linear gain over the contingency table of retrieval (trec_eval ``utility``)."""
-from ..core.measure import MeasureDef, define
-from ..core.params import JUDGED_ONLY, REL, Float, Int, Param
+from ..algebra.measure import MeasureDef, define
+from ..algebra.params import JUDGED_ONLY, REL, Float, Int, Param
 
 Utility = define(MeasureDef(
     name='Utility',

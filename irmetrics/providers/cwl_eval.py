@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core.measure import Measure
-from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
+from ..algebra.measure import Measure
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..measures.cwl import CWL_DEPTH
+from .base import ANY, ExternalProvider, Pattern, Prepared
 
 _SCALED = dict(min_rel=ANY, max_rel=ANY)
 

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.measure import Measure
-from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
+from ..algebra.measure import Measure
 from ..data.qrels import Qrels
 from ..data.run import Run
+from .base import ANY, ExternalProvider, Pattern, Prepared
 
 #: ndeval's deepest cutoff (its DEPTH).
 NDEVAL_DEPTH = 20

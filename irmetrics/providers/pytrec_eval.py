@@ -1,6 +1,6 @@
 """pytrec_eval (pytrec-eval-terrier, which embeds trec_eval 9.0.8) as a provider.
 
-Measures are translated to trec_eval names by :mod:`irmetrics.core.trec_names`
+Measures are translated to trec_eval names by :mod:`irmetrics.algebra.trec_names`
 and grouped into one ``RelevanceEvaluator`` per invocation setting (relevance
 level, judged-only flag, gain mapping, set_F's beta).  The run is fed in the
 canonical order as rank-derived scores, because pytrec_eval compares scores as
@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.measure import Measure
-from ..core.params import NOT_PROVIDED
-from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
-from ..core.trec_names import to_trec_name
+from ..algebra.measure import Measure
+from ..algebra.params import NOT_PROVIDED
+from ..algebra.trec_names import to_trec_name
 from ..data.qrels import Qrels
 from ..data.run import Run
+from .base import ANY, ExternalProvider, Pattern, Prepared
 
 _ANY_REL = dict(rel=ANY, judged_only=ANY)
 

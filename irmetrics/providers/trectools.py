@@ -26,12 +26,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.measure import Measure
-from ..core.params import NOT_PROVIDED
-from ..core.provider import ANY, ExternalProvider, Pattern, Prepared
+from ..algebra.measure import Measure
+from ..algebra.params import NOT_PROVIDED
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import ranges
+from .base import ANY, ExternalProvider, Pattern, Prepared
 
 _WHOLE = sys.maxsize        # trectools' depth for "no cutoff" (as ir_measures passes it)
 

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core.measure import REGISTRY, Measure
-from ...core.provider import ANY, Pattern, Prepared, Provider
+from ...algebra.measure import REGISTRY, Measure
 from ...data.qrels import Qrels
 from ...data.run import Run
+from ..base import ANY, Pattern, Prepared, Provider
 from . import (  # noqa: F401  (each module registers its kernels)
     accuracy,
     ap,

@@ -1,7 +1,7 @@
 """Accuracy@k: share of (relevant, non-relevant) pairs of the top k in the right order."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
 

@@ -2,7 +2,7 @@
 YAAP: the log-odds of that sum against R."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
 

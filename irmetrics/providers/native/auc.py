@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from ...data.segments import offsets_of, running_count
 from .kernels import cutoff_of, kernel
 from .table import QrelsIndex, RankedTable

@@ -1,7 +1,7 @@
 """Bpref, as trec_eval computes it (unjudged and negatively judged documents are skipped)."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 

@@ -6,7 +6,7 @@ sum_{i = max(a, b)}^{D-1} p^i / (i + 1): a difference of one prefix-sum array, s
 """
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from ...data.segments import ranges
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable

@@ -1,7 +1,7 @@
 """NumQ, NumRel, NumRet: counts, computed also for queries missing from the run."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel
 from .table import RankedTable
 

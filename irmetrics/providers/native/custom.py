@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.measure import COMPUTED, REGISTRY, Measure, MeasureDef
-from ...core.params import (
+from ...algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
+from ...algebra.params import (
     CUTOFF,
     GAINS,
     JUDGED_ONLY,
@@ -108,7 +108,7 @@ def _params(params: Iterable[Param | str] | dict) -> tuple[Param, ...]:
             out.append(SHARED_PARAMS[p])
         else:
             raise MeasureError(f'unknown shared parameter {p!r} (shared: {", ".join(SHARED_PARAMS)}); '
-                               f'declare it with irmetrics.core.params.Param')
+                               f'declare it with irmetrics.algebra.params.Param')
     return tuple(out)
 
 

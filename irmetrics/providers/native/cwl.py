@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from ...data.segments import offsets_of, ranges
 from ...measures.cwl import CWL_DEPTH
 from .kernels import kernel

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from ...data.segments import ranges
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable

@@ -6,7 +6,7 @@ number of documents of grade g above rank i: integer counts, no running product 
 """
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from ...data.segments import offsets_of, running_count
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable

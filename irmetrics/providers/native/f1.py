@@ -1,7 +1,7 @@
 """F1@k: harmonic mean of P@k (hits / k, or hits / n without a cutoff) and R@k."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
 

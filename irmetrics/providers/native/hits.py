@@ -1,5 +1,5 @@
 """Hits@k: relevant documents in the top k."""
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
 

@@ -1,7 +1,7 @@
 """infAP, trec_eval's estimator (Yilmaz & Aslam 2006): -1 (any negative grade) is pooled-unjudged."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 

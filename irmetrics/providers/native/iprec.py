@@ -6,7 +6,7 @@ any later one, computed once per run for every relevant document (a suffix maxim
 """
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from ...data.segments import offsets_of, suffix_max
 from .kernels import kernel
 from .table import RankedTable

@@ -2,7 +2,7 @@
 top k, padded to k, absent from the qrels or judged with a negative grade."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
 

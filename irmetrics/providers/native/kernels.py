@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .table import RankedTable
 
 Kernel = Callable[[Measure, RankedTable], np.ndarray]

@@ -1,7 +1,7 @@
 """LAG: mean number of non-relevant documents above each relevant one (unretrieved: see the definition)."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
 

@@ -6,7 +6,7 @@ each gain by log2(rank + 1), so that their points are trec_eval's to the last bi
 """
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from ...data.segments import offsets_of, running_sum
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable

@@ -5,8 +5,8 @@ The ideal's cost after i ranks is the running sum of max(ideal gain, 1) over its
 """
 import numpy as np
 
-from ...core.measure import Measure
-from ...core.params import NOT_PROVIDED
+from ...algebra.measure import Measure
+from ...algebra.params import NOT_PROVIDED
 from ...data.segments import running_sum
 from .kernels import kernel, safe_divide
 from .ndcg import gain_of, gains_of, ideal_curve, ideal_ranking, ranking_curve, value_at

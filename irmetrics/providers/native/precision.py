@@ -1,7 +1,7 @@
 """P@k: relevant documents in the top k, divided by k (or by min(k, R) when relative)."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 

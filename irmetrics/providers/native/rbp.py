@@ -1,8 +1,8 @@
 """RBP and its residual: geometric weights (1 - p) p^(i-1) over the ranks."""
 import numpy as np
 
-from ...core.measure import Measure
-from ...core.params import NOT_PROVIDED
+from ...algebra.measure import Measure
+from ...algebra.params import NOT_PROVIDED
 from .kernels import cutoff_of, kernel
 from .ndcg import gain_of, gains_of
 from .table import QrelsIndex, RankedTable

@@ -1,5 +1,5 @@
 """R@k: relevant documents in the top k, divided by the number of relevant documents."""
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 

@@ -1,7 +1,7 @@
 """Rprec: relevant documents in the top R, divided by R; or P@c at c = int(mult * R + 0.9)."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 

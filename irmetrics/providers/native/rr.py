@@ -1,7 +1,7 @@
 """RR: reciprocal rank of the first relevant document (within the cutoff)."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
 

@@ -1,7 +1,7 @@
 """Set measures over the whole retrieved list (trec_eval set_P, set_recall, set_F, set_map)."""
 import numpy as np
 
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 

@@ -1,5 +1,5 @@
 """Success@k: 1 if any relevant document is in the top k."""
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel
 from .table import RankedTable
 

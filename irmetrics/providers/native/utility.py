@@ -1,5 +1,5 @@
 """Utility: a weighted count of the four cells of the retrieved / relevant contingency table."""
-from ...core.measure import Measure
+from ...algebra.measure import Measure
 from .kernels import kernel
 from .table import RankedTable
 

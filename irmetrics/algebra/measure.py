@@ -14,15 +14,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import MeasureError, UnknownMeasureError
 from .params import NOT_PROVIDED, REQUIRED, Param
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .api import Evaluator
-    from .results import CalcResults, Metric
-
 
 #: Value of a query that is in the qrels but absent from the run, for measures
 #: that are computed on the empty ranking instead (NumQ, NumRel: trec_eval -c).
@@ -189,35 +184,28 @@ class Measure:
         return _rebuild, (self.definition.name, self._params)
 
     # --- convenience: evaluate this one measure ------------------------------------------
-    # The functions come from irmetrics.core.api, which registers them (bind_evaluation) when it is
-    # imported: the algebra never imports the API that is built on it.
+    # As ir_measures' measures do, these call the public package when called: the algebra never
+    # imports the API room (irmetrics.api) that is built on it, and registers nothing with it.
     def calc_aggregate(self, qrels: Any, run: Any, **kwargs: Any) -> float:
-        """``calc_aggregate([self], qrels, run)[self]``."""
-        value: float = _EVALUATION['calc_aggregate']([self], qrels, run, **kwargs)[self]
+        """``irmetrics.calc_aggregate([self], qrels, run)[self]``."""
+        import irmetrics
+        value: float = irmetrics.calc_aggregate([self], qrels, run, **kwargs)[self]
         return value
 
-    def iter_calc(self, qrels: Any, run: Any, **kwargs: Any) -> Iterator[Metric]:
-        """``iter_calc([self], qrels, run)``."""
-        metrics: Iterator[Metric] = _EVALUATION['iter_calc']([self], qrels, run, **kwargs)
-        return metrics
+    def iter_calc(self, qrels: Any, run: Any, **kwargs: Any) -> Iterator[Any]:
+        """``irmetrics.iter_calc([self], qrels, run)``: a ``Metric`` per query."""
+        import irmetrics
+        return irmetrics.iter_calc([self], qrels, run, **kwargs)
 
-    def calc(self, qrels: Any, run: Any, **kwargs: Any) -> CalcResults:
-        """``calc([self], qrels, run)``."""
-        results: CalcResults = _EVALUATION['calc']([self], qrels, run, **kwargs)
-        return results
+    def calc(self, qrels: Any, run: Any, **kwargs: Any) -> Any:
+        """``irmetrics.calc([self], qrels, run)``: a ``CalcResults``."""
+        import irmetrics
+        return irmetrics.calc([self], qrels, run, **kwargs)
 
-    def evaluator(self, qrels: Any, **kwargs: Any) -> Evaluator:
-        """``evaluator([self], qrels)``."""
-        prepared: Evaluator = _EVALUATION['evaluator']([self], qrels, **kwargs)
-        return prepared
-
-
-_EVALUATION: dict[str, Callable[..., Any]] = {}
-
-
-def bind_evaluation(**functions: Callable[..., Any]) -> None:
-    """Register the evaluation functions behind :class:`Measure`'s convenience methods."""
-    _EVALUATION.update(functions)
+    def evaluator(self, qrels: Any, **kwargs: Any) -> Any:
+        """``irmetrics.evaluator([self], qrels)``: an ``Evaluator`` reusable across runs."""
+        import irmetrics
+        return irmetrics.evaluator([self], qrels, **kwargs)
 
 
 def _rebuild(name: str, params: tuple[tuple[str, Any], ...]) -> Measure:

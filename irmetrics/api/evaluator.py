@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from .. import errors
+from ..algebra.measure import COMPUTED, Measure
+from ..algebra.parse import parse_measures
 from ..data import ids
 from ..data.ids.index import IdIndex
 from ..data.inputs import frame_column, is_source, to_qrels, to_run
@@ -30,10 +32,9 @@ from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import distinct
 from ..errors import DuplicateError, InputError
+from ..providers import PROVIDERS
+from ..providers.base import Prepared
 from . import diagnostics
-from .measure import COMPUTED, Measure, bind_evaluation
-from .parse import parse_measures
-from .provider import PROVIDERS, Prepared
 from .results import CalcResults, Metric, QueryValues
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
@@ -234,38 +235,3 @@ def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:
                              f'such qrels; if the iterations are subtopics (diversity qrels), read the qrels with '
                              f'duplicates="max" (--qrels-duplicates max) to use each document\'s highest grade',
                              qrels.source, line)
-
-
-def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False) -> Evaluator:
-    """An :class:`Evaluator` of ``measures`` against ``qrels``, reusable across runs.
-
-    ``strict=True`` makes suspicious input an error instead of an :class:`~irmetrics.errors.IrmetricsWarning`
-    (no run query in the qrels, qrels queries missing from the run, skipped blank lines, ...).
-    """
-    return Evaluator(measures, qrels, provider, strict)
-
-
-def calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-         duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False) -> CalcResults:
-    """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``.
-
-    ``memory_limit``: see :meth:`Evaluator.calc`; ``strict``: see :func:`evaluator`.
-    """
-    return Evaluator(measures, qrels, provider, strict).calc(run, duplicates, memory_limit)
-
-
-def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-                   duplicates: str = 'error', memory_limit: MemoryLimit = None,
-                   strict: bool = False) -> dict[Measure, float]:
-    """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``."""
-    return calc(measures, qrels, run, provider, duplicates, memory_limit, strict).aggregated
-
-
-def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-              duplicates: str = 'error', memory_limit: MemoryLimit = None,
-              strict: bool = False) -> Iterator[Metric]:
-    """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-    return calc(measures, qrels, run, provider, duplicates, memory_limit, strict).iter_metrics()
-
-
-bind_evaluation(calc=calc, calc_aggregate=calc_aggregate, iter_calc=iter_calc, evaluator=evaluator)

@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .measure import Measure
-from .params import GEOMETRIC_MEAN_FLOOR
+from ..algebra.measure import Measure
+from ..algebra.params import GEOMETRIC_MEAN_FLOOR
 
 
 class Metric(NamedTuple):

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from ..algebra.measure import Measure
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import ProviderError, UnsupportedMeasureError
-from .measure import Measure
 
 
 class _AnyValue:

@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..algebra.measure import Measure
 from ..data.ids import Ids
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import warn
-from .measure import Measure
 
 _SHOWN = 5
 
