@@ -18,7 +18,7 @@ def trec_seeds() -> list[bytes]:
     sys.path.insert(0, str(TESTS))
     from trec_text_cases import make_case
     cases = [make_case(seed) for seed in range(12)]
-    nist = TESTS / 'data' / 'trec_eval' / 'nist'
+    nist = TESTS / 'fixtures' / 'trec_eval' / 'nist'
     files = [path.read_bytes()[:4000] for path in sorted(nist.glob('*.test'))]
     return [c.qrels[:4000] for c in cases] + [c.run[:4000] for c in cases] + files
 

@@ -5,10 +5,16 @@ fields after the run tag, every number notation strtod reads).
 The text of a collection is built row by row (:class:`Rows`), so that a test can spoil one row and know
 which line of the text it is.
 """
+import bz2
+import gzip
+import lzma
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
 from trec_text_cases import ODD_ID_CHARS
+
+#: How a TREC text can arrive compressed: file suffix -> compressor.
+COMPRESSIONS = {'': bytes, '.gz': gzip.compress, '.bz2': bz2.compress, '.xz': lzma.compress}
 
 #: characters of ids: anything UTF-8 holds but C's separators, the newline, NUL and the byte-order mark
 ID_CHARACTERS = st.characters(codec='utf-8', exclude_characters=' \t\n\v\f\r\x00\ufeff') | st.sampled_from(ODD_ID_CHARS)

@@ -1,7 +1,7 @@
 """Random TREC qrels and run files built to break readers, the same bytes for a seed on every machine.
 
 Python's :mod:`random` draws everything (its sequence for a seed is stable across versions), so
-the stored trec_eval outputs of ``tests/data/trec_eval/make_oracles.py`` stay valid; each stored
+the stored trec_eval outputs of ``tests/fixtures/trec_eval/make_oracles.py`` stay valid; each stored
 case also keeps the SHA-256 of its inputs, checked by the tests.
 
 What a case may hold: separators of every kind C's ``isspace`` knows (tab, runs of spaces,

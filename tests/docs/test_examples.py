@@ -13,11 +13,10 @@ import shlex
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / 'README.md', *sorted((ROOT / 'docs').glob('*.md'))]
 TABLE_HEADS = ('run ', 'query ', 'measure ')
 FILE_BLOCK = re.compile(r'^```\w*\s+file=(\S+)\s*$')

@@ -4,14 +4,14 @@ import json
 
 import pytest
 from cli_support import assert_user_error, irmetrics, run_ok
+from repo_paths import ROOT
 
 EXAMPLES = ['examples/qrels.txt', 'examples/run_bm25.txt', 'examples/run_dense.txt']
 
 
 @pytest.fixture
 def root():
-    from pathlib import Path
-    return Path(__file__).resolve().parents[1]
+    return ROOT
 
 
 def test_default_table_with_letters_and_legend(root):

@@ -6,17 +6,17 @@ fixture (conftest.py) runs a test under both.
 import bz2
 import gzip
 import lzma
-import pathlib
 from collections import namedtuple
 
 import numpy as np
 import pandas as pd
 import pytest
+from repo_paths import FIXTURES
 
 import irmetrics as irm
 from irmetrics import AP, DuplicateError, InputError, NumQ, NumRel, NumRet, P, nDCG
 
-TESTDATA = pathlib.Path(__file__).resolve().parent / 'data' / 'trec_eval' / 'nist'
+TESTDATA = FIXTURES / 'trec_eval' / 'nist'
 
 QRELS_TEXT = 'q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\n'
 RUN_TEXT = 'q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 0.9 tag\nq1 Q0 d3 3 0.1 tag\nq3 Q0 d1 1 1.0 tag\n'

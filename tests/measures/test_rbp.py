@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rankdata import canonical, collections, per_query, reference_values
 from reference_tools import reference
+from repo_paths import FIXTURES
 
 import irmetrics as irm
 from irmetrics import RBP, RBPResidual
@@ -24,7 +25,7 @@ from irmetrics import RBP, RBPResidual
 ir_measures = reference('ir_measures')
 pytestmark = pytest.mark.filterwarnings('ignore:The inplace keyword')     # inside trectools, under pandas 3
 TOL = 1e-9
-GRADED = os.path.join(os.path.dirname(__file__), 'data', 'conformance', 'graded')
+GRADED = os.path.join(FIXTURES, 'conformance', 'graded')
 
 
 @settings(max_examples=30)

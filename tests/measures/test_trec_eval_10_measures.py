@@ -8,6 +8,7 @@ Query q2 judges x=1 and retrieves only y (not in the qrels).
 import math
 
 import pytest
+from repo_paths import FIXTURES
 
 import irmetrics as irm
 from irmetrics import (
@@ -223,8 +224,7 @@ def test_trec_eval_parameters_refused(text, fragment):
 def test_iprec_rounding_on_trec_evals_topic_302():
     """R = 77 at recall 0.6: trec_eval 9 needs int(46.2 + 0.9) = 47 relevant documents, trec_eval 10
     lround(46.2) = 46; trec_eval 10 prints 0.1528 (stored output of the conformance corpus)."""
-    from pathlib import Path
-    case = Path(__file__).parent / 'data' / 'conformance' / 'trec_eval_302'
+    case = FIXTURES / 'conformance' / 'trec_eval_302'
     nine, ten = IPrec@0.6, IPrec(rounding='trec_eval_10')@0.6
     values = irm.calc_aggregate([nine, ten], str(case / 'qrels'), str(case / 'run'))
     assert f'{values[nine]:.4f}' == '0.1420' and f'{values[ten]:.4f}' == '0.1528'

@@ -4,9 +4,6 @@ or records (named tuples, plain tuples), through both reader paths and id layout
 reference reader (``reference_reader.py``) reads their text.  The text is spelt any way trec_eval reads
 alike (``input_strategies.py``).
 """
-import bz2
-import gzip
-import lzma
 import pathlib
 import tempfile
 import warnings
@@ -16,7 +13,7 @@ import pandas as pd
 import reference_reader
 from hypothesis import given
 from hypothesis import strategies as st
-from input_strategies import collections, qrels_fields, qrels_rows, rows, run_fields, run_rows
+from input_strategies import COMPRESSIONS, collections, qrels_fields, qrels_rows, rows, run_fields, run_rows
 from reader_paths import PATHS, forced
 
 import irmetrics as irm
@@ -25,7 +22,6 @@ from irmetrics.errors import IrmetricsWarning
 MEASURES = ['AP', 'P@1', 'P@5', 'RR', 'nDCG', 'nDCG@10', 'NumRet', 'NumRel', 'NumRet(rel=1)', 'Bpref', 'Rprec']
 KINDS = {'qrels': (irm.Qrel, ('query_id', 'doc_id', 'relevance'), qrels_rows, reference_reader.read_qrels),
          'run': (irm.ScoredDoc, ('query_id', 'doc_id', 'score'), run_rows, reference_reader.read_run)}
-COMPRESSIONS = {'': bytes, '.gz': gzip.compress, '.bz2': bz2.compress, '.xz': lzma.compress}
 
 
 def evaluated(qrels, run) -> dict:

@@ -7,21 +7,19 @@ ir_measures computes with pytrec_eval (ties by docno descending, as irmetrics) t
 same; for those it computes with providers that rank ties otherwise (msmarco, compat, cwl_eval,
 accuracy, judged) irmetrics' tie rule gives irmetrics' own numbers.
 """
-import importlib.util
 import logging
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from reference_tools import reference
+from repo_paths import EXAMPLES
 
 import irmetrics as irm
 
 pt = reference('pyterrier')
 ir_measures = reference('ir_measures')
 logging.getLogger('ir_measures').disabled = True      # cwl_eval's max_rel warnings
-EXAMPLES = Path(__file__).resolve().parents[1] / 'examples'
 QRELS = str(EXAMPLES / 'qrels.txt')
 RUNS = {name: str(EXAMPLES / f'run_{name}.txt') for name in ('bm25', 'dense')}
 #: ir_measures computes these with pytrec_eval, whose tie rule is irmetrics'
@@ -145,8 +143,6 @@ def test_evaluate(ir_measures_pipeline, systems, topics, qrels):
     assert after['map'] == pytest.approx(irm.AP.calc_aggregate(QRELS, RUNS['dense']), abs=1e-12)
 
 
-@pytest.mark.xfail(importlib.util.find_spec('irmetrics.data.columns') is None, strict=True,
-                   reason='PyTerrier column names (qid, docno, score, label) arrive with branch scale')
 def test_a_pyterrier_result_frame_is_an_irmetrics_run(systems, topics, qrels):
     """A frame as pt.Experiment's systems return it (qid, docno, score, rank, query) and PyTerrier's
     qrels frame (qid, docno, label) go into irmetrics as they are."""

@@ -16,7 +16,6 @@ Known divergences are asserted, not skipped: see the tests named
 ``test_divergence_*``.
 """
 import math
-import pathlib
 
 import numpy as np
 import pytest
@@ -24,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rankdata import canonical
 from reference_tools import reference
+from repo_paths import FIXTURES
 
 import irmetrics as irm
 from irmetrics import (
@@ -50,7 +50,7 @@ pytrec_eval = reference('pytrec_eval')
 pytrec_eval_ext = reference('pytrec_eval_ext')
 
 TOL = 1e-9
-TESTDATA = pathlib.Path(__file__).resolve().parent / 'data' / 'trec_eval' / 'nist'
+TESTDATA = FIXTURES / 'trec_eval' / 'nist'
 LEVELS = [round(0.1 * i, 1) for i in range(11)] + [0.25]
 
 #: Every measure family of the trec_eval suite, with parameter variants.

@@ -4,9 +4,9 @@ Generation runs in a subprocess, so measures that other tests register at run ti
 """
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from repo_paths import ROOT
+
 REFERENCE = ROOT / 'docs' / 'measures.md'
 REGENERATE = 'python -m irmetrics.docs'
 

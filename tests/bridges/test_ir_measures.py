@@ -17,19 +17,17 @@ import logging
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from reference_tools import reference
+from repo_paths import EXAMPLES, ROOT
 
 import irmetrics as irm
 
 ir_measures = reference('ir_measures')
 logging.getLogger('ir_measures').disabled = True      # cwl_eval's max_rel warnings on every evaluator
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / 'examples'
 TOL = 1e-9
 
 

@@ -12,9 +12,8 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from input_strategies import IDS, collections, qrels_fields, qrels_rows, rows, run_fields, run_rows
+from input_strategies import COMPRESSIONS, IDS, collections, qrels_fields, qrels_rows, rows, run_fields, run_rows
 from reader_paths import PATHS, forced
-from test_properties_inputs import COMPRESSIONS
 
 import irmetrics as irm
 from irmetrics import DuplicateError, InputError

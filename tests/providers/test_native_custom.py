@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from rankdata import collections, per_query
+from repo_paths import ROOT
 
 import irmetrics as irm
 from irmetrics import P
 from irmetrics.algebra.params import Float, Param
 from irmetrics.providers.native import custom
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = str(ROOT)
 
 
 def _precision(qrels, run, cutoff, rel):

@@ -7,13 +7,13 @@ irmetrics cannot parse or compute is a failure here, not a skip.
 """
 import json
 import math
-import pathlib
 
 import pytest
+from repo_paths import FIXTURES
 
 import irmetrics as irm
 
-CASES = pathlib.Path(__file__).parent / 'data' / 'conformance'
+CASES = FIXTURES / 'conformance'
 TOLERANCE = 1e-6
 
 

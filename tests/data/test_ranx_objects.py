@@ -3,15 +3,14 @@ ir_measures' functions through the irmetrics provider.  They are told by their t
 so converting one never imports ranx."""
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from reference_tools import reference
+from repo_paths import ROOT
 
 import irmetrics as irm
 
 ranx = reference('ranx')
-ROOT = Path(__file__).resolve().parents[1]
 QRELS, BM25, DENSE = (str(ROOT / 'examples' / name) for name in ('qrels.txt', 'run_bm25.txt', 'run_dense.txt'))
 MEASURES = ['AP', 'nDCG@10', 'P@5', 'RR', 'Bpref', 'NumRel']
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from repo_paths import ROOT
 from scipy import stats
 
 import irmetrics as irm
 from irmetrics.comparing import ComparisonError, corrections
 from irmetrics.comparing.comparison import COLUMNS
 
-ROOT = Path(__file__).resolve().parents[1]
 QRELS, BM25, DENSE = (str(ROOT / 'examples' / f) for f in ('qrels.txt', 'run_bm25.txt', 'run_dense.txt'))
 TOL = 1e-12
 

@@ -10,16 +10,15 @@ pytrec_eval as BEIR calls it, and the page's recipe must give exactly its dictio
 import copy
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 from reference_tools import reference
+from repo_paths import ROOT
 
 import irmetrics as irm
 
 pytrec_eval = reference('pytrec_eval')
 ranx = reference('ranx')
-ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / 'docs' / 'integrations.md'
 NAMES = ('table', 'through_irmetrics', 'from_ranx', 'beir', 'from_ir_datasets')
 

@@ -11,17 +11,17 @@ ties, hexadecimal scores, sizes that cross the 64 KiB and 2 MiB thresholds).
 import gzip
 import io
 import json
-import pathlib
 from contextlib import redirect_stdout
 
 import pytest
 import reference_reader
+from repo_paths import FIXTURES
 from trec_text_cases import make_case
 
 import irmetrics as irm
 from irmetrics.cli import main
 
-ORACLES = json.loads((pathlib.Path(__file__).parent / 'data' / 'trec_eval' / 'reader_cases.json').read_text())
+ORACLES = json.loads((FIXTURES / 'trec_eval' / 'reader_cases.json').read_text())
 MEASURES = ['AP', 'P@1', 'P@5', 'RR', 'nDCG', 'NumRet', 'NumRel', 'NumRet(rel=1)', 'Bpref', 'Rprec', 'nDCG@10']
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from repo_paths import EXAMPLES
 
 import irmetrics as irm
 
-ROOT = Path(__file__).resolve().parents[1] / 'examples'
-QRELS = str(ROOT / 'qrels.txt')
+QRELS = str(EXAMPLES / 'qrels.txt')
 PT_MEASURES = {'map': 'AP', 'ndcg_cut_10': 'nDCG@10', 'P_10': 'P@10', 'recip_rank': 'RR'}
 
 
@@ -38,11 +38,11 @@ def runs(tmp_path_factory):
     corrections have a family of two comparisons against the baseline."""
     tmp = tmp_path_factory.mktemp('runs')
     reversed_rows = []
-    for q, lines in pd.read_csv(ROOT / 'run_bm25.txt', sep=' ', header=None, dtype=str).groupby(0):
+    for q, lines in pd.read_csv(EXAMPLES / 'run_bm25.txt', sep=' ', header=None, dtype=str).groupby(0):
         for i, (_, r) in enumerate(lines.iloc[::-1].iterrows()):
             reversed_rows.append(f'{q} Q0 {r[2]} {i + 1} {100 - i} rev')
     (tmp / 'run_rev.txt').write_text('\n'.join(reversed_rows) + '\n')
-    return {'bm25': str(ROOT / 'run_bm25.txt'), 'dense': str(ROOT / 'run_dense.txt'),
+    return {'bm25': str(EXAMPLES / 'run_bm25.txt'), 'dense': str(EXAMPLES / 'run_dense.txt'),
             'rev': str(tmp / 'run_rev.txt')}
 
 
@@ -123,15 +123,15 @@ def test_ranx_differs_on_tied_scores_because_it_ranks_ties_otherwise(runs):
 
 def test_pyterrier_pairs_a_query_missing_from_a_run_as_zero(pt, tmp_path):
     """A run that retrieved nothing for query 401: both tools score it 0 and pair over all topics."""
-    lines = (ROOT / 'run_dense.txt').read_text().splitlines()
+    lines = (EXAMPLES / 'run_dense.txt').read_text().splitlines()
     partial = tmp_path / 'dense_without_401.txt'
     partial.write_text('\n'.join(line for line in lines if not line.startswith('401 ')) + '\n')
     qrels = pd.read_csv(QRELS, sep=r'\s+', header=None, names=['qid', 'iteration', 'docno', 'label'],
                         dtype={'qid': str, 'docno': str})
     topics = pd.DataFrame({'qid': sorted(qrels.qid.unique()), 'query': 'unused'})
-    systems = [pt.Transformer.from_df(read(p)) for p in (ROOT / 'run_bm25.txt', partial)]
+    systems = [pt.Transformer.from_df(read(p)) for p in (EXAMPLES / 'run_bm25.txt', partial)]
     ref = pt.Experiment(systems, topics, qrels, ['map'], names=['bm25', 'dense'], baseline=0).set_index('name')
-    ours = irm.compare({'bm25': str(ROOT / 'run_bm25.txt'), 'dense': str(partial)}, QRELS, 'AP',
+    ours = irm.compare({'bm25': str(EXAMPLES / 'run_bm25.txt'), 'dense': str(partial)}, QRELS, 'AP',
                        baseline='bm25').to_dataframe()
     row = ours[ours.run == 'dense'].iloc[0]
     assert row['mean'] == pytest.approx(ref.loc['dense', 'map'], abs=1e-12)
