@@ -10,7 +10,8 @@ command line trec_eval stops on (a qrels query missing from the run without ``-c
 One measure cannot always agree: trec_eval 10.0's ``rbp`` reads two variables it never initialised (the
 least and greatest gain, in m_rbp.c), so its value depends on what an earlier function left on the
 stack.  Its lines must be there, named and ordered as trec_eval's, but their values are irmetrics'
-(``RBP(max_rel='query')``, checked by hand in tests/measures/test_trec_eval_10_measures.py); docs/conventions.md says so.
+(``RBP(max_rel='query')``, checked by hand in tests/measures/test_trec_eval_10_measures.py);
+docs/conventions.md says so.
 
 ``irmetrics --trec-eval`` prints through the same layout code: given the measures ``irmetrics trec_eval``
 computes, it prints the same lines.
