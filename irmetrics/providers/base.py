@@ -1,7 +1,7 @@
 """The provider interface, supported-measure patterns, and the provider registry.
 
 A provider is an engine that computes measures.  It declares, as data, the
-parameter patterns it supports (``Pattern('nDCG', cutoff=ANY, gains=ANY)``:
+parameter patterns it supports (``Pattern(nDCG, cutoff=ANY, gains=ANY)``:
 parameters not named must be at their default) and whether its library is
 installed.  The registry walks providers in preference order (native first);
 ``provider=`` forces one.  An unsupported measure is an error that names the
@@ -31,18 +31,29 @@ ANY: Any = _AnyValue()
 
 
 class Pattern:
-    """A measure name and the parameter values a provider accepts.
+    """A measure family and the parameter values a provider accepts for it.
 
-    Each keyword is ``ANY`` or a tuple of accepted values; parameters not named
-    must be at their default.
+    ``measure`` is the family's bare measure (``nDCG``), so the pattern is keyed by the definition
+    itself, never by its spelling.  Each keyword is ``ANY`` or a tuple of accepted values; parameters
+    not named must be at their default.  A keyword that is not a parameter of the family, or a listed
+    value the parameter refuses, is an error when the pattern is built (at import of the provider).
     """
 
-    def __init__(self, name: str, **accepted: Any):
-        self.name = name
+    def __init__(self, measure: Measure, **accepted: Any):
+        self.definition = measure.definition
+        for key, rule in accepted.items():
+            param = self.definition.param(key)          # MeasureError for a parameter it does not have
+            if rule is not ANY:
+                for value in rule:
+                    param.validate(value)
         self.accepted = accepted
 
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
     def matches(self, measure: Measure) -> bool:
-        if measure.name != self.name:
+        if measure.definition is not self.definition:
             return False
         for key, value in measure.params.items():
             rule = self.accepted.get(key)

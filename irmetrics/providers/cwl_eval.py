@@ -20,30 +20,31 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..data.qrels import Qrels
 from ..data.run import Run
+from ..measures import AP, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, RR, SDCG, P
 from ..measures.cwl import CWL_DEPTH
 from .base import ANY, ExternalProvider, Pattern, Prepared
 
 _SCALED = dict(min_rel=ANY, max_rel=ANY)
 
-#: irmetrics measure -> (cwl_eval metric class, the measure's parameters its constructor takes).
+#: irmetrics measure definition -> (cwl_eval metric class, the measure's parameters its constructor takes).
 CWL_METRICS = {
-    'P': ('PrecisionCWLMetric', ('cutoff',)),
-    'RR': ('RRCWLMetric', ()),
-    'AP': ('APCWLMetric', ()),
-    'BPM': ('BPMCWLMetric', ('T', 'cutoff')),
-    'SDCG': ('NDCGCWLMetric', ('cutoff',)),
-    'NERR8': ('NERReq8CWLMetric', ('cutoff',)),
-    'NERR9': ('NERReq9CWLMetric', ('cutoff',)),
-    'NERR10': ('NERReq10CWLMetric', ('p',)),
-    'NERR11': ('NERReq11CWLMetric', ('T',)),
-    'INST': ('INSTCWLMetric', ('T',)),
-    'INSQ': ('INSQCWLMetric', ('T',)),
+    P.definition: ('PrecisionCWLMetric', ('cutoff',)),
+    RR.definition: ('RRCWLMetric', ()),
+    AP.definition: ('APCWLMetric', ()),
+    BPM.definition: ('BPMCWLMetric', ('T', 'cutoff')),
+    SDCG.definition: ('NDCGCWLMetric', ('cutoff',)),
+    NERR8.definition: ('NERReq8CWLMetric', ('cutoff',)),
+    NERR9.definition: ('NERReq9CWLMetric', ('cutoff',)),
+    NERR10.definition: ('NERReq10CWLMetric', ('p',)),
+    NERR11.definition: ('NERReq11CWLMetric', ('T',)),
+    INST.definition: ('INSTCWLMetric', ('T',)),
+    INSQ.definition: ('INSQCWLMetric', ('T',)),
 }
 
 
 def _gain_setting(measure: Measure) -> tuple:
     """('binary', rel) for P, RR and AP; ('scaled', min_rel, max_rel) for the others."""
-    if measure.name in ('P', 'RR', 'AP'):
+    if measure.definition in (P.definition, RR.definition, AP.definition):
         return 'binary', measure['rel']
     return 'scaled', measure['min_rel'], measure['max_rel']
 
@@ -75,7 +76,7 @@ class CwlPrepared(Prepared):
                 for (q, d), g in grades.items():
                     handler.put_value(q, d, _gain(setting, g))
                 self.handlers[setting] = handler
-            cls, args = CWL_METRICS[m.name]
+            cls, args = CWL_METRICS[m.definition]
             self.metrics.append((m, setting, getattr(cwl_ruler, cls)(*(m[a] for a in args))))
 
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
@@ -102,14 +103,14 @@ class CwlEvalProvider(ExternalProvider):
     install = 'pip install "irmetrics[cwl_eval]"  (cwl-eval)'
     description = 'cwl_eval: the C/W/L framework\'s reference implementation in Python'
     patterns = (
-        Pattern('P', cutoff=ANY, rel=ANY),
-        Pattern('RR', cutoff=(CWL_DEPTH,), rel=ANY),
-        Pattern('AP', cutoff=(CWL_DEPTH,), divisor=('num_rel_ret',), rel=ANY),
-        Pattern('BPM', cutoff=ANY, T=ANY, **_SCALED),
-        Pattern('SDCG', cutoff=ANY, dcg=ANY, **_SCALED),
-        Pattern('NERR8', cutoff=ANY, **_SCALED), Pattern('NERR9', cutoff=ANY, **_SCALED),
-        Pattern('NERR10', p=ANY, **_SCALED), Pattern('NERR11', T=ANY, **_SCALED),
-        Pattern('INST', T=ANY, **_SCALED), Pattern('INSQ', T=ANY, **_SCALED),
+        Pattern(P, cutoff=ANY, rel=ANY),
+        Pattern(RR, cutoff=(CWL_DEPTH,), rel=ANY),
+        Pattern(AP, cutoff=(CWL_DEPTH,), divisor=('num_rel_ret',), rel=ANY),
+        Pattern(BPM, cutoff=ANY, T=ANY, **_SCALED),
+        Pattern(SDCG, cutoff=ANY, dcg=ANY, **_SCALED),
+        Pattern(NERR8, cutoff=ANY, **_SCALED), Pattern(NERR9, cutoff=ANY, **_SCALED),
+        Pattern(NERR10, p=ANY, **_SCALED), Pattern(NERR11, T=ANY, **_SCALED),
+        Pattern(INST, T=ANY, **_SCALED), Pattern(INSQ, T=ANY, **_SCALED),
     )
 
     library_name = 'cwl'
@@ -122,5 +123,5 @@ class CwlEvalProvider(ExternalProvider):
 
     def supports(self, measure: Measure) -> bool:
         # cwl_eval's precision fails beyond its depth
-        return super().supports(measure) and not (measure.name == 'P' and measure['cutoff'] > CWL_DEPTH)
+        return super().supports(measure) and not (measure.definition is P.definition and measure['cutoff'] > CWL_DEPTH)
 

@@ -19,6 +19,7 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..data.qrels import Qrels
 from ..data.run import Run
+from ..measures import AP_IA, ERR_IA, NRBP, P_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
 from .base import ANY, ExternalProvider, Pattern, Prepared
 
 #: ndeval's deepest cutoff (its DEPTH).
@@ -26,14 +27,13 @@ NDEVAL_DEPTH = 20
 _CUTOFFS = tuple(range(1, NDEVAL_DEPTH + 1))
 
 #: irmetrics measure -> ndeval's name (cutoff measures take '@k').
-NDEVAL_NAMES = {
-    'alpha_DCG': 'alpha-DCG', 'alpha_nDCG': 'alpha-nDCG', 'ERR_IA': 'ERR-IA', 'nERR_IA': 'nERR-IA',
-    'P_IA': 'P-IA', 'StRecall': 'strec', 'NRBP': 'NRBP', 'nNRBP': 'nNRBP', 'AP_IA': 'MAP-IA',
-}
+NDEVAL_NAMES = {m.definition: name for m, name in (
+    (alpha_DCG, 'alpha-DCG'), (alpha_nDCG, 'alpha-nDCG'), (ERR_IA, 'ERR-IA'), (nERR_IA, 'nERR-IA'),
+    (P_IA, 'P-IA'), (StRecall, 'strec'), (NRBP, 'NRBP'), (nNRBP, 'nNRBP'), (AP_IA, 'MAP-IA'))}
 
 
 def _ndeval_name(measure: Measure) -> str:
-    name = NDEVAL_NAMES[measure.name]
+    name = NDEVAL_NAMES[measure.definition]
     return f'{name}@{measure["cutoff"]}' if measure.definition.at_param == 'cutoff' else name
 
 
@@ -90,14 +90,14 @@ class PyndevalProvider(ExternalProvider):
     install = 'pip install "irmetrics[pyndeval]"  (pyndeval)'
     description = 'pyndeval: ndeval 4.5, the TREC Web track\'s diversity evaluation tool, in C'
     patterns = (
-        Pattern('alpha_DCG', cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
-        Pattern('alpha_nDCG', cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
-        Pattern('ERR_IA', cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
-        Pattern('nERR_IA', cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
-        Pattern('P_IA', cutoff=_CUTOFFS, rel=ANY, judged_only=ANY),
-        Pattern('StRecall', cutoff=_CUTOFFS, rel=ANY),
-        Pattern('NRBP', alpha=ANY, beta=ANY, rel=ANY), Pattern('nNRBP', alpha=ANY, beta=ANY, rel=ANY),
-        Pattern('AP_IA', rel=ANY, judged_only=ANY),
+        Pattern(alpha_DCG, cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
+        Pattern(alpha_nDCG, cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
+        Pattern(ERR_IA, cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
+        Pattern(nERR_IA, cutoff=_CUTOFFS, alpha=ANY, rel=ANY, judged_only=ANY),
+        Pattern(P_IA, cutoff=_CUTOFFS, rel=ANY, judged_only=ANY),
+        Pattern(StRecall, cutoff=_CUTOFFS, rel=ANY),
+        Pattern(NRBP, alpha=ANY, beta=ANY, rel=ANY), Pattern(nNRBP, alpha=ANY, beta=ANY, rel=ANY),
+        Pattern(AP_IA, rel=ANY, judged_only=ANY),
     )
 
     library_name = 'pyndeval'

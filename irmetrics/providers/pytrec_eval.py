@@ -25,6 +25,25 @@ from ..algebra.params import NOT_PROVIDED
 from ..algebra.trec_names import to_trec_name
 from ..data.qrels import Qrels
 from ..data.run import Run
+from ..measures import (
+    AP,
+    RR,
+    Bpref,
+    IPrec,
+    NumQ,
+    NumRel,
+    NumRet,
+    P,
+    R,
+    Rprec,
+    SetAP,
+    SetF,
+    SetP,
+    SetR,
+    Success,
+    infAP,
+    nDCG,
+)
 from .base import ANY, ExternalProvider, Pattern, Prepared
 
 _ANY_REL = dict(rel=ANY, judged_only=ANY)
@@ -84,11 +103,11 @@ class PytrecPrepared(Prepared):
 
 def _unevaluated_value(measure: Measure, judgments: dict[str, int], n_retrieved: int) -> float:
     """Value of a query not given to pytrec_eval: no relevant document retrieved, so 0 but the counts."""
-    if measure.name == 'NumQ':
+    if measure.definition is NumQ.definition:
         return 1.0
-    if measure.name == 'NumRel':
+    if measure.definition is NumRel.definition:
         return float(sum(g >= measure['rel'] for g in judgments.values()))
-    if measure.name == 'NumRet' and 'rel' not in measure.params:
+    if measure.definition is NumRet.definition and 'rel' not in measure.params:
         return float(n_retrieved)
     return 0.0
 
@@ -124,14 +143,14 @@ class PytrecEvalProvider(ExternalProvider):
     install = 'pip install "irmetrics[pytrec_eval]"  (pytrec-eval-terrier)'
     description = 'pytrec_eval: trec_eval 9.0.8 in C, through pytrec-eval-terrier'
     patterns = (
-        Pattern('P', cutoff=ANY, **_ANY_REL), Pattern('R', cutoff=ANY, **_ANY_REL),
-        Pattern('AP', cutoff=ANY, **_ANY_REL), Pattern('RR', **_ANY_REL), Pattern('Rprec', **_ANY_REL),
-        Pattern('Bpref', rel=ANY), Pattern('infAP', rel=ANY),
-        Pattern('nDCG', cutoff=ANY, gains=ANY, judged_only=ANY),
-        Pattern('Success', cutoff=ANY, **_ANY_REL), Pattern('IPrec', recall=ANY, **_ANY_REL),
-        Pattern('SetP', relative=ANY, **_ANY_REL), Pattern('SetR', rel=ANY),
-        Pattern('SetF', beta=ANY, **_ANY_REL), Pattern('SetAP', **_ANY_REL),
-        Pattern('NumQ'), Pattern('NumRel', rel=ANY), Pattern('NumRet', rel=ANY),
+        Pattern(P, cutoff=ANY, **_ANY_REL), Pattern(R, cutoff=ANY, **_ANY_REL),
+        Pattern(AP, cutoff=ANY, **_ANY_REL), Pattern(RR, **_ANY_REL), Pattern(Rprec, **_ANY_REL),
+        Pattern(Bpref, rel=ANY), Pattern(infAP, rel=ANY),
+        Pattern(nDCG, cutoff=ANY, gains=ANY, judged_only=ANY),
+        Pattern(Success, cutoff=ANY, **_ANY_REL), Pattern(IPrec, recall=ANY, **_ANY_REL),
+        Pattern(SetP, relative=ANY, **_ANY_REL), Pattern(SetR, rel=ANY),
+        Pattern(SetF, beta=ANY, **_ANY_REL), Pattern(SetAP, **_ANY_REL),
+        Pattern(NumQ), Pattern(NumRel, rel=ANY), Pattern(NumRet, rel=ANY),
     )
 
     library_name = 'pytrec_eval'
@@ -140,10 +159,10 @@ class PytrecEvalProvider(ExternalProvider):
     def supports(self, measure: Measure) -> bool:
         if not super().supports(measure):
             return False
-        gains = measure['gains'] if measure.name == 'nDCG' else NOT_PROVIDED
+        gains = measure['gains'] if measure.definition is nDCG.definition else NOT_PROVIDED
         if isinstance(gains, tuple) and not all(float(v).is_integer() for _, v in gains):
             return False                        # pytrec_eval takes integer grades only
-        if measure.name == 'IPrec' and round(measure['recall'], 2) != measure['recall']:
+        if measure.definition is IPrec.definition and round(measure['recall'], 2) != measure['recall']:
             return False                        # trec_eval names carry two decimals
         # pytrec_eval refuses relevance levels below 1 (NumRet(rel=0))
         return not ('rel' in measure.params and measure['rel'] < 1)

@@ -31,6 +31,7 @@ from ..algebra.params import NOT_PROVIDED
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import ranges
+from ..measures import AP, RBP, RR, Bpref, P, Rprec, nDCG
 from .base import ANY, ExternalProvider, Pattern, Prepared
 
 _WHOLE = sys.maxsize        # trectools' depth for "no cutoff" (as ir_measures passes it)
@@ -41,17 +42,18 @@ def _depth(measure: Measure) -> int:
     return _WHOLE if cutoff is NOT_PROVIDED else cutoff
 
 
-#: measure name -> function(TrecEval, measure) -> per-query DataFrame (one column)
+#: measure definition -> function(TrecEval, measure) -> per-query DataFrame (one column)
 _CALLS = {
-    'P': lambda ev, m: ev.get_precision(depth=_depth(m), per_query=True, trec_eval=False, removeUnjudged=False),
-    'RR': lambda ev, m: ev.get_reciprocal_rank(depth=_depth(m), per_query=True, trec_eval=False,
+    P.definition: lambda ev, m: ev.get_precision(depth=_depth(m), per_query=True, trec_eval=False,
+                                                 removeUnjudged=False),
+    RR.definition: lambda ev, m: ev.get_reciprocal_rank(depth=_depth(m), per_query=True, trec_eval=False,
                                                removeUnjudged=False),
-    'Rprec': lambda ev, m: ev.get_rprec(depth=_WHOLE, per_query=True, trec_eval=False, removeUnjudged=False),
-    'AP': lambda ev, m: ev.get_map(depth=_depth(m), per_query=True, trec_eval=False),
-    'nDCG': lambda ev, m: ev.get_ndcg(depth=_depth(m), per_query=True, trec_eval=m['dcg'] == 'log2',
+    Rprec.definition: lambda ev, m: ev.get_rprec(depth=_WHOLE, per_query=True, trec_eval=False, removeUnjudged=False),
+    AP.definition: lambda ev, m: ev.get_map(depth=_depth(m), per_query=True, trec_eval=False),
+    nDCG.definition: lambda ev, m: ev.get_ndcg(depth=_depth(m), per_query=True, trec_eval=m['dcg'] == 'log2',
                                       removeUnjudged=False),
-    'Bpref': lambda ev, m: ev.get_bpref(depth=_WHOLE, per_query=True, trec_eval=False),
-    'RBP': lambda ev, m: ev.get_rbp(p=m['p'], depth=_depth(m), per_query=True,
+    Bpref.definition: lambda ev, m: ev.get_bpref(depth=_WHOLE, per_query=True, trec_eval=False),
+    RBP.definition: lambda ev, m: ev.get_rbp(p=m['p'], depth=_depth(m), per_query=True,
                                     binary_topical_relevance=m['rel'] is not NOT_PROVIDED, average_ties=True,
                                     removeUnjudged=False)[0],
 }
@@ -79,7 +81,7 @@ class TrectoolsPrepared(Prepared):
         position = {q: i for i, q in enumerate(self.query_ids)}
         for m in self.measures:
             values = out[m]
-            frame = _CALLS[m.name](evaluator, m)
+            frame = _CALLS[m.definition](evaluator, m)
             for qid, value in zip(frame.index.tolist(), frame.iloc[:, 0].tolist(), strict=True):
                 if qid in position and value == value:           # NaN: 0, as trec_eval gives
                     values[position[qid]] = value
@@ -103,16 +105,16 @@ class TrectoolsProvider(ExternalProvider):
     install = 'pip install "irmetrics[trectools]"'
     description = 'trectools: pandas implementations of P, RR, Rprec, AP, nDCG, Bpref and RBP'
     patterns = (
-        Pattern('P', cutoff=ANY), Pattern('RR', cutoff=ANY), Pattern('Rprec'), Pattern('AP', cutoff=ANY),
-        Pattern('nDCG', cutoff=ANY, dcg=ANY), Pattern('Bpref'),
-        Pattern('RBP', cutoff=ANY, p=ANY, rel=(1,)),
+        Pattern(P, cutoff=ANY), Pattern(RR, cutoff=ANY), Pattern(Rprec), Pattern(AP, cutoff=ANY),
+        Pattern(nDCG, cutoff=ANY, dcg=ANY), Pattern(Bpref),
+        Pattern(RBP, cutoff=ANY, p=ANY, rel=(1,)),
     )
 
     library_name = 'trectools'
     prepared_class = TrectoolsPrepared
 
     def supports(self, measure: Measure) -> bool:
-        if measure.name == 'Rprec' and _pandas_major() >= 3:
+        if measure.definition is Rprec.definition and _pandas_major() >= 3:
             return False                            # see the module docstring
         return super().supports(measure)
 

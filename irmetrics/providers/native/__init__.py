@@ -51,7 +51,7 @@ class NativePrepared(Prepared):
 
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
         table = RankedTable(self.index, run)
-        return {m: KERNELS[m.name](m, table) for m in self.measures}
+        return {m: KERNELS[m.definition](m, table) for m in self.measures}
 
 
 class NativeProvider(Provider):
@@ -61,12 +61,12 @@ class NativeProvider(Provider):
 
     @property
     def patterns(self):
-        return [Pattern(d.name, **{p.name: ANY for p in d.params})
-                for d in REGISTRY.definitions() if d.name in KERNELS]
+        return [Pattern(d.bare, **{p.name: ANY for p in d.params})
+                for d in REGISTRY.definitions() if d in KERNELS]
 
     def supports(self, measure: Measure) -> bool:
         """Every parameter of every measure with a kernel (what :attr:`patterns` says, without building it)."""
-        return measure.name in KERNELS and measure.name in REGISTRY
+        return measure.definition in KERNELS
 
     def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
         return NativePrepared(measures, qrels)

@@ -2,11 +2,12 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import Accuracy
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
 
 
-@kernel('Accuracy')
+@kernel(Accuracy)
 def accuracy(measure: Measure, t: RankedTable):
     k = cutoff_of(measure)
     relevant = t.relevant(measure['rel']) & (t.rank < k)

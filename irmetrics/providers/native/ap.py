@@ -3,11 +3,12 @@ YAAP: the log-odds of that sum against R."""
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import AP, YAAP
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
 
 
-@kernel('AP')
+@kernel(AP)
 def average_precision(measure: Measure, t: RankedTable):
     rel = measure['rel']
     mask = t.relevant(rel)
@@ -21,7 +22,7 @@ def average_precision(measure: Measure, t: RankedTable):
     return safe_divide(sums, t.index.num_rel(rel))
 
 
-@kernel('YAAP')
+@kernel(YAAP)
 def yet_another_average_precision(measure: Measure, t: RankedTable):
     rel = measure['rel']
     mask = t.relevant(rel)

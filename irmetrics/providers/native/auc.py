@@ -11,6 +11,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import offsets_of, running_count
+from ...measures import AUC
 from .kernels import cutoff_of, kernel
 from .table import QrelsIndex, RankedTable
 
@@ -24,7 +25,7 @@ def _judged_classes(t: RankedTable, rel: int, k: float):
         t.index.count(low=0, high=rel).astype(np.float64)
 
 
-@kernel('AUC')
+@kernel(AUC)
 def auc(measure: Measure, t: RankedTable):
     relevant, nonrel, num_rel, num_nonrel = _judged_classes(t, measure['rel'], cutoff_of(measure))
     nonrel_outside = num_nonrel - t.count(nonrel)

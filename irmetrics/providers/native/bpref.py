@@ -2,11 +2,12 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import Bpref
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 
 
-@kernel('Bpref')
+@kernel(Bpref)
 def bpref(measure: Measure, t: RankedTable):
     rel = measure['rel']
     relevant = t.relevant(rel)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import ranges
+from ...measures import Compat
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -40,7 +41,7 @@ def ideal_positions(t: RankedTable, relevant: np.ndarray) -> np.ndarray:
     return higher + same_above
 
 
-@kernel('Compat')
+@kernel(Compat)
 def compat(measure: Measure, t: RankedTable):
     p = measure['p']
     ideal_len = t.index.count(low=1)

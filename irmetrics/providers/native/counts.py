@@ -2,21 +2,22 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import NumQ, NumRel, NumRet
 from .kernels import kernel
 from .table import RankedTable
 
 
-@kernel('NumQ')
+@kernel(NumQ)
 def num_q(measure: Measure, t: RankedTable):
     return np.ones(t.nq)
 
 
-@kernel('NumRel')
+@kernel(NumRel)
 def num_rel(measure: Measure, t: RankedTable):
     return t.index.num_rel(measure['rel']).astype(float)
 
 
-@kernel('NumRet')
+@kernel(NumRet)
 def num_ret(measure: Measure, t: RankedTable):
     rel = measure['rel']
     if measure['judged_nonrel']:

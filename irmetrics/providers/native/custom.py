@@ -67,8 +67,7 @@ def define(fn: Callable | None = None, *, name: str, params: Iterable[Param | st
     if name in REGISTRY and name not in _CUSTOM:
         raise MeasureError(f'{name} is a built-in measure name; choose another name for a custom measure')
     if name in _CUSTOM:
-        REGISTRY.remove(name)
-        KERNELS.pop(name, None)
+        _forget(name)
     definition = MeasureDef(
         name=name, params=declared,
         summary=summary or (fn.__doc__ or '').strip().split('\n')[0] or f'custom measure {name}',
@@ -78,7 +77,7 @@ def define(fn: Callable | None = None, *, name: str, params: Iterable[Param | st
         missing_value=COMPUTED if missing_value is None else missing_value,
         aggregate=aggregate, bounds=bounds, higher_is_better=higher_is_better, skips_undefined=skips_undefined)
     bare = REGISTRY.define(definition, aliases=list(aliases))
-    KERNELS[name] = _vectorized_kernel(fn) if vectorized else _per_query_kernel(fn, missing_value is None)
+    KERNELS[definition] = _vectorized_kernel(fn) if vectorized else _per_query_kernel(fn, missing_value is None)
     _CUSTOM.add(name)
     return bare
 
@@ -87,9 +86,14 @@ def undefine(name: str) -> None:
     """Forget the custom measure ``name`` (built-in measures cannot be removed)."""
     if name not in _CUSTOM:
         raise MeasureError(f'{name} is not a custom measure')
-    REGISTRY.remove(name)
-    KERNELS.pop(name, None)
+    _forget(name)
     _CUSTOM.discard(name)
+
+
+def _forget(name: str) -> None:
+    """Remove the custom measure ``name``'s definition and its kernel."""
+    KERNELS.pop(REGISTRY.lookup(name).definition, None)
+    REGISTRY.remove(name)
 
 
 def custom_measures() -> list[str]:

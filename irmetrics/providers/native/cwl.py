@@ -17,6 +17,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import offsets_of, ranges
+from ...measures import BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG
 from ...measures.cwl import CWL_DEPTH
 from .kernels import kernel
 from .table import RankedTable
@@ -126,39 +127,39 @@ def _satisfaction(rows: GainRows, base: np.ndarray, cumulative: np.ndarray) -> n
     return numerator / z
 
 
-@kernel('SDCG')
+@kernel(SDCG)
 def scaled_dcg(measure: Measure, t: RankedTable):
     rows = GainRows(measure, t, _last_rank(measure))
     return _static(rows, *_profile('log2'))
 
 
-@kernel('INSQ')
+@kernel(INSQ)
 def insq(measure: Measure, t: RankedTable):
     rows = GainRows(measure, t, _last_rank(measure))
     return _static(rows, *_profile('insq', measure['T']))
 
 
-@kernel('NERR8')
+@kernel(NERR8)
 def nerr8(measure: Measure, t: RankedTable):
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('flat'))
 
 
-@kernel('NERR9')
+@kernel(NERR9)
 def nerr9(measure: Measure, t: RankedTable):
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('reciprocal'))
 
 
-@kernel('NERR10')
+@kernel(NERR10)
 def nerr10(measure: Measure, t: RankedTable):
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('geometric', measure['p']))
 
 
-@kernel('NERR11')
+@kernel(NERR11)
 def nerr11(measure: Measure, t: RankedTable):
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('insq', measure['T']))
 
 
-@kernel('BPM')
+@kernel(BPM)
 def bejeweled_player(measure: Measure, t: RankedTable):
     # C is 1 up to the stop rank s and 0 from it: the user reads s + 1 documents with weight 1/(s+1).
     rows = GainRows(measure, t, _last_rank(measure))
@@ -170,7 +171,7 @@ def bejeweled_player(measure: Measure, t: RankedTable):
     return rows.total(np.where(read, rows.gain, 0.0)) / (stop + 1.0)
 
 
-@kernel('INST')
+@kernel(INST)
 def inst(measure: Measure, t: RankedTable):
     # With a = 2T - (gain so far), C(j) = ((j + a) / (j + 1 + a))^2 between gain-bearing ranks, so
     # A(i) = A(r) * ((r + a) / (i + a))^2 after a gain-bearing rank r, and before the first one A

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import ranges
+from ...measures import AP_IA, ERR_IA, NRBP, P_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -212,25 +213,25 @@ def _reciprocal(rank):
     return 1.0 / (np.asarray(rank, dtype=np.float64) + 1.0)
 
 
-@kernel('alpha_DCG')
+@kernel(alpha_DCG)
 def alpha_dcg(measure: Measure, t: RankedTable):
     dcg, sj = _discounted(measure, t, discount)
     return safe_divide(dcg, _ideal_ideal(measure, sj, discount))
 
 
-@kernel('alpha_nDCG')
+@kernel(alpha_nDCG)
 def alpha_ndcg(measure: Measure, t: RankedTable):
     dcg, sj = _discounted(measure, t, discount)
     return safe_divide(dcg, _ideal_discounted(measure, sj, discount))
 
 
-@kernel('ERR_IA')
+@kernel(ERR_IA)
 def err_ia(measure: Measure, t: RankedTable):
     err, sj = _discounted(measure, t, _reciprocal)
     return safe_divide(err, _ideal_ideal(measure, sj, _reciprocal))
 
 
-@kernel('nERR_IA')
+@kernel(nERR_IA)
 def nerr_ia(measure: Measure, t: RankedTable):
     err, sj = _discounted(measure, t, _reciprocal)
     return safe_divide(err, _ideal_discounted(measure, sj, _reciprocal))
@@ -243,14 +244,14 @@ def _rank_biased(measure: Measure, nq: int, q, r, g) -> np.ndarray:
     return total * (1.0 - (1.0 - alpha) * beta)
 
 
-@kernel('NRBP')
+@kernel(NRBP)
 def nrbp(measure: Measure, t: RankedTable):
     sj = subtopic_judgments(t.index, measure['rel'])
     ranked = RankedPairs(t, sj, False, np.inf).gain_per_rank(measure['alpha'])
     return safe_divide(_rank_biased(measure, t.nq, *ranked), sj.S)
 
 
-@kernel('nNRBP')
+@kernel(nNRBP)
 def nnrbp(measure: Measure, t: RankedTable):
     sj = subtopic_judgments(t.index, measure['rel'])
     ranked = RankedPairs(t, sj, False, np.inf).gain_per_rank(measure['alpha'])
@@ -269,20 +270,20 @@ def _negligible_rank(beta: float, max_gain: float) -> float:
     return float(np.ceil((60 * np.log(2.0) + np.log(max_gain)) / -np.log(beta))) + 1
 
 
-@kernel('P_IA')
+@kernel(P_IA)
 def precision_ia(measure: Measure, t: RankedTable):
     sj, pairs = _cutoff_measure_pairs(measure, t)
     return safe_divide(pairs.per_query(np.ones(len(pairs.query))), sj.S * measure['cutoff'])
 
 
-@kernel('StRecall')
+@kernel(StRecall)
 def subtopic_recall(measure: Measure, t: RankedTable):
     sj, pairs = _cutoff_measure_pairs(measure, t, judged_only=False)
     first = pairs.seen == 0
     return safe_divide(pairs.per_query(np.ones(int(first.sum())), first), sj.S)
 
 
-@kernel('AP_IA')
+@kernel(AP_IA)
 def ap_ia(measure: Measure, t: RankedTable):
     sj = subtopic_judgments(t.index, measure['rel'])
     pairs = RankedPairs(t, sj, measure['judged_only'], np.inf)

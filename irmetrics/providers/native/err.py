@@ -8,6 +8,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import offsets_of, running_count
+from ...measures import ERR, nERR
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -44,11 +45,11 @@ def _err(measure: Measure, t: RankedTable) -> np.ndarray:
     return expected_reciprocal_rank(t.query[within], t.rank[within], t.grade[within], t.nq, measure['max_rel'])
 
 
-@kernel('ERR')
+@kernel(ERR)
 def err(measure: Measure, t: RankedTable):
     return _err(measure, t)
 
 
-@kernel('nERR')
+@kernel(nERR)
 def normalised_err(measure: Measure, t: RankedTable):
     return safe_divide(_err(measure, t), ideal_err(t.index, measure['max_rel'], cutoff_of(measure)))

@@ -2,11 +2,12 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import F1
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
 
 
-@kernel('F1')
+@kernel(F1)
 def f1(measure: Measure, t: RankedTable):
     rel, k = measure['rel'], cutoff_of(measure)
     judged_only = measure['judged_only']

@@ -2,13 +2,14 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import infAP
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 
 EPSILON = 0.00001
 
 
-@kernel('infAP')
+@kernel(infAP)
 def inferred_ap(measure: Measure, t: RankedTable):
     rel, judged_only = measure['rel'], measure['judged_only']
     relevant = t.relevant(rel)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import offsets_of, suffix_max
+from ...measures import IPrec, IPrecAvg
 from .kernels import kernel
 from .table import RankedTable
 
@@ -48,12 +49,12 @@ def _at_level(t: RankedTable, measure: Measure, level: float) -> np.ndarray:
     return out
 
 
-@kernel('IPrec')
+@kernel(IPrec)
 def interpolated_precision(measure: Measure, t: RankedTable):
     return _at_level(t, measure, measure['recall'])
 
 
-@kernel('IPrecAvg')
+@kernel(IPrecAvg)
 def interpolated_precision_average(measure: Measure, t: RankedTable):
     levels = measure['levels']
     total = np.zeros(t.nq)

@@ -3,17 +3,18 @@ top k, padded to k, absent from the qrels or judged with a negative grade."""
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import Judged, Unjudged
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
 
 
-@kernel('Judged')
+@kernel(Judged)
 def judged(measure: Measure, t: RankedTable):
     k = cutoff_of(measure)
     return safe_divide(t.count(t.rank < k), np.minimum(t.n_ret, k))
 
 
-@kernel('Unjudged')
+@kernel(Unjudged)
 def unjudged(measure: Measure, t: RankedTable):
     k = measure['cutoff']
     if measure['judged_only']:

@@ -1,7 +1,8 @@
-"""The table of native kernels: measure name -> function(measure, table) -> per-query values.
+"""The table of native kernels: measure definition -> function(measure, table) -> per-query values.
 
-Each family module registers its kernels here with :func:`kernel`; a kernel
-holds only its maths and reads the shared :class:`~.table.RankedTable`.
+Each family module registers its kernels here with :func:`kernel`, keyed by the measure's definition
+(``@kernel(nDCG)``), never by its spelling; a kernel holds only its maths and reads the shared
+:class:`~.table.RankedTable`.
 """
 from __future__ import annotations
 
@@ -9,19 +10,21 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...algebra.measure import Measure
+from ...algebra.measure import Measure, MeasureDef
 from .table import RankedTable
 
 Kernel = Callable[[Measure, RankedTable], np.ndarray]
-KERNELS: dict[str, Kernel] = {}
+KERNELS: dict[MeasureDef, Kernel] = {}
 
 
-def kernel(name: str) -> Callable[[Kernel], Kernel]:
-    """Register ``fn`` as the native kernel of measure ``name``."""
+def kernel(family: Measure) -> Callable[[Kernel], Kernel]:
+    """Register the decorated function as the native kernel of ``family`` (a bare measure: ``nDCG``)."""
+    definition = family.definition
+
     def register(fn: Kernel) -> Kernel:
-        if name in KERNELS:
-            raise ValueError(f'native kernel for {name} registered twice')
-        KERNELS[name] = fn
+        if definition in KERNELS:
+            raise ValueError(f'native kernel for {definition.name} registered twice')
+        KERNELS[definition] = fn
         return fn
     return register
 

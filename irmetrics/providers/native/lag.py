@@ -2,11 +2,12 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import LAG
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
 
 
-@kernel('LAG')
+@kernel(LAG)
 def lag(measure: Measure, t: RankedTable):
     rel, k, judged_only = measure['rel'], cutoff_of(measure), measure['judged_only']
     rank = t.rank_in(judged_only)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import offsets_of, running_sum
+from ...measures import DCG, IDCG, RnDCG, nDCG, nDCGRel
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
@@ -55,18 +56,18 @@ def _dcg(measure: Measure, t: RankedTable) -> np.ndarray:
     return t.total(within, gain_of(t.grade[within], gains, exp) * discount(rank[within]))
 
 
-@kernel('nDCG')
+@kernel(nDCG)
 def ndcg(measure: Measure, t: RankedTable):
     gains, exp = _form(measure)
     return safe_divide(_dcg(measure, t), ideal_dcg(t.index, gains, cutoff_of(measure), exp))
 
 
-@kernel('DCG')
+@kernel(DCG)
 def dcg(measure: Measure, t: RankedTable):
     return _dcg(measure, t)
 
 
-@kernel('IDCG')
+@kernel(IDCG)
 def idcg(measure: Measure, t: RankedTable):
     gains, exp = _form(measure)
     return ideal_dcg(t.index, gains, cutoff_of(measure), exp)
@@ -111,7 +112,7 @@ def _curves(measure: Measure, t: RankedTable):
     return ideal, ranking_curve(t, lambda g: gain_of(g, gains), measure['judged_only'])
 
 
-@kernel('nDCGRel')
+@kernel(nDCGRel)
 def ndcg_at_relevant(measure: Measure, t: RankedTable):
     (ideal_offsets, _, ideal_dcg_at), (query, rank, gain, offsets, dcg_at) = _curves(measure, t)
     num_rel = np.diff(ideal_offsets)                      # judged documents of positive gain
@@ -127,7 +128,7 @@ def ndcg_at_relevant(measure: Measure, t: RankedTable):
         return np.where(total > 0, total / num_rel, 0.0)
 
 
-@kernel('RnDCG')
+@kernel(RnDCG)
 def ndcg_at_r_levels(measure: Measure, t: RankedTable):
     (ideal_offsets, ideal_gain, ideal_dcg_at), (query, rank, _, offsets, dcg_at) = _curves(measure, t)
     num_pos = np.diff(ideal_offsets)

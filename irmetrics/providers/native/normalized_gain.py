@@ -8,12 +8,13 @@ import numpy as np
 from ...algebra.measure import Measure
 from ...algebra.params import NOT_PROVIDED
 from ...data.segments import running_sum
+from ...measures import G
 from .kernels import kernel, safe_divide
 from .ndcg import gain_of, gains_of, ideal_curve, ideal_ranking, ranking_curve, value_at
 from .table import RankedTable
 
 
-@kernel('G')
+@kernel(G)
 def normalized_gain(measure: Measure, t: RankedTable):
     rel, gains = measure['rel'], gains_of(measure)
 

@@ -2,11 +2,12 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import P
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 
 
-@kernel('P')
+@kernel(P)
 def precision(measure: Measure, t: RankedTable):
     k, rel = measure['cutoff'], measure['rel']
     hits = t.count(t.relevant(rel) & (t.rank_in(measure['judged_only']) < k))

@@ -3,6 +3,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...algebra.params import NOT_PROVIDED
+from ...measures import RBP, RBPResidual
 from .kernels import cutoff_of, kernel
 from .ndcg import gain_of, gains_of
 from .table import QrelsIndex, RankedTable
@@ -48,7 +49,7 @@ def rbp_gain(measure: Measure, t: RankedTable, rows: np.ndarray) -> np.ndarray:
     return gain
 
 
-@kernel('RBP')
+@kernel(RBP)
 def rank_biased_precision(measure: Measure, t: RankedTable):
     p = measure['p']
     rank = t.rank_in(measure['judged_only'])
@@ -57,7 +58,7 @@ def rank_biased_precision(measure: Measure, t: RankedTable):
     return t.total(within, rbp_gain(measure, t, np.flatnonzero(within)) * weight)
 
 
-@kernel('RBPResidual')
+@kernel(RBPResidual)
 def rbp_residual(measure: Measure, t: RankedTable):
     # The weights of ranks 1..d and of the tail beyond d sum to 1; what is not on a judged rank is unknown.
     p, k, judged_only = measure['p'], cutoff_of(measure), measure['judged_only']

@@ -2,11 +2,12 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import Rprec
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 
 
-@kernel('Rprec')
+@kernel(Rprec)
 def r_precision(measure: Measure, t: RankedTable):
     rel = measure['rel']
     depth = (measure['mult'] * t.index.num_rel(rel) + 0.9).astype(np.int64)     # R itself when mult = 1

@@ -2,11 +2,12 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import RR
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
 
 
-@kernel('RR')
+@kernel(RR)
 def reciprocal_rank(measure: Measure, t: RankedTable):
     rank = t.rank_in(measure['judged_only'])
     hits = t.relevant(measure['rel']) & (rank < cutoff_of(measure))

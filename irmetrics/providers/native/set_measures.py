@@ -2,6 +2,7 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...measures import SetAP, SetF, SetP, SetR
 from .kernels import kernel, safe_divide
 from .table import RankedTable
 
@@ -12,7 +13,7 @@ def _counts(measure: Measure, t: RankedTable, judged_only: bool = False):
     return t.count(t.relevant(rel)), t.ret_count(judged_only).astype(float), t.index.num_rel(rel).astype(float)
 
 
-@kernel('SetP')
+@kernel(SetP)
 def set_precision(measure: Measure, t: RankedTable):
     relret, ret, num_rel = _counts(measure, t, measure['judged_only'])
     if measure['relative']:
@@ -20,13 +21,13 @@ def set_precision(measure: Measure, t: RankedTable):
     return safe_divide(relret, ret)
 
 
-@kernel('SetR')
+@kernel(SetR)
 def set_recall(measure: Measure, t: RankedTable):
     relret, _, num_rel = _counts(measure, t)
     return safe_divide(relret, num_rel)
 
 
-@kernel('SetF')
+@kernel(SetF)
 def set_f(measure: Measure, t: RankedTable):
     # trec_eval weighs recall by beta itself, not beta squared: (1 + b) P R / (b P + R)
     relret, ret, num_rel = _counts(measure, t, measure['judged_only'])
@@ -35,7 +36,7 @@ def set_f(measure: Measure, t: RankedTable):
     return np.where(relret > 0, safe_divide((1 + b) * p * r, b * p + r), 0.0)
 
 
-@kernel('SetAP')
+@kernel(SetAP)
 def set_ap(measure: Measure, t: RankedTable):
     relret, ret, num_rel = _counts(measure, t, measure['judged_only'])
     return safe_divide(relret * relret, ret * num_rel)

@@ -1,10 +1,11 @@
 """Success@k: 1 if any relevant document is in the top k."""
 from ...algebra.measure import Measure
+from ...measures import Success
 from .kernels import kernel
 from .table import RankedTable
 
 
-@kernel('Success')
+@kernel(Success)
 def success(measure: Measure, t: RankedTable):
     hits = t.relevant(measure['rel']) & (t.rank_in(measure['judged_only']) < measure['cutoff'])
     return (t.count(hits) > 0).astype(float)

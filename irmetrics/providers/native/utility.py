@@ -1,10 +1,11 @@
 """Utility: a weighted count of the four cells of the retrieved / relevant contingency table."""
 from ...algebra.measure import Measure
+from ...measures import Utility
 from .kernels import kernel
 from .table import RankedTable
 
 
-@kernel('Utility')
+@kernel(Utility)
 def utility(measure: Measure, t: RankedTable):
     rel = measure['rel']
     rel_ret = t.count(t.relevant(rel))
