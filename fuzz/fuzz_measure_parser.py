@@ -14,7 +14,7 @@ import atheris
 
 with atheris.instrument_imports(include=['irmetrics']):
     import irmetrics as irm
-    from irmetrics.algebra.parse import parse_measures
+    from irmetrics.dialects import parse_measures
 
 from seeds import TESTS, corpus_directory, fill, measure_seeds
 

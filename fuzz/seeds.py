@@ -25,8 +25,8 @@ def trec_seeds() -> list[bytes]:
 
 def measure_seeds() -> list[bytes]:
     from irmetrics.algebra.measure import REGISTRY
-    from irmetrics.algebra.ranx_names import RANX_NAMES
-    from irmetrics.algebra.trec_names import NICKNAMES, TREC_NAMES
+    from irmetrics.dialects.ranx import RANX_NAMES
+    from irmetrics.dialects.trec_eval import NICKNAMES, TREC_NAMES
     texts = [repr(d.bare) for d in REGISTRY.definitions()] + list(REGISTRY.aliases())
     texts += ['P(rel=2,judged_only=True)@5', "nDCG(dcg='exp-log2',gains={0:0,1:1,2:3})@10", 'RBP(p=0.95)',
               'IPrec@0.3', 'alpha_nDCG(alpha=0.5)@20', 'SetF(beta=0.5)']

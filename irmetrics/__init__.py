@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING, Any
 from . import providers as _providers  # noqa: F401  (registers the engines)
 from .algebra.measure import Measure
 from .algebra.params import NOT_PROVIDED
-from .algebra.parse import parse_measure
-from .algebra.trec_names import parse_trec_measure
 from .api.calc import calc, calc_aggregate, evaluator, iter_calc
 from .api.evaluator import Evaluator
 from .api.results import CalcResults, Metric
@@ -28,6 +26,8 @@ from .data.qrels import Qrels
 from .data.records import Qrel, ScoredDoc
 from .data.run import Run
 from .data.trec.reader import read_trec_qrels, read_trec_run
+from .dialects import parse_measure
+from .dialects.trec_eval import parse_trec_measure
 from .errors import (
     DuplicateError,
     InputError,

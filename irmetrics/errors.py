@@ -33,6 +33,10 @@ class UnknownMeasureError(MeasureError):
     """The measure name is not known; the message suggests the closest names."""
 
 
+class MeasureSyntaxError(MeasureError):
+    """A measure string is not of the syntax of its dialect (a bracket missing, a stray character)."""
+
+
 class InputError(IrmetricsError, ValueError):
     """Qrels or run input is malformed.
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from irmetrics import MeasureError, parse_measure, parse_trec_measure
 from irmetrics.algebra import params as P_
 from irmetrics.algebra.measure import REGISTRY
-from irmetrics.algebra.trec_names import INVOCATION_PARAMS, trec_output_name
+from irmetrics.dialects.trec_eval import INVOCATION_PARAMS, trec_output_name
 
 
 def parameter_values(constraint):

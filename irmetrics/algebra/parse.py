@@ -5,20 +5,17 @@ One parser serves the API, the CLI and printed labels:
     NAME [ '(' key=value {',' key=value} ')' ] [ '@' value ]
 
 Values are integers, floats, quoted strings, ``True``/``False``,
-``{int: number, ...}`` mappings and ``(number, ...)`` lists.  ``parse_trec_measure`` reads trec_eval's
-names (``map``, ``P_5,10``, ``P.5,10``, ``ndcg_cut_10``, ``official``, ...).
-ranx's lower-case metric names (``ndcg@10``, ``map``, ``rbp.95``) are accepted
-too, with ranx's meaning (see :mod:`.ranx_names`).
+``{int: number, ...}`` mappings and ``(number, ...)`` lists.  This is the ``'irmetrics'`` dialect;
+:mod:`irmetrics.dialects` adds trec_eval's and ranx's names and the rule that chooses among them.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from ..errors import MeasureError
+from ..errors import MeasureError, MeasureSyntaxError
 from .measure import REGISTRY, Measure
 from .params import integer_literal
-from .ranx_names import is_ranx_name, parse_ranx_measure
 
 _TOKEN = re.compile(r"""
     \s*(?:
@@ -44,10 +41,10 @@ class _Tokens:
             pos = m.end()
         self.i = 0
 
-    def error(self, what: str, pos: int | None = None) -> MeasureError:
+    def error(self, what: str, pos: int | None = None) -> MeasureSyntaxError:
         if pos is None:
             pos = self.items[self.i][2] if self.i < len(self.items) else len(self.text)
-        return MeasureError(f'cannot parse measure {self.text!r}: {what} at position {pos}')
+        return MeasureSyntaxError(f'cannot parse measure {self.text!r}: {what} at position {pos}')
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.items[self.i] if self.i < len(self.items) else None
@@ -131,8 +128,6 @@ def parse_measure(text: str | Measure) -> Measure:
         return text.check_complete()
     if not isinstance(text, str):
         raise MeasureError(f'expected a measure or a measure string, got {type(text).__name__}')
-    if is_ranx_name(text):
-        return parse_ranx_measure(text)
     tokens = _Tokens(text)
     name = tokens.take('name')[1]
     measure = REGISTRY.lookup(name)
@@ -179,20 +174,3 @@ def split_measure_list(text: str) -> list[str]:
     if current:
         parts.append(''.join(current))
     return parts
-
-
-def parse_measures(items: Any) -> list[Measure]:
-    """Measures from a measure, a string (one or several, space-separated) or an iterable of those.
-
-    Duplicates are dropped, order is kept.
-    """
-    if isinstance(items, (str, Measure)):
-        items = [items]
-    out: list[Measure] = []
-    for item in items:
-        parts = split_measure_list(item) if isinstance(item, str) else [item]
-        for part in parts:
-            m = parse_measure(part)
-            if m not in out:
-                out.append(m)
-    return out

@@ -23,7 +23,6 @@ import numpy as np
 
 from .. import errors
 from ..algebra.measure import COMPUTED, Measure
-from ..algebra.parse import parse_measures
 from ..data import ids
 from ..data.ids.index import IdIndex
 from ..data.inputs import frame_column, is_source, to_qrels, to_run
@@ -31,6 +30,7 @@ from ..data.large import is_larger_than, map_query_chunks, memory_budget
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import distinct
+from ..dialects import parse_measures
 from ..errors import DuplicateError, InputError
 from ..providers import PROVIDERS
 from ..providers.base import Prepared
@@ -50,12 +50,14 @@ class Evaluator:
     evaluator pickles without its prepared engines, so it can be shipped to the workers of a cluster.
     """
 
-    def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False):
-        """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning."""
+    def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False,
+                 *, dialect: str | None = None):
+        """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning;
+        ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`)."""
         self.strict = strict
         self.provider = provider
         with errors.strict(strict):
-            self.measures: list[Measure] = parse_measures(measures)
+            self.measures: list[Measure] = parse_measures(measures, dialect)
             self.qrels: Qrels = to_qrels(qrels)
             _check_qrels(self.qrels, self.measures)
             diagnostics.check_levels(self.qrels, self.measures)

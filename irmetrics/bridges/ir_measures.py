@@ -37,11 +37,11 @@ from ir_measures.measures import registry as ir_measures_registry
 from ir_measures.providers.base import NOT_PROVIDED
 
 from ..algebra.measure import Measure
-from ..algebra.parse import parse_measure
 from ..api.calc import evaluator
 from ..api.evaluator import Evaluator as IrmetricsEvaluator
 from ..data.duplicates import DUPLICATE_POLICIES
 from ..data.inputs import to_qrels, to_run
+from ..dialects import parse_measure
 from ..errors import DuplicateError, MeasureError
 
 NAME = 'irmetrics'

@@ -105,6 +105,10 @@ def dask_address(text: str) -> str:
 def _evaluation_options(p: argparse.ArgumentParser) -> None:
     """The options the evaluation and compare commands share: engine and duplicates."""
     p.add_argument('--provider', metavar='NAME', help='force one provider (engine): see irmetrics providers')
+    p.add_argument('--dialect', choices=['irmetrics', 'trec_eval', 'ranx'],
+                   help="read measure names in one dialect only; default: a word means what the dialects that "
+                        "read it agree on, and a word they read differently (recall) is an error "
+                        "(docs/conventions.md)")
     p.add_argument('--duplicates', choices=['error', 'first', 'last', 'max'], default='error',
                    help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
                         'first, last or highest-scored occurrence')

@@ -56,10 +56,10 @@ def aliases_of(defn: MeasureDef) -> list[str]:
 
 def trec_names_of(defn: MeasureDef) -> list[str]:
     """trec_eval names computing this family: ``map``, ``map_cut.<cutoff list>``, ``gm_map (agg='gmean')``."""
-    from ..algebra.trec_names import TREC_NAMES
+    from ..dialects.trec_eval import TREC_NAMES
     out = []
     for entry in TREC_NAMES:
-        if entry.measure == defn.name:
+        if entry.measure is not None and entry.measure.definition is defn:
             preset = ', '.join(f'{k}={v!r}' for k, v in entry.preset.items() if k != 'rel')
             syntax = entry.form.syntax()
             label = entry.trec + (f'.{syntax}' if syntax else '')
@@ -132,8 +132,8 @@ def find_definition(name: str) -> MeasureDef:
     trec_eval name (``ndcg_cut``)."""
     import re
 
-    from ..algebra.parse import parse_measure
-    from ..algebra.trec_names import parse_trec_measure
+    from ..dialects import parse_measure
+    from ..dialects.trec_eval import parse_trec_measure
     if name in REGISTRY:
         return REGISTRY.lookup(name).definition
     for parse in (parse_measure, parse_trec_measure):

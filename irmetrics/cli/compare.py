@@ -40,7 +40,7 @@ def render(comparison, fmt: str, places: int) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    measures = resolve_measures(args.measure)
+    measures = resolve_measures(args.measure, args.dialect)
     check_runs(args.runs)
     if len(args.runs) < 2:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '

@@ -7,44 +7,29 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..api.results import CalcResults
-from ..errors import MeasureError, UnknownMeasureError
+from ..errors import MeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
 from .sources import load_qrels, load_run
 
 
-def resolve_measures(words: Sequence[str]) -> list:
-    """Measures from command-line words, several per word: trec_eval names (``map``, ``P.5,10``,
-    ``official``) first, as trec_eval means them, then irmetrics syntax (``nDCG@10``, ranx's names)."""
-    from ..algebra.parse import parse_measure, split_measure_list
-    from ..algebra.trec_names import parse_trec_measure
-    out = []
-    for word in words:
-        for item in split_measure_list(word):
-            try:
-                found = parse_trec_measure(item)
-            except MeasureError as trec_ex:
-                try:
-                    found = [parse_measure(item)]
-                except MeasureError as ex:
-                    raise _explain(item, ex, trec_ex) from None
-            out += [m for m in found if m not in out]
-    return out
-
-
-def _explain(item: str, ex: MeasureError, trec_ex: MeasureError) -> MeasureError:
-    """The more useful of the two parsers' errors (or a hint when a run file was given as a measure)."""
-    if os.path.isfile(item):
-        return MeasureError(f'{item!r} is a file, not a measure: to evaluate several runs, give the measures '
-                            f'with -m (irmetrics QRELS RUN1 RUN2 -m AP)')
-    trec_knew_it = not str(trec_ex).startswith('unknown trec_eval measure')
-    not_irmetrics = isinstance(ex, UnknownMeasureError) or str(ex).startswith('cannot parse measure')
-    return trec_ex if trec_knew_it and not_irmetrics else ex
+def resolve_measures(words: Sequence[str], dialect: str | None = None) -> list:
+    """Measures from command-line words, several per word, read as Python reads them
+    (:func:`irmetrics.dialects.parse_measures`: irmetrics syntax, trec_eval's and ranx's names)."""
+    from ..dialects import parse_measures
+    try:
+        return parse_measures(list(words), dialect)
+    except MeasureError as ex:
+        file = next((w for w in words if os.path.isfile(w)), None)
+        if file is not None:
+            raise MeasureError(f'{file!r} is a file, not a measure: to evaluate several runs, give the measures '
+                               f'with -m (irmetrics QRELS RUN1 RUN2 -m AP)') from None
+        raise ex from None
 
 
 def check_runs(names: Sequence[str]) -> None:
     """A run that is no file but a measure was meant as a measure: say how to write that."""
-    from ..algebra.parse import parse_measure
+    from ..dialects import parse_measure
     for name in names:
         if not os.path.exists(name):
             try:
@@ -56,7 +41,7 @@ def check_runs(names: Sequence[str]) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    measures = resolve_measures(args.measures)
+    measures = resolve_measures(args.measures, args.dialect)
     check_runs(args.runs)
     show = progress.wanted(args.quiet)
     with progress.Progress(1 + 2 * len(args.runs), enabled=show) as bar:

@@ -23,8 +23,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..algebra.measure import Measure
-from ..algebra.trec_names import trec_entry_of, trec_output_name
 from ..api.results import CalcResults, format_value, text_table
+from ..dialects.trec_eval import trec_entry_of, trec_output_name
 from .trec_layout import SUMMARY_QID, Column, sequential_summary, trec_order, write
 
 DEFAULT_PLACES = 4

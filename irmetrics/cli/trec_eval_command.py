@@ -4,7 +4,7 @@
 
 The options are trec_eval's (:data:`OPTIONS`, read as GNU getopt reads them); the output is trec_eval's,
 byte for byte: the measures in trec_eval's order, queries in trec_eval's order, then ``all``.  Each
-trec_eval measure is an irmetrics measure (:mod:`irmetrics.algebra.trec_names`), and the invocation's settings
+trec_eval measure is an irmetrics measure (:mod:`irmetrics.dialects.trec_eval`), and the invocation's settings
 become its parameters (``-l`` rel, ``-J`` judged_only, ``-N`` num_docs, trec_eval 10's rounding of recall
 levels).  What is trec_eval's own arithmetic rather than a measure is done here and said where: the run
 cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty ranking's
@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from ..algebra.measure import Measure, MeasureDef
-from ..algebra.trec_names import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..data.qrels import Qrels
 from ..data.run import Run
+from ..dialects.trec_eval import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..errors import InputError, MeasureError
 from ..providers.native import NativePrepared
 from ..providers.native.table import QrelsIndex

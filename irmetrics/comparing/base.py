@@ -7,10 +7,10 @@ a reorganisation of the core changes this file alone.
 from __future__ import annotations
 
 from ..algebra.measure import Measure
-from ..algebra.parse import parse_measures
 from ..api.evaluator import Evaluator
 from ..api.results import aggregate, format_value, text_table
 from ..data.inputs import to_run
+from ..dialects import parse_measures
 from ..errors import InputError, IrmetricsError, MeasureError
 
 __all__ = ['ComparisonError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure', 'MeasureError',

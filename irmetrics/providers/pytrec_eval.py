@@ -1,6 +1,6 @@
 """pytrec_eval (pytrec-eval-terrier, which embeds trec_eval 9.0.8) as a provider.
 
-Measures are translated to trec_eval names by :mod:`irmetrics.algebra.trec_names`
+Measures are translated to trec_eval names by :mod:`irmetrics.dialects.trec_eval`
 and grouped into one ``RelevanceEvaluator`` per invocation setting (relevance
 level, judged-only flag, gain mapping, set_F's beta).  The run is fed in the
 canonical order as rank-derived scores, because pytrec_eval compares scores as
@@ -22,9 +22,9 @@ import numpy as np
 
 from ..algebra.measure import Measure
 from ..algebra.params import NOT_PROVIDED
-from ..algebra.trec_names import to_trec_name
 from ..data.qrels import Qrels
 from ..data.run import Run
+from ..dialects.trec_eval import to_trec_name
 from ..measures import (
     AP,
     RR,

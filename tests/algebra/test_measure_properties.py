@@ -12,9 +12,9 @@ from measure_strategies import check_round_trips, measures
 import irmetrics.measures
 from irmetrics import MeasureError, parse_measure, parse_trec_measure
 from irmetrics.algebra.measure import REGISTRY
-from irmetrics.algebra.parse import parse_measures
-from irmetrics.algebra.ranx_names import RANX_NAMES
-from irmetrics.algebra.trec_names import INVOCATION_PARAMS, TREC_NAMES, Cutoffs, Values, to_trec_name
+from irmetrics.dialects import parse_measures
+from irmetrics.dialects.ranx import RANX_NAMES
+from irmetrics.dialects.trec_eval import INVOCATION_PARAMS, TREC_NAMES, Cutoffs, Values, to_trec_name
 
 FAMILIES = list(irmetrics.measures.__all__)
 
@@ -45,7 +45,7 @@ def test_a_measure_has_a_trec_eval_name_only_if_trec_eval_computes_it(measure):
     found = to_trec_name(measure)
     if found is not None:
         entry = next(t for t in TREC_NAMES if t.trec == found[0])
-        assert entry.measure == measure.name
+        assert entry.measure.definition is measure.definition
         assert all(k in (*entry.form.params, *entry.preset, *INVOCATION_PARAMS) for k in measure.params)
 
 
@@ -73,7 +73,7 @@ def trec_names(draw):
     many = isinstance(entry.form, Cutoffs)          # a list of cutoffs or levels: one measure each
     values = draw(st.lists(_trec_values(param), min_size=1, max_size=4 if many else 1, unique_by=lambda v: v[0]))
     text = entry.trec + draw(st.sampled_from('_.')) + ','.join(shown for _, shown in values)
-    bare = REGISTRY.lookup(entry.measure)(**entry.preset)
+    bare = entry.measure(**entry.preset)
     return text, [bare(**{param: value}) for value, _ in sorted(values)]      # trec_eval sorts its lists
 
 

@@ -116,7 +116,7 @@ def test_the_oracles_cover_what_they_should():
 def test_every_trec_eval_measure_of_qrels_input_is_printed():
     """The oracles hold a line of every trec_eval 10 measure irmetrics computes (all but the preference
     and judgment-group measures, which need other input formats)."""
-    from irmetrics.algebra.trec_names import TREC_NAMES
+    from irmetrics.dialects.trec_eval import TREC_NAMES
     printed = {line.split('\t')[0].rstrip() for c in ORACLE['nist'] + ORACLE['generated']
                for line in c['stdout'].splitlines()}
     for entry in TREC_NAMES:

@@ -14,8 +14,8 @@ import pytest
 
 import irmetrics as irm
 from irmetrics import InputError, MeasureError, P
-from irmetrics.algebra.trec_names import to_trec_name, trec_output_name
 from irmetrics.cli import main
+from irmetrics.dialects.trec_eval import to_trec_name, trec_output_name
 
 
 def error_of(convert, source) -> InputError:

@@ -32,7 +32,7 @@ from irmetrics import (
     nDCG,
     nDCGRel,
 )
-from irmetrics.algebra.trec_names import parse_trec_measure, trec_output_name
+from irmetrics.dialects.trec_eval import parse_trec_measure, trec_output_name
 
 QRELS = 'q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq1 0 d 3\nq1 0 f -1\nq2 0 x 1\n'
 RUN = 'q1 Q0 a 1 3.0 r\nq1 Q0 e 2 2.5 r\nq1 Q0 b 3 2.0 r\nq1 Q0 d 4 1.0 r\nq2 Q0 y 1 1.0 r\n'

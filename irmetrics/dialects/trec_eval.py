@@ -16,9 +16,39 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from ..errors import MeasureError
-from .measure import REGISTRY, Measure
-from .params import integer_literal
+from ..algebra.measure import Measure
+from ..algebra.params import integer_literal
+from ..errors import MeasureError, UnknownMeasureError
+from ..measures import (
+    AP,
+    DCG,
+    IDCG,
+    RBP,
+    RR,
+    YAAP,
+    Bpref,
+    G,
+    IPrec,
+    IPrecAvg,
+    NumQ,
+    NumRel,
+    NumRet,
+    P,
+    R,
+    RBPResidual,
+    RnDCG,
+    Rprec,
+    SetAP,
+    SetF,
+    SetP,
+    SetR,
+    Success,
+    Unjudged,
+    Utility,
+    infAP,
+    nDCG,
+    nDCGRel,
+)
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALL_LEVELS = tuple(i / 10 for i in range(11))
@@ -235,7 +265,7 @@ class TrecName(NamedTuple):
     """
 
     trec: str
-    measure: str | None
+    measure: Measure | None
     form: Form = Form()
     preset: Mapping[str, Any] = MappingProxyType({})
     settings: tuple[str, ...] = ()
@@ -250,53 +280,68 @@ _JG = 'needs the judgment-group format of trec_eval -R qrels_jg, which irmetrics
 
 TREC_NAMES = (
     TrecName('runid', None, lines='summary'),
-    TrecName('num_q', 'NumQ', lines='summary'),
-    TrecName('num_ret', 'NumRet', settings=_J),
-    TrecName('num_rel', 'NumRel', settings=_L),
-    TrecName('num_rel_ret', 'NumRet', preset={'rel': 1}, settings=_L),
-    TrecName('map', 'AP', settings=_LJ),
-    TrecName('gm_map', 'AP', preset={'agg': 'gmean'}, settings=_LJ, lines='summary'),
-    TrecName('Rprec', 'Rprec', settings=_LJ),
-    TrecName('bpref', 'Bpref', settings=_L),
-    TrecName('recip_rank', 'RR', settings=_LJ),
-    TrecName('iprec_at_recall', 'IPrec', Levels('recall', _RECALL_LEVELS), settings=_LJ + ('rounding',)),
-    TrecName('P', 'P', Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
+    TrecName('num_q', NumQ, lines='summary'),
+    TrecName('num_ret', NumRet, settings=_J),
+    TrecName('num_rel', NumRel, settings=_L),
+    TrecName('num_rel_ret', NumRet, preset={'rel': 1}, settings=_L),
+    TrecName('map', AP, settings=_LJ),
+    TrecName('gm_map', AP, preset={'agg': 'gmean'}, settings=_LJ, lines='summary'),
+    TrecName('Rprec', Rprec, settings=_LJ),
+    TrecName('bpref', Bpref, settings=_L),
+    TrecName('recip_rank', RR, settings=_LJ),
+    TrecName('iprec_at_recall', IPrec, Levels('recall', _RECALL_LEVELS), settings=_LJ + ('rounding',)),
+    TrecName('P', P, Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
     TrecName('relstring', None, Values(('depth',)), settings=_J, lines='query'),
-    TrecName('recall', 'R', Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
-    TrecName('infAP', 'infAP', settings=_LJ),
-    TrecName('gm_bpref', 'Bpref', preset={'agg': 'gmean'}, settings=_L, lines='summary'),
-    TrecName('Rprec_mult', 'Rprec', Levels('mult', tuple(i / 5 for i in range(1, 11))), settings=_LJ),
-    TrecName('utility', 'Utility', Values(('rel_ret', 'nonrel_ret', 'rel_unret', 'nonrel_unret')),
+    TrecName('recall', R, Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
+    TrecName('infAP', infAP, settings=_LJ),
+    TrecName('gm_bpref', Bpref, preset={'agg': 'gmean'}, settings=_L, lines='summary'),
+    TrecName('Rprec_mult', Rprec, Levels('mult', tuple(i / 5 for i in range(1, 11))), settings=_LJ),
+    TrecName('utility', Utility, Values(('rel_ret', 'nonrel_ret', 'rel_unret', 'nonrel_unret')),
              settings=_LJ + ('num_docs',)),
-    TrecName('11pt_avg', 'IPrecAvg', Values(('levels',), as_tuple=True), settings=_LJ + ('rounding',)),
-    TrecName('binG', 'G', preset={'rel': 1}, settings=_LJ),
-    TrecName('G', 'G', _GAINS, settings=_J),
-    TrecName('dcg', 'DCG', _GAINS, settings=_J),
-    TrecName('ideal_dcg', 'IDCG', _GAINS),
-    TrecName('ndcg', 'nDCG', _GAINS, settings=_J),
-    TrecName('ndcg_rel', 'nDCGRel', _GAINS, settings=_J),
-    TrecName('Rndcg', 'RnDCG', _GAINS, settings=_LJ),
-    TrecName('ndcg_cut', 'nDCG', Cutoffs('cutoff', _CUTOFFS), settings=_J),
-    TrecName('map_cut', 'AP', Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
-    TrecName('relative_P', 'P', Cutoffs('cutoff', _CUTOFFS), preset={'relative': True}, settings=_LJ),
-    TrecName('success', 'Success', Cutoffs('cutoff', (1, 5, 10)), settings=_LJ),
-    TrecName('set_P', 'SetP', settings=_LJ),
-    TrecName('set_relative_P', 'SetP', preset={'relative': True}, settings=_LJ),
-    TrecName('set_recall', 'SetR', settings=_L),
-    TrecName('set_map', 'SetAP', settings=_LJ),
-    TrecName('set_F', 'SetF', Values(('beta',)), settings=_LJ),
-    TrecName('num_nonrel_judged_ret', 'NumRet', preset={'judged_nonrel': True}, settings=_L),
+    TrecName('11pt_avg', IPrecAvg, Values(('levels',), as_tuple=True), settings=_LJ + ('rounding',)),
+    TrecName('binG', G, preset={'rel': 1}, settings=_LJ),
+    TrecName('G', G, _GAINS, settings=_J),
+    TrecName('dcg', DCG, _GAINS, settings=_J),
+    TrecName('ideal_dcg', IDCG, _GAINS),
+    TrecName('ndcg', nDCG, _GAINS, settings=_J),
+    TrecName('ndcg_rel', nDCGRel, _GAINS, settings=_J),
+    TrecName('Rndcg', RnDCG, _GAINS, settings=_LJ),
+    TrecName('ndcg_cut', nDCG, Cutoffs('cutoff', _CUTOFFS), settings=_J),
+    TrecName('map_cut', AP, Cutoffs('cutoff', _CUTOFFS), settings=_LJ),
+    TrecName('relative_P', P, Cutoffs('cutoff', _CUTOFFS), preset={'relative': True}, settings=_LJ),
+    TrecName('success', Success, Cutoffs('cutoff', (1, 5, 10)), settings=_LJ),
+    TrecName('set_P', SetP, settings=_LJ),
+    TrecName('set_relative_P', SetP, preset={'relative': True}, settings=_LJ),
+    TrecName('set_recall', SetR, settings=_L),
+    TrecName('set_map', SetAP, settings=_LJ),
+    TrecName('set_F', SetF, Values(('beta',)), settings=_LJ),
+    TrecName('num_nonrel_judged_ret', NumRet, preset={'judged_nonrel': True}, settings=_L),
     *(TrecName(name, None, unsupported=_PREFS) for name in (
         'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair',
         'prefs_avgjg', 'prefs_avgjg_Rnonrel', 'prefs_simp_ret', 'prefs_pair_ret', 'prefs_avgjg_ret',
         'prefs_avgjg_Rnonrel_ret', 'prefs_simp_imp', 'prefs_pair_imp', 'prefs_avgjg_imp')),
     *(TrecName(name, None, unsupported=_JG) for name in ('map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg')),
-    TrecName('yaap', 'YAAP', settings=_LJ),
-    TrecName('rbp', 'RBP', Pairs(('p',)), preset={'max_rel': 'query', 'p': 0.9}, settings=_J),
-    TrecName('rbp_resid', 'RBPResidual', Pairs(('p',), gains=False), preset={'tail': 'if_unjudged', 'p': 0.9},
+    TrecName('yaap', YAAP, settings=_LJ),
+    TrecName('rbp', RBP, Pairs(('p',)), preset={'max_rel': 'query', 'p': 0.9}, settings=_J),
+    TrecName('rbp_resid', RBPResidual, Pairs(('p',), gains=False), preset={'tail': 'if_unjudged', 'p': 0.9},
              settings=_J),
-    TrecName('unj', 'Unjudged', Cutoffs('cutoff', (5, 10, 20)), settings=_J),
+    TrecName('unj', Unjudged, Cutoffs('cutoff', (5, 10, 20)), settings=_J),
 )
+
+
+def _check_table(entries: Sequence[TrecName]) -> None:
+    """Each entry's preset, parameter list and settings name parameters of its measure, with valid
+    preset values: a misspelt name fails when this module is imported, not when a user asks for it."""
+    for entry in entries:
+        if entry.measure is None:
+            continue
+        for name in (*entry.preset, *entry.form.params, *entry.settings):
+            if not entry.measure.definition.has_param(name):
+                raise TypeError(f'trec_eval name {entry.trec!r}: {entry.measure.name} has no parameter {name!r}')
+        entry.measure(**{k: v for k, v in entry.preset.items() if k not in entry.form.params})
+
+
+_check_table(TREC_NAMES)
 _BY_TREC = {t.trec: t for t in TREC_NAMES}
 
 #: trec_eval's measure sets (its nicknames), as trec_eval 10 lists them.
@@ -327,7 +372,7 @@ def trec_entry(name: str) -> TrecName:
     raise _UnknownTrecName(name)
 
 
-class _UnknownTrecName(MeasureError):
+class _UnknownTrecName(UnknownMeasureError):
     """An unknown trec_eval name; the closest names are looked for only when the message is read
     (the command line tries every measure as a trec_eval name first, and most are not)."""
 
@@ -354,7 +399,7 @@ def trec_lines(entry: TrecName, text: str | None, settings: Settings = DEFAULT_S
         if entry.measure is None:
             out.append((name, params))
             continue
-        measure = REGISTRY.lookup(entry.measure)(**{**entry.preset, **params, **settings.params(entry.settings)})
+        measure = entry.measure(**{**entry.preset, **params, **settings.params(entry.settings)})
         out.append((name, measure.check_complete()))
     return out
 
@@ -398,7 +443,7 @@ def parse_trec_measure(text: str) -> list[Measure]:
 
 def _matches(entry: TrecName, measure: Measure) -> bool:
     """Whether ``entry`` computes ``measure``, up to invocation settings."""
-    if entry.measure != measure.name:
+    if entry.measure is None or entry.measure.definition is not measure.definition:
         return False
     for key, value in entry.preset.items():
         if key in INVOCATION_PARAMS and key not in entry.form.params:

@@ -17,39 +17,48 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from ..algebra.measure import Measure
+from ..algebra.params import integer_literal
 from ..errors import MeasureError
-from .measure import REGISTRY, Measure
-from .params import integer_literal
+from ..measures import AP, DCG, F1, RBP, RR, Bpref, Hits, P, R, Rprec, SetP, SetR, Success, nDCG
 
 
 class RanxName(NamedTuple):
-    """A ranx metric: the irmetrics measure (and preset) it is, with @k and without."""
+    """A ranx metric: the irmetrics measure (and preset) it is with @k, and without.
 
-    measure: str
+    ``whole`` is the measure of the whole ranking (no @k) when it is another family (``precision``:
+    SetP); None when it is the same family, or when ranx's whole-ranking form has no irmetrics
+    equivalent (``has_whole=False``).
+    """
+
+    measure: Measure
     preset: Mapping[str, Any] = MappingProxyType({})
-    whole: str | None = ''          # measure for the whole ranking (no @k); '' = the same, None = none
+    whole: Measure | None = None
+    has_whole: bool = True
     takes_k: bool = True            # False: ranx ignores @k, irmetrics refuses it
     rel_as_gains: bool = False      # -lN zeroes the gains of grades below N (DCG family)
 
 
 _EXP = {'dcg': 'exp-log2'}
 RANX_NAMES = {
-    'hits': RanxName('Hits'),
-    'hit_rate': RanxName('Success', whole=None),
-    'precision': RanxName('P', whole='SetP'),
-    'recall': RanxName('R', whole='SetR'),
-    'f1': RanxName('F1'),
-    'r_precision': RanxName('Rprec', takes_k=False),
-    'r-precision': RanxName('Rprec', takes_k=False),
-    'bpref': RanxName('Bpref', takes_k=False),
-    'rbp': RanxName('RBP', takes_k=False),
-    'mrr': RanxName('RR'),
-    'map': RanxName('AP'),
-    'dcg': RanxName('DCG', rel_as_gains=True),
-    'dcg_burges': RanxName('DCG', _EXP, rel_as_gains=True),
-    'ndcg': RanxName('nDCG', rel_as_gains=True),
-    'ndcg_burges': RanxName('nDCG', _EXP, rel_as_gains=True),
+    'hits': RanxName(Hits),
+    'hit_rate': RanxName(Success, has_whole=False),
+    'precision': RanxName(P, whole=SetP),
+    'recall': RanxName(R, whole=SetR),
+    'f1': RanxName(F1),
+    'r_precision': RanxName(Rprec, takes_k=False),
+    'r-precision': RanxName(Rprec, takes_k=False),
+    'bpref': RanxName(Bpref, takes_k=False),
+    'rbp': RanxName(RBP, takes_k=False),
+    'mrr': RanxName(RR),
+    'map': RanxName(AP),
+    'dcg': RanxName(DCG, rel_as_gains=True),
+    'dcg_burges': RanxName(DCG, _EXP, rel_as_gains=True),
+    'ndcg': RanxName(nDCG, rel_as_gains=True),
+    'ndcg_burges': RanxName(nDCG, _EXP, rel_as_gains=True),
 }
+for _entry in RANX_NAMES.values():          # a misspelt preset fails at import, not when a user asks
+    _entry.measure(**_entry.preset)
 
 _SYNTAX = re.compile(r'(?P<name>[a-z][a-z0-9_\-]*?)(?:(?P<sep>[@.])(?P<k>\d+))?(?:-l(?P<rel>\d+))?')
 
@@ -67,21 +76,23 @@ def parse_ranx_measure(text: str) -> Measure:
     entry = RANX_NAMES[m['name']]
     k = m['k']
     if m['name'] == 'rbp':
-        measure = REGISTRY.lookup('RBP')
+        measure = entry.measure
         if k is not None:
             measure = measure(p=float(f'0.{k}'))       # ranx: rbp.95 and rbp@95 are p = 0.95
     else:
         if m['sep'] == '.':
             raise MeasureError(f'ranx metric {text!r}: write the cutoff as @k ({m["name"]}@{k})')
         if k is not None and not entry.takes_k:
-            raise MeasureError(f'ranx ignores @k for {m["name"]}; irmetrics\' {entry.measure} takes no cutoff '
+            raise MeasureError(f'ranx ignores @k for {m["name"]}; irmetrics\' {entry.measure.name} takes no cutoff '
                                f'(write {m["name"]})')
         cutoff = integer_literal(k) if k is not None and integer_literal(k) > 0 else None
-        name = entry.measure if cutoff is not None or entry.whole == '' else entry.whole
-        if name is None:
+        if cutoff is None and not entry.has_whole:
             raise MeasureError(f'ranx metric {text!r} (the whole ranking) has no irmetrics equivalent: give a '
                                f'cutoff, e.g. {m["name"]}@10')
-        measure = REGISTRY.lookup(name)(**(entry.preset if name == entry.measure else {}))
+        if cutoff is None and entry.whole is not None:
+            measure = entry.whole
+        else:
+            measure = entry.measure(**entry.preset)
         if cutoff is not None:
             measure = measure(cutoff=cutoff)
     if m['rel'] is not None:
@@ -99,7 +110,7 @@ def _with_rel(measure: Measure, entry: RanxName, rel: int, text: str) -> Measure
             raise MeasureError(f'ranx metric {text!r}: irmetrics writes -lN as a gain of 0 for each grade below N, '
                                f'for N up to {LARGEST_GAIN_LEVEL}')
         return measure(gains={g: 0 for g in range(1, rel)}) if rel > 1 else measure
-    if measure.name == 'RBP' or not any(p.name == 'rel' for p in measure.definition.params):
+    if measure.definition is RBP.definition or not any(p.name == 'rel' for p in measure.definition.params):
         if rel == 1:
             return measure
         raise MeasureError(f'ranx metric {text!r}: irmetrics has no {measure.name} with graded gains above '

@@ -1,0 +1,131 @@
+"""Measure names in three dialects, and the one rule that reads a word when no dialect is named.
+
+* ``'irmetrics'``: irmetrics' own syntax (``nDCG@10``, ``P(rel=2)@5``; :mod:`irmetrics.algebra.parse`);
+* ``'trec_eval'``: trec_eval's names (``map``, ``P.5,10``, ``ndcg_cut_10``, ``official``; :mod:`.trec_eval`);
+* ``'ranx'``: ranx's metric names (``ndcg@10``, ``precision@5-l2``, ``rbp.95``; :mod:`.ranx`).
+
+The default (``dialect=None``), the same in Python and on the command line: every dialect reads the
+word, and a reading that fails (an unknown name, or a measure that lacks a parameter, such as
+irmetrics' ``P`` without a cutoff) does not count.  The word means what the dialects that read it
+agree on; when two of them read it as different measures (``recall``: trec_eval's R@5 ... R@1000,
+ranx's SetR), it is an error that names each reading and how to choose one.  docs/conventions.md
+lists the words that differ.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..algebra import parse as irmetrics_syntax
+from ..algebra.measure import Measure
+from ..errors import MeasureError, MeasureSyntaxError, UnknownMeasureError
+from . import ranx, trec_eval
+
+#: The dialects, in the order errors and readings are reported: name -> word -> its measures.
+DIALECTS: dict[str, Callable[[str], list[Measure]]] = {
+    'irmetrics': lambda word: [irmetrics_syntax.parse_measure(word)],
+    'trec_eval': trec_eval.parse_trec_measure,
+    'ranx': lambda word: [ranx.parse_ranx_measure(word)],
+}
+
+
+def check_dialect(dialect: str | None) -> None:
+    """Refuse a dialect that is not one of :data:`DIALECTS` (None: the default rule)."""
+    if dialect is not None and dialect not in DIALECTS:
+        raise MeasureError(f'unknown measure dialect {dialect!r}; dialects: {", ".join(DIALECTS)}')
+
+
+def read_word(word: str, dialect: str | None = None) -> list[Measure]:
+    """The measures one word names (``'nDCG@10'``, ``'P.5,10'``, ``'ndcg@10'``), read by ``dialect``
+    or by the default rule (module docstring)."""
+    check_dialect(dialect)
+    if dialect is not None:
+        return DIALECTS[dialect](word)
+    readings, failures = _readings(word)
+    distinct = {tuple(ms) for ms in readings.values()}
+    if len(distinct) == 1:
+        return next(iter(readings.values()))
+    if readings:
+        raise MeasureError(_ambiguity(word, readings))
+    raise _most_useful(failures)
+
+
+def _readings(word: str) -> tuple[dict[str, list[Measure]], dict[str, MeasureError]]:
+    """What each dialect reads ``word`` as, and why the others read nothing."""
+    readings: dict[str, list[Measure]] = {}
+    failures: dict[str, MeasureError] = {}
+    for name, read in DIALECTS.items():
+        if name == 'ranx' and not ranx.is_ranx_name(word):
+            continue
+        try:
+            readings[name] = read(word)
+        except MeasureError as ex:
+            failures[name] = ex
+    return readings, failures
+
+
+def _ambiguity(word: str, readings: dict[str, list[Measure]]) -> str:
+    said = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in readings.items())
+    choices = ' or '.join(repr(name) for name in readings)
+    return (f'measure {word!r} names different measures in different dialects ({said}); say which with '
+            f'dialect={choices} in Python (parse_measures, calc, evaluator, ...) or --dialect on the command '
+            f"line, or write the measure in irmetrics' syntax")
+
+
+def _most_useful(failures: dict[str, MeasureError]) -> MeasureError:
+    """The error to show when no dialect reads a word: the one from a dialect that knew the name (and
+    found its parameters wrong), else irmetrics' own (with its suggestions)."""
+    own = failures['irmetrics']
+    if not isinstance(own, (UnknownMeasureError, MeasureSyntaxError)):
+        return own                     # irmetrics knows the name: its message is about the parameters
+    for name in ('trec_eval', 'ranx'):
+        if name in failures and not isinstance(failures[name], UnknownMeasureError):
+            return failures[name]
+    return own
+
+
+def parse_measure(text: str | Measure, dialect: str | None = None) -> Measure:
+    """Parse one measure: ``'nDCG@10'``, ``"P(rel=2)@5"``, ``'ndcg_cut.10'``, ``'ndcg@10'``.
+
+    ``dialect``: ``'irmetrics'``, ``'trec_eval'``, ``'ranx'``, or None for the default rule (module
+    docstring).  Raises :class:`~irmetrics.errors.MeasureError` for syntax errors, invalid parameters
+    and words that name several measures (trec_eval's ``P`` is P@5 ... P@1000: see
+    :func:`parse_measures`), :class:`~irmetrics.errors.UnknownMeasureError` (with suggestions) for
+    unknown names.
+    """
+    if isinstance(text, Measure):
+        check_dialect(dialect)
+        return text.check_complete()
+    if not isinstance(text, str):
+        raise MeasureError(f'expected a measure or a measure string, got {type(text).__name__}')
+    measures = read_word(text, dialect)
+    if len(measures) != 1:
+        own = '' if dialect is not None else _readings(text)[1].get('irmetrics')
+        why = f' (and in irmetrics\' syntax: {own})' if own else ''
+        raise MeasureError(f'{text!r} names {len(measures)} measures ({", ".join(map(repr, measures))}): '
+                           f'use parse_measures for several, or name one{why}')
+    return measures[0]
+
+
+def parse_measures(items: Any, dialect: str | None = None) -> list[Measure]:
+    """Measures from a measure, a string (one or several words, space-separated) or an iterable of
+    those, each word read as :func:`parse_measure` says (a word may name several: ``'P.5,10'``).
+
+    Duplicates are dropped, order is kept.
+    """
+    check_dialect(dialect)
+    if isinstance(items, (str, Measure)):
+        items = [items]
+    out: list[Measure] = []
+    for item in _words(items):
+        found = read_word(item, dialect) if isinstance(item, str) else [parse_measure(item)]
+        out += [m for m in found if m not in out]
+    return out
+
+
+def _words(items: Iterable[Any]) -> Iterable[Any]:
+    for item in items:
+        if isinstance(item, str):
+            yield from irmetrics_syntax.split_measure_list(item)
+        else:
+            yield item

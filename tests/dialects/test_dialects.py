@@ -1,0 +1,108 @@
+"""irmetrics.dialects: one parse function with a dialect, and the default rule that reads a word the
+same way in Python and on the command line (docs/conventions.md, "Measure names")."""
+import pytest
+from cli_support import irmetrics, write_inputs
+
+import irmetrics as irm
+from irmetrics import AP, DCG, RBP, RR, P, R, SetP, SetR, Success, nDCG
+from irmetrics.dialects import DIALECTS, parse_measures
+from irmetrics.errors import MeasureError, MeasureSyntaxError, UnknownMeasureError
+from irmetrics.providers.base import ANY, Pattern
+
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+#: word -> what the default rule reads it as: one dialect reads it, or those that do agree.
+AGREED = {
+    'nDCG@10': [nDCG @ 10],                       # irmetrics only
+    'ndcg_cut.10': [nDCG @ 10],                   # trec_eval only
+    'ndcg@10': [nDCG @ 10],                       # ranx only
+    'precision@5': [P @ 5],                       # ranx only
+    'precision': [SetP],                          # ranx's whole-ranking precision
+    'map': [AP],                                  # trec_eval and ranx agree
+    'ndcg': [nDCG],                               # trec_eval and ranx agree
+    'dcg': [DCG],
+    'P': [P @ k for k in CUTOFFS],                # irmetrics' P lacks a cutoff: trec_eval's reading
+    'success': [Success @ k for k in (1, 5, 10)],
+    'RR': [RR],
+    'P.5,10': [P @ 5, P @ 10],
+}
+
+#: word -> {dialect: reading} for the words two dialects read differently.
+COLLIDING = {
+    'recall': {'trec_eval': [R @ k for k in CUTOFFS], 'ranx': [SetR]},
+    'rbp': {'trec_eval': [RBP(max_rel='query', p=0.9)], 'ranx': [RBP]},
+}
+
+
+@pytest.mark.parametrize('word', sorted(AGREED))
+def test_the_default_rule_reads_what_the_dialects_agree_on(word):
+    assert parse_measures(word) == AGREED[word]
+
+
+@pytest.mark.parametrize('word', sorted(COLLIDING))
+def test_a_word_two_dialects_read_differently_is_an_error_naming_both_readings(word):
+    with pytest.raises(MeasureError) as info:
+        parse_measures(word)
+    message = str(info.value)
+    for dialect, reading in COLLIDING[word].items():
+        assert f'{dialect}: {", ".join(map(repr, reading))}' in message
+    assert 'dialect=' in message and '--dialect' in message
+    for dialect, reading in COLLIDING[word].items():          # naming the dialect chooses its reading
+        assert parse_measures(word, dialect=dialect) == reading
+
+
+def test_each_dialect_reads_only_its_own_names():
+    assert irm.parse_measure('nDCG@10', dialect='irmetrics') == nDCG @ 10
+    assert irm.parse_measure('ndcg_cut.10', dialect='trec_eval') == nDCG @ 10
+    assert irm.parse_measure('ndcg@10', dialect='ranx') == nDCG @ 10
+    with pytest.raises(UnknownMeasureError):
+        irm.parse_measure('ndcg_cut.10', dialect='irmetrics')
+    with pytest.raises(UnknownMeasureError):
+        irm.parse_measure('nDCG@10', dialect='trec_eval')
+    with pytest.raises(MeasureError):
+        irm.parse_measure('nDCG@10', dialect='ranx')
+    with pytest.raises(MeasureError, match='unknown measure dialect'):
+        irm.parse_measure('AP', dialect='trec')
+    assert set(DIALECTS) == {'irmetrics', 'trec_eval', 'ranx'}
+
+
+def test_parse_measure_refuses_a_word_that_names_several_measures():
+    with pytest.raises(MeasureError, match=r"names 9 measures .*parse_measures.*e\.g\. P@10"):
+        irm.parse_measure('P')
+    assert irm.parse_measure('P_5') == P @ 5
+
+
+def test_the_error_shown_is_the_one_of_the_dialect_that_knew_the_name():
+    with pytest.raises(MeasureError, match="trec_eval measure 'P' takes no|invalid parameter 'x' in trec_eval"):
+        parse_measures('P.x')                                 # trec_eval knew P, not its parameters
+    with pytest.raises(UnknownMeasureError, match='did you mean'):
+        parse_measures('nDGC@10')                              # nobody knew it: irmetrics' suggestions
+    with pytest.raises(MeasureSyntaxError, match='cannot parse measure'):
+        parse_measures('P(rel=2@5')
+    with pytest.raises(MeasureError, match='cutoff'):
+        parse_measures('nDCG@0')                               # irmetrics knew nDCG: its parameter error
+
+
+def test_words_read_the_same_in_python_and_on_the_command_line(tmp_path):
+    write_inputs(tmp_path)
+    for word, expected in AGREED.items():
+        if word in ('P', 'success'):
+            continue                                           # many lines; checked by the P.5,10 case
+        shown = irmetrics('qrels', 'a.run', word, '-f', 'tsv', cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        assert [line.split('\t')[0] for line in shown.stdout.splitlines()] == [repr(m) for m in expected]
+    for word, readings in COLLIDING.items():
+        refused = irmetrics('qrels', 'a.run', word, cwd=tmp_path)
+        assert refused.returncode == 2 and 'different measures in different dialects' in refused.stderr
+        for dialect, reading in readings.items():
+            chosen = irmetrics('qrels', 'a.run', word, '--dialect', dialect, '-f', 'tsv', cwd=tmp_path)
+            assert [line.split('\t')[0] for line in chosen.stdout.splitlines()] == [repr(m) for m in reading]
+
+
+def test_patterns_are_keyed_by_the_definition_and_checked_when_built():
+    assert Pattern(nDCG, cutoff=ANY).matches(nDCG @ 10)
+    assert not Pattern(nDCG, cutoff=ANY).matches(DCG @ 10)
+    with pytest.raises(MeasureError, match="no parameter 'cutof'"):
+        Pattern(nDCG, cutof=ANY)
+    with pytest.raises(MeasureError):
+        Pattern(nDCG, cutoff=(0,))                            # a value the parameter refuses
