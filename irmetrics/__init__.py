@@ -26,7 +26,7 @@ from .data.qrels import Qrels
 from .data.records import Qrel, ScoredDoc
 from .data.run import Run
 from .data.trec.reader import read_trec_qrels, read_trec_run
-from .dialects import parse_measure
+from .dialects import parse_measure, parse_measures
 from .dialects.trec_eval import parse_trec_measure
 from .errors import (
     DuplicateError,
@@ -34,6 +34,8 @@ from .errors import (
     IrmetricsError,
     IrmetricsWarning,
     MeasureError,
+    MeasureSyntaxError,
+    OptionError,
     ProviderError,
     UnknownMeasureError,
     UnsupportedMeasureError,
@@ -62,7 +64,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'ComparisonError', 'define',
            'DuplicateError', 'evaluator', 'Evaluator', 'InputError', 'IrmetricsError', 'IrmetricsWarning',
-           'iter_calc', 'Measure', 'MeasureError', 'Metric', 'NOT_PROVIDED', 'parse_measure',
-           'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels',
-           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
-           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]
+           'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError', 'Metric', 'OptionError',
+           'NOT_PROVIDED', 'parse_measure', 'parse_measures', 'parse_trec_measure', 'plot_pr_curve', 'ProviderError',
+           'Qrel',
+           'Qrels', 'read_trec_qrels', 'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run',
+           'UnknownMeasureError', 'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]

@@ -37,6 +37,10 @@ class MeasureSyntaxError(MeasureError):
     """A measure string is not of the syntax of its dialect (a bracket missing, a stray character)."""
 
 
+class OptionError(IrmetricsError, ValueError):
+    """An option of the API or the command line has a value it does not accept (``duplicates='bogus'``)."""
+
+
 class InputError(IrmetricsError, ValueError):
     """Qrels or run input is malformed.
 

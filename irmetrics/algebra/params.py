@@ -10,9 +10,9 @@ declared here once; a measure family only declares what is its own.
 """
 from __future__ import annotations
 
-import math
 from typing import Any, NamedTuple
 
+from ..constraints import Bool, Choice, Constraint, Float, GainMap, Int
 from ..errors import MeasureError
 
 
@@ -43,141 +43,6 @@ def integer_literal(text: str) -> int:
         return int(text)
     except ValueError:
         raise MeasureError(f'the number {text[:12]}... has too many digits ({len(text)})') from None
-
-
-class Constraint:
-    """Validates a raw parameter value and returns its canonical form."""
-
-    description = 'a value'
-
-    def check(self, value: Any) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def __call__(self, name: str, value: Any) -> Any:
-        try:
-            return self.check(value)
-        except (TypeError, ValueError) as ex:
-            raise MeasureError(f'invalid value {value!r} for parameter {name!r}: expected {self.description}'
-                               + (f' ({ex})' if str(ex) else '')) from None
-
-    def repr_value(self, value: Any) -> str:
-        return repr(value)
-
-
-class Int(Constraint):
-    """An integer, optionally bounded (bools and non-integral floats are refused)."""
-
-    def __init__(self, minimum: int | None = None, maximum: int | None = None):
-        self.minimum, self.maximum = minimum, maximum
-        bounds = [f'>= {minimum}'] if minimum is not None else []
-        bounds += [f'<= {maximum}'] if maximum is not None else []
-        self.description = 'an integer' + (' ' + ' and '.join(bounds) if bounds else '')
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError('')
-        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
-            raise ValueError('')
-        return int(value)
-
-
-class Float(Constraint):
-    """A finite real number in an interval; ints are accepted and stored as floats."""
-
-    def __init__(self, low: float | None = None, high: float | None = None,
-                 low_open: bool = False, high_open: bool = False):
-        self.low, self.high, self.low_open, self.high_open = low, high, low_open, high_open
-        parts = []
-        if low is not None:
-            parts.append(f'{">" if low_open else ">="} {low:g}')
-        if high is not None:
-            parts.append(f'{"<" if high_open else "<="} {high:g}')
-        self.description = 'a number' + (' ' + ' and '.join(parts) if parts else '')
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError('')
-        value = float(value)
-        if not math.isfinite(value):
-            raise ValueError('')
-        if self.low is not None and (value < self.low or (self.low_open and value == self.low)):
-            raise ValueError('')
-        if self.high is not None and (value > self.high or (self.high_open and value == self.high)):
-            raise ValueError('')
-        return value
-
-
-class Bool(Constraint):
-    description = 'True or False'
-
-    def check(self, value: Any) -> Any:
-        if not isinstance(value, bool):
-            raise TypeError('')
-        return value
-
-
-class Choice(Constraint):
-    """One of a fixed set of strings."""
-
-    def __init__(self, *choices: str):
-        self.choices = choices
-        self.description = 'one of ' + ', '.join(repr(c) for c in choices)
-
-    def check(self, value: Any) -> Any:
-        if value not in self.choices:
-            raise ValueError('')
-        return value
-
-
-class GainMap(Constraint):
-    """A mapping {grade: gain} of grades >= 0 to gains >= 0; stored as a sorted tuple of pairs."""
-
-    description = 'a mapping {grade: gain} from grades >= 0 to numbers >= 0'
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, tuple):
-            value = dict(value)
-        if not isinstance(value, dict) or not value:
-            raise TypeError('')
-        out = []
-        for grade, gain in value.items():
-            if isinstance(grade, bool) or not isinstance(grade, int) or grade < 0:
-                raise TypeError('')
-            if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not math.isfinite(gain) \
-                    or gain < 0:
-                raise TypeError('')
-            out.append((int(grade), int(gain) if float(gain).is_integer() else float(gain)))
-        return tuple(sorted(out))                       # {1:1.0} and {1:1} are one measure, written {1:1}
-
-    def repr_value(self, value: Any) -> str:
-        return '{' + ','.join(f'{g}:{v!r}' for g, v in value) + '}'
-
-
-class FloatList(Constraint):
-    """A non-empty sequence of numbers in an interval, stored sorted as a tuple of floats (repeats kept)."""
-
-    def __init__(self, low: float, high: float):
-        self.item = Float(low, high)
-        self.description = f'a non-empty list of numbers >= {low:g} and <= {high:g}, e.g. (0.2,0.5,0.8)'
-
-    def check(self, value: Any) -> Any:
-        if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or not value:
-            raise TypeError('')
-        return tuple(sorted(self.item.check(v) for v in value))
-
-    def repr_value(self, value: Any) -> str:
-        return '(' + ','.join(repr(v) for v in value) + (',)' if len(value) == 1 else ')')
-
-
-class IntOrChoice(Constraint):
-    """An integer >= ``minimum``, or one of a few strings."""
-
-    def __init__(self, minimum: int, *choices: str):
-        self.number, self.choices = Int(minimum=minimum), choices
-        self.description = f'{self.number.description} or ' + ' or '.join(repr(c) for c in choices)
-
-    def check(self, value: Any) -> Any:
-        return value if isinstance(value, str) and value in self.choices else self.number.check(value)
 
 
 class Param(NamedTuple):

@@ -13,34 +13,40 @@ from .evaluator import Evaluator, MeasuresLike, MemoryLimit
 from .results import CalcResults, Metric
 
 
-def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False) -> Evaluator:
+def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
+              dialect: str | None = None) -> Evaluator:
     """An :class:`Evaluator` of ``measures`` against ``qrels``, reusable across runs.
 
-    ``strict=True`` makes suspicious input an error instead of an :class:`~irmetrics.errors.IrmetricsWarning`
-    (no run query in the qrels, qrels queries missing from the run, skipped blank lines, ...).
+    ``provider`` forces one engine; ``strict=True`` makes suspicious input an error instead of an
+    :class:`~irmetrics.errors.IrmetricsWarning` (no run query in the qrels, qrels queries missing from
+    the run, skipped blank lines, ...); ``dialect`` reads measure names in one dialect only
+    (:func:`irmetrics.parse_measures`).
     """
-    return Evaluator(measures, qrels, provider, strict)
+    return Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect)
 
 
-def calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-         duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False) -> CalcResults:
+def calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
+         duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
+         dialect: str | None = None) -> CalcResults:
     """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``.
 
-    ``memory_limit``: see :meth:`Evaluator.calc`; ``strict``: see :func:`evaluator`.
+    ``duplicates`` and ``memory_limit``: see :meth:`Evaluator.calc`; the others: see :func:`evaluator`.
     """
-    return Evaluator(measures, qrels, provider, strict).calc(run, duplicates, memory_limit)
+    prepared = Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect)
+    return prepared.calc(run, duplicates=duplicates, memory_limit=memory_limit)
 
 
-def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-                   duplicates: str = 'error', memory_limit: MemoryLimit = None,
-                   strict: bool = False) -> dict[Measure, float]:
-    """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``."""
-    return calc(measures, qrels, run, provider, duplicates, memory_limit, strict).aggregated
+def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
+                   duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
+                   dialect: str | None = None) -> dict[Measure, float]:
+    """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``; options as :func:`calc`."""
+    return calc(measures, qrels, run, provider=provider, duplicates=duplicates, memory_limit=memory_limit,
+                strict=strict, dialect=dialect).aggregated
 
 
-def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
-              duplicates: str = 'error', memory_limit: MemoryLimit = None,
-              strict: bool = False) -> Iterator[Metric]:
-    """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-    return calc(measures, qrels, run, provider, duplicates, memory_limit, strict).iter_metrics()
-
+def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
+              duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
+              dialect: str | None = None) -> Iterator[Metric]:
+    """``Metric(query_id, measure, value)`` for every qrels query and measure; options as :func:`calc`."""
+    return calc(measures, qrels, run, provider=provider, duplicates=duplicates, memory_limit=memory_limit,
+                strict=strict, dialect=dialect).iter_metrics()

@@ -50,8 +50,8 @@ class Evaluator:
     evaluator pickles without its prepared engines, so it can be shipped to the workers of a cluster.
     """
 
-    def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None, strict: bool = False,
-                 *, dialect: str | None = None):
+    def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
+                 dialect: str | None = None):
         """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning;
         ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`)."""
         self.strict = strict
@@ -94,7 +94,7 @@ class Evaluator:
         return self._query_index.lookup(ids.column(query_ids))
 
     # --- whole runs --------------------------------------------------------------------------
-    def calc(self, run: Any, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> CalcResults:
+    def calc(self, run: Any, *, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> CalcResults:
         """Per-query values and aggregates of ``run``.
 
         A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
@@ -110,17 +110,18 @@ class Evaluator:
             diagnostics.check_queries(self.qrels, run, present)
         return CalcResults(self.query_ids, self.measures, _values(self.measures, self.plan, self.qrels, run, present))
 
-    def calc_aggregate(self, run: Any, duplicates: str = 'error',
+    def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
                        memory_limit: MemoryLimit = None) -> dict[Measure, float]:
         """``{measure: aggregate value}`` for ``run``."""
-        return self.calc(run, duplicates, memory_limit).aggregated
+        return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).aggregated
 
-    def iter_calc(self, run: Any, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> Iterator[Metric]:
+    def iter_calc(self, run: Any, *, duplicates: str = 'error',
+                  memory_limit: MemoryLimit = None) -> Iterator[Metric]:
         """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-        return self.calc(run, duplicates, memory_limit).iter_metrics()
+        return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).iter_metrics()
 
     # --- runs in parts of complete queries ---------------------------------------------------
-    def calc_queries(self, run: Any, duplicates: str = 'error') -> QueryValues:
+    def calc_queries(self, run: Any, *, duplicates: str = 'error') -> QueryValues:
         """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
         queries; the work is proportional to the part and its queries' judgments, whatever the size
         of the qrels."""
@@ -128,7 +129,7 @@ class Evaluator:
         codes = distinct(self.codes_of(run.query_ids))
         return self._calc_subset(codes[codes >= 0], run)
 
-    def calc_partition(self, run: Any, duplicates: str = 'error') -> Any:
+    def calc_partition(self, run: Any, *, duplicates: str = 'error') -> Any:
         """The partition function: per-query values of a part of a run that holds complete queries.
 
         ``run`` is any run input (a pandas DataFrame, an Arrow table, ...); the result is a pandas
@@ -136,7 +137,7 @@ class Evaluator:
         ``str(measure)``), one row per qrels query in ``run``.  Engine-neutral: Dask and Spark
         call it on their partitions (docs/scaling.md); :meth:`combine` joins the results.
         """
-        return self.to_frame(self.calc_queries(run, duplicates))
+        return self.to_frame(self.calc_queries(run, duplicates=duplicates))
 
     def partition_schema(self) -> str:
         """The columns :meth:`calc_partition` returns, as a SQL schema (what Spark's ``applyInPandas`` asks for)."""

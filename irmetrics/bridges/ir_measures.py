@@ -39,8 +39,8 @@ from ir_measures.providers.base import NOT_PROVIDED
 from ..algebra.measure import Measure
 from ..api.calc import evaluator
 from ..api.evaluator import Evaluator as IrmetricsEvaluator
-from ..data.duplicates import DUPLICATE_POLICIES
 from ..data.inputs import to_qrels, to_run
+from ..data.policies import DUPLICATES
 from ..dialects import parse_measure
 from ..errors import DuplicateError, MeasureError
 
@@ -134,9 +134,7 @@ PROVIDER = IrmetricsProvider()
 
 def install(duplicates: str = 'error') -> None:
     """Register :data:`PROVIDER` in ir_measures and put it first in ``ir_measures.DefaultPipeline``."""
-    if duplicates not in DUPLICATE_POLICIES:
-        raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, not {duplicates!r}')
-    PROVIDER.duplicates = duplicates
+    PROVIDER.duplicates = DUPLICATES.check(duplicates)
     uninstall()
     ir_measures.providers.register(PROVIDER)
     ir_measures.DefaultPipeline.providers.insert(0, PROVIDER)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from .formats import FORMATS
 
 EXIT_USAGE = 2
@@ -109,13 +110,14 @@ def _evaluation_options(p: argparse.ArgumentParser) -> None:
                    help="read measure names in one dialect only; default: a word means what the dialects that "
                         "read it agree on, and a word they read differently (recall) is an error "
                         "(docs/conventions.md)")
-    p.add_argument('--duplicates', choices=['error', 'first', 'last', 'max'], default='error',
+    p.add_argument('--duplicates', choices=DUPLICATES.choices, default='error',
                    help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
                         'first, last or highest-scored occurrence')
-    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates', choices=['error', 'max'],
-                   default='error', help='a document judged more than once for a query (several iterations): an '
-                                         'error for measures that read one grade per document (default, as '
-                                         'trec_eval), or use its highest grade (subtopic qrels)')
+    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
+                   choices=QRELS_DUPLICATES.choices, default='error',
+                   help='a document judged more than once for a query (several iterations): an error for measures '
+                        'that read one grade per document (default, as trec_eval), or use its highest grade '
+                        '(subtopic qrels)')
     p.add_argument('--strict', action='store_true',
                    help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
                         'queries missing from the run, blank lines, a relevance level no grade reaches')

@@ -6,7 +6,6 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..api.results import CalcResults
 from ..errors import MeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
@@ -65,7 +64,7 @@ def _in_process(args: argparse.Namespace, measures: list, qrels, bar: progress.P
         bar.step(f'reading {name}' if not chunked else f'evaluating {name} in chunks')
         loaded = name if chunked else load_run(name, args.duplicates)
         bar.step(f'evaluating {name}')
-        results.append(RunResults(name, ev.calc(loaded, args.duplicates, budget)))
+        results.append(RunResults(name, ev.calc(loaded, duplicates=args.duplicates, memory_limit=budget)))
     return results
 
 
@@ -78,8 +77,6 @@ def _through_dask(args: argparse.Namespace, measures: list, qrels, bar: progress
         results = []
         for name in args.runs:
             bar.step(f'evaluating {name} on {args.dask}')
-            evaluated = ev.calc(name, args.duplicates)
-            assert isinstance(evaluated, CalcResults)          # per-query values gathered (the default)
-            results.append(RunResults(name, evaluated))
+            results.append(RunResults(name, ev.calc(name, duplicates=args.duplicates)))
             bar.step(f'evaluated {name}')
     return results

@@ -9,12 +9,13 @@ from __future__ import annotations
 from ..algebra.measure import Measure
 from ..api.evaluator import Evaluator
 from ..api.results import aggregate, format_value, text_table
+from ..constraints import Choice, Float, Int, Option
 from ..data.inputs import to_run
 from ..dialects import parse_measures
 from ..errors import InputError, IrmetricsError, MeasureError
 
-__all__ = ['ComparisonError', 'Evaluator', 'InputError', 'IrmetricsError', 'Measure', 'MeasureError',
-           'aggregate', 'format_value', 'parse_measures', 'text_table', 'to_run']
+__all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Option', 'InputError', 'IrmetricsError',
+           'Measure', 'MeasureError', 'aggregate', 'format_value', 'parse_measures', 'text_table', 'to_run']
 
 
 class ComparisonError(IrmetricsError, ValueError):

@@ -16,12 +16,36 @@ from typing import Any
 import numpy as np
 
 from . import corrections, intervals, resampling, significance
-from .base import ComparisonError, Evaluator, Measure, MeasureError, aggregate, parse_measures
+from .base import (
+    Choice,
+    ComparisonError,
+    Evaluator,
+    Float,
+    Int,
+    Measure,
+    MeasureError,
+    Option,
+    aggregate,
+    parse_measures,
+)
 from .vocabulary import SELF_CORRECTING, TESTS, RunsLike, name_runs
 
 _CLOSED_FORM = {'t': significance.t_test, 'wilcoxon': significance.wilcoxon_test,
                 'sign': significance.sign_test}
-CORRECTION_SCOPES = ('measure', 'all')
+
+# The options of a comparison, validated by the constraint objects measure parameters use.
+TEST = Option('test', Choice(*TESTS), ComparisonError)
+CORRECTION_SCOPE = Option('correction_scope', Choice('measure', 'all'), ComparisonError)
+CI_METHOD = Option('ci_method', Choice(*intervals.METHODS), ComparisonError)
+ALPHA = Option('alpha', Float(0, 1, low_open=True, high_open=True), ComparisonError)
+CI = Option('ci', Float(0, 1, low_open=True, high_open=True), ComparisonError)
+N_RESAMPLES = Option('n_resamples', Int(minimum=1), ComparisonError)
+SEED = Option('seed', Int(minimum=0), ComparisonError)
+
+
+def _plain(value: Any) -> Any:
+    """A numpy integer as a Python int (the constraints take Python numbers)."""
+    return int(value) if isinstance(value, np.integer) else value
 
 
 @dataclass(frozen=True)
@@ -41,26 +65,15 @@ class Settings:
     def checked(cls, test: str | Sequence[str], correction: str | None, correction_scope: str, alpha: float,
                 ci: float, ci_method: str, n_resamples: int, seed: int | None) -> Settings:
         tests = (test,) if isinstance(test, str) else tuple(test)
-        unknown = [t for t in tests if t not in TESTS]
-        if unknown or not tests:
-            problem = f'unknown test {unknown[0]!r}' if unknown else 'no test given'
-            raise ComparisonError(f'{problem}: use one or several of {", ".join(TESTS)}')
-        if correction_scope not in CORRECTION_SCOPES:
-            raise ComparisonError(f'unknown correction_scope {correction_scope!r}: use "measure" (each measure '
-                                  f'is a family) or "all" (every comparison of every measure is one family)')
-        if ci_method not in intervals.METHODS:
-            raise ComparisonError(f'unknown ci_method {ci_method!r}: use one of {", ".join(intervals.METHODS)}')
-        for name, value in (('alpha', alpha), ('ci', ci)):
-            if not (isinstance(value, (int, float)) and 0 < value < 1):
-                raise ComparisonError(f'{name} must be a number strictly between 0 and 1, not {value!r}')
-        if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-            raise ComparisonError(f'n_resamples must be a positive integer, not {n_resamples!r}')
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ComparisonError(f'seed must be a non-negative integer or None, not {seed!r}')
-        entropy = np.random.SeedSequence(seed).entropy      # seed=None: fresh entropy, kept to reproduce
-        return cls(tests=tuple(dict.fromkeys(tests)), correction=corrections.check_method(correction),
-                   correction_scope=correction_scope, alpha=float(alpha), ci=float(ci), ci_method=ci_method,
-                   n_resamples=int(n_resamples), seed=int(entropy))  # type: ignore[arg-type]
+        if not tests:
+            raise ComparisonError(f'no test given: use one or several of {", ".join(TESTS)}')
+        entropy = np.random.SeedSequence(None if seed is None else SEED.check(_plain(seed))).entropy
+        return cls(tests=tuple(dict.fromkeys(TEST.check(t) for t in tests)),
+                   correction=corrections.check_method(correction),
+                   correction_scope=CORRECTION_SCOPE.check(correction_scope), alpha=ALPHA.check(alpha),
+                   ci=CI.check(ci), ci_method=CI_METHOD.check(ci_method),
+                   n_resamples=N_RESAMPLES.check(_plain(n_resamples)),
+                   seed=int(entropy))  # type: ignore[arg-type]  # seed=None: fresh entropy, kept to reproduce
 
     def generators(self) -> dict[str, np.random.Generator]:
         """One independent random stream per resampling procedure, so that a test's result does not
@@ -94,9 +107,9 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
     names, inputs = name_runs(runs)
     if baseline is not None and baseline not in names:
         raise ComparisonError(f'unknown baseline {baseline!r}: the runs are {", ".join(map(repr, names))}')
-    evaluator = Evaluator(measures, qrels, provider)
+    evaluator = Evaluator(measures, qrels, provider=provider)
     check_comparable(evaluator.measures)
-    results = [evaluator.calc(run, duplicates) for run in inputs]
+    results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
     values = np.stack([r.values for r in results])
     return Comparison(names, evaluator.measures, results[0].query_ids, values, baseline, settings)
 

@@ -27,17 +27,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ComparisonError
+from .base import Choice, ComparisonError, Option
 
 METHODS = ('bonferroni', 'holm', 'hommel', 'fdr_bh', 'fdr_by')
 NAMES = {'bonferroni': 'Bonferroni', 'holm': 'Holm', 'hommel': 'Hommel', 'fdr_bh': 'Benjamini-Hochberg',
          'fdr_by': 'Benjamini-Yekutieli'}
 
 
+#: The ``correction`` option (None: no correction).
+CORRECTION = Option('correction', Choice(*METHODS), ComparisonError)
+
+
 def check_method(method: str | None) -> str | None:
-    if method is not None and method not in METHODS:
-        raise ComparisonError(f'unknown correction {method!r}: use one of {", ".join(METHODS)} (or None)')
-    return method
+    """``method`` if it is None or one of :data:`METHODS`; else a :class:`ComparisonError`."""
+    return None if method is None else CORRECTION.check(method)
 
 
 def adjust_pvalues(pvalues, method: str | None) -> np.ndarray:

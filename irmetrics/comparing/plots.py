@@ -111,9 +111,9 @@ def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = No
     several = isinstance(runs, Mapping) or (isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)))
     names, inputs = name_runs(runs if several else [runs], at_least=1)
     fig, (ax,) = _figure(1, height=4.6, width=6.4)
-    evaluator = Evaluator([f'IPrec@{r:.1f}' for r in RECALL_LEVELS], qrels, provider)
+    evaluator = Evaluator([f'IPrec@{r:.1f}' for r in RECALL_LEVELS], qrels, provider=provider)
     for name, run in zip(names, inputs, strict=True):
-        means = list(evaluator.calc(run, duplicates).aggregated.values())
+        means = list(evaluator.calc(run, duplicates=duplicates).aggregated.values())
         ax.plot(RECALL_LEVELS, means, marker='o', markersize=4, label=name)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)

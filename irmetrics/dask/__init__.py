@@ -9,8 +9,8 @@ is evaluated by the engine-neutral partition function (:meth:`irmetrics.Evaluato
 once its queries are complete; the results are the in-memory ones (docs/scaling.md).  This
 package sits on the public API (:mod:`irmetrics.api.evaluator`); ``import irmetrics`` never imports it.
 """
-from .evaluate import DaskEvaluator, calc, calc_aggregate, evaluator
+from .evaluate import DaskEvaluator, calc, calc_aggregate, calc_on_cluster, evaluator
 from .results import DaskResults
 from .trec import read_trec_run
 
-__all__ = ['DaskEvaluator', 'DaskResults', 'calc', 'calc_aggregate', 'evaluator', 'read_trec_run']
+__all__ = ['DaskEvaluator', 'DaskResults', 'calc', 'calc_aggregate', 'calc_on_cluster', 'evaluator', 'read_trec_run']

@@ -12,7 +12,7 @@
 3. Every evaluation task ends in :meth:`Evaluator.calc_queries` on complete queries: per-query values
    exactly as in memory.  :meth:`DaskEvaluator.calc` gathers them (a float per query and measure) and
    aggregates on the client in the qrels' order, as in memory: the same numbers, to the last bit.
-   With ``per_query='dask'`` nothing is gathered (:class:`DaskResults`).
+   :meth:`DaskEvaluator.calc_on_cluster` gathers nothing (:class:`DaskResults`).
 """
 from __future__ import annotations
 
@@ -41,54 +41,53 @@ FAN_IN = 16
 class DaskEvaluator:
     """Measures and qrels prepared once, evaluated against runs held in Dask DataFrames."""
 
-    def __init__(self, measures: MeasuresLike, qrels: Any, provider: str | None = None):
-        self.evaluator = Evaluator(measures, qrels, provider)
+    def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None,
+                 dialect: str | None = None):
+        self.evaluator = Evaluator(measures, qrels, provider=provider, dialect=dialect)
         self._scattered: dict[str, Any] = {}
 
     @property
     def measures(self) -> list[Measure]:
         return self.evaluator.measures
 
-    def calc(self, run: Any, duplicates: str = 'error', per_query: str | None = None,
-             shuffle: bool | None = None) -> CalcResults | DaskResults:
+    def calc(self, run: Any, *, duplicates: str = 'error', shuffle: bool | None = None) -> CalcResults:
         """Per-query values and aggregates of ``run`` (a Dask DataFrame, or a path to a TREC run, a
-        Parquet file or a directory of Parquet files).
+        Parquet file or a directory of Parquet files): the in-memory numbers to the last bit.
 
-        Returns a :class:`~irmetrics.CalcResults`, the in-memory numbers to the last bit; with
-        ``per_query='dask'`` a :class:`DaskResults` instead, whose per-query values stay on the
-        cluster (for a run not grouped by query, computing them is then an error that says to pass
-        ``shuffle=True``).  ``shuffle``: None to shuffle only a run that is not grouped by query (one
-        pass is spent finding out), True to shuffle without looking.
+        ``shuffle``: None to shuffle only a run that is not grouped by query (one pass is spent
+        finding out), True to shuffle without looking.
         """
-        if per_query not in (None, 'dask'):
-            raise ValueError(f"per_query must be None or 'dask', not {per_query!r}")
+        shared = self._shared()
+        frame = _run_frame(run)
+        if not shuffle:
+            parts, grouped = _grouped_tasks(frame, shared, duplicates)
+            computed, is_grouped = dask.compute(parts, delayed(tasks.is_grouped)(grouped))
+            if is_grouped:
+                return self.evaluator.combine(list(computed))
+        values: tuple[QueryValues, ...] = dask.compute(*_shuffled_tasks(frame, shared, duplicates))
+        return self.evaluator.combine(list(values))
+
+    def calc_on_cluster(self, run: Any, *, duplicates: str = 'error', shuffle: bool | None = None) -> DaskResults:
+        """Results of ``run`` whose per-query values stay on the cluster (:class:`DaskResults`): nothing
+        is gathered until asked.  For a run not grouped by query, computing them is an error that says
+        to pass ``shuffle=True`` (which shuffles without looking)."""
         shared = self._shared()
         frame = _run_frame(run)
         if shuffle:
             parts = _shuffled_tasks(frame, shared, duplicates)
         else:
-            parts, grouped = _grouped_tasks(frame, shared, duplicates)
-            if per_query == 'dask':
-                parts = [delayed(tasks.checked)(part, grouped) for part in parts]
-            else:
-                computed, is_grouped = dask.compute(parts, delayed(tasks.is_grouped)(grouped))
-                if is_grouped:
-                    return self.evaluator.combine(list(computed))
-                parts = _shuffled_tasks(frame, shared, duplicates)
-        if per_query == 'dask':
-            return DaskResults(self.evaluator, shared, parts)
-        values: tuple[QueryValues, ...] = dask.compute(*parts)
-        return self.evaluator.combine(list(values))
+            found, grouped = _grouped_tasks(frame, shared, duplicates)
+            parts = [delayed(tasks.checked)(part, grouped) for part in found]
+        return DaskResults(self.evaluator, shared, parts)
 
-    def calc_aggregate(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> dict[Measure, float]:
+    def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
+                       shuffle: bool | None = None) -> dict[Measure, float]:
         """``{measure: aggregate}`` of ``run``: :meth:`calc`'s aggregates."""
-        return self.calc(run, duplicates, shuffle=shuffle).aggregated
+        return self.calc(run, duplicates=duplicates, shuffle=shuffle).aggregated
 
-    def iter_calc(self, run: Any, duplicates: str = 'error', shuffle: bool | None = None) -> Iterator[Metric]:
+    def iter_calc(self, run: Any, *, duplicates: str = 'error', shuffle: bool | None = None) -> Iterator[Metric]:
         """``Metric(query_id, measure, value)`` for every qrels query and measure."""
-        results = self.calc(run, duplicates, shuffle=shuffle)
-        assert isinstance(results, CalcResults)
-        return results.iter_metrics()
+        return self.calc(run, duplicates=duplicates, shuffle=shuffle).iter_metrics()
 
     def _shared(self) -> Any:
         """The evaluator where the tasks find it: scattered to every worker of the distributed client
@@ -142,19 +141,28 @@ def _client() -> Any:
         return None
 
 
-def evaluator(measures: MeasuresLike, qrels: Any, provider: str | None = None) -> DaskEvaluator:
+def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None,
+              dialect: str | None = None) -> DaskEvaluator:
     """A :class:`DaskEvaluator`: qrels read, checked and prepared once, shared by every run evaluated."""
-    return DaskEvaluator(measures, qrels, provider)
+    return DaskEvaluator(measures, qrels, provider=provider, dialect=dialect)
 
 
-def calc(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None, duplicates: str = 'error',
-         per_query: str | None = None, shuffle: bool | None = None) -> CalcResults | DaskResults:
+def calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None, duplicates: str = 'error',
+         shuffle: bool | None = None) -> CalcResults:
     """Per-query values and aggregates of a Dask run (see :meth:`DaskEvaluator.calc`)."""
-    return DaskEvaluator(measures, qrels, provider).calc(run, duplicates, per_query, shuffle)
+    return DaskEvaluator(measures, qrels, provider=provider).calc(run, duplicates=duplicates, shuffle=shuffle)
 
 
-def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, provider: str | None = None,
+def calc_on_cluster(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
+                    duplicates: str = 'error', shuffle: bool | None = None) -> DaskResults:
+    """Results of a Dask run whose per-query values stay on the cluster (see
+    :meth:`DaskEvaluator.calc_on_cluster`)."""
+    prepared = DaskEvaluator(measures, qrels, provider=provider)
+    return prepared.calc_on_cluster(run, duplicates=duplicates, shuffle=shuffle)
+
+
+def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
                    duplicates: str = 'error', shuffle: bool | None = None) -> dict[Measure, float]:
     """``{measure: aggregate}`` of a Dask run, the in-memory numbers to the last bit."""
-    return DaskEvaluator(measures, qrels, provider).calc_aggregate(run, duplicates, shuffle)
-
+    return DaskEvaluator(measures, qrels, provider=provider).calc_aggregate(run, duplicates=duplicates,
+                                                                             shuffle=shuffle)

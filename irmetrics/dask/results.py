@@ -1,4 +1,4 @@
-"""Results whose per-query values stay on the cluster (``calc(..., per_query='dask')``).
+"""Results whose per-query values stay on the cluster (:func:`~irmetrics.dask.calc_on_cluster`).
 
 The per-query values are a Dask DataFrame (``query_id`` and a column per measure, the qrels'
 queries missing from the run in a last partition), to write out or reduce without gathering it.

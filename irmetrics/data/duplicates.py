@@ -5,9 +5,6 @@ import numpy as np
 
 from .ids import Ids, mix
 
-#: What to keep of a document retrieved more than once for a query (runs).
-DUPLICATE_POLICIES = ('error', 'first', 'last', 'max')
-
 
 class Duplicates:
     """Rows sharing (doc id, code, ...) with another row, as groups numbered in order of first appearance.

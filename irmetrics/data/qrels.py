@@ -15,11 +15,10 @@ from . import ids, numeric
 from .duplicates import Duplicates
 from .ids import Ids
 from .locate import RowLocator, id_at
+from .policies import QRELS_DUPLICATES
 from .records import Qrel
 from .segments import offsets_of, ranges
 
-#: A qrels' policy for a document judged more than once for a query: 'error' (trec_eval) or its highest grade.
-QRELS_DUPLICATE_POLICIES = ('error', 'max')
 #: grades are below this in magnitude: beyond it, a grade no longer converts to every float exactly (gains
 #: are computed in floats)
 LARGEST_GRADE = 2 ** 53
@@ -55,9 +54,7 @@ class Qrels:
         grade per document then refuse the qrels, as trec_eval does, and with ``'max'`` they read the
         highest grade.
         """
-        if duplicates not in QRELS_DUPLICATE_POLICIES:
-            raise ValueError(f'qrels duplicates must be one of {", ".join(map(repr, QRELS_DUPLICATE_POLICIES))}, '
-                             f'not {duplicates!r}')
+        QRELS_DUPLICATES.check(duplicates)
         where = RowLocator(source, lines)
         qids = where.ids(query_ids, 'query_id')
         docs = where.ids(doc_ids, 'doc_id')

@@ -14,9 +14,10 @@ import numpy as np
 
 from ..errors import DuplicateError, InputError
 from . import numeric
-from .duplicates import DUPLICATE_POLICIES, Duplicates
+from .duplicates import Duplicates
 from .ids import Ids
 from .locate import RowLocator, id_at
+from .policies import DUPLICATES
 from .ranking import canonical_order
 from .records import ScoredDoc
 from .segments import offsets_of, ranges
@@ -50,9 +51,7 @@ class Run:
         ``lines`` (each row's file line, or a function giving them) or ``where`` (a
         :class:`~.locate.RowLocator`) say where a faulty row is, for messages.
         """
-        if duplicates not in DUPLICATE_POLICIES:
-            raise ValueError(f'duplicates must be one of {", ".join(map(repr, DUPLICATE_POLICIES))}, '
-                             f'not {duplicates!r}')
+        DUPLICATES.check(duplicates)
         where = where or RowLocator(source, lines)
         qids = where.ids(query_ids, 'query_id')
         docs = where.ids(doc_ids, 'doc_id')

@@ -1,6 +1,7 @@
 """Average precision (trec_eval ``map``, ``map_cut``, ``gm_map``) and Robertson's YAAP (``yaap``)."""
 from ..algebra.measure import COMPUTED, MeasureDef, define
-from ..algebra.params import AGGREGATION, CUTOFF, JUDGED_ONLY, REL, Choice, Param
+from ..algebra.params import AGGREGATION, CUTOFF, JUDGED_ONLY, REL, Param
+from ..constraints import Choice
 
 DIVISOR = Param('divisor', Choice('num_rel', 'num_rel_ret'), 'num_rel',
                 "'num_rel': the relevant documents in the qrels (trec_eval); 'num_rel_ret': the relevant "

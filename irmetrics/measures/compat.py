@@ -1,6 +1,7 @@
 """Compatibility with an ideal ranking (Clarke, Vtyurina and Smucker 2021)."""
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import P_PERSISTENCE, Bool, Param
+from ..algebra.params import P_PERSISTENCE, Param
+from ..constraints import Bool
 
 Compat = define(MeasureDef(
     name='Compat',

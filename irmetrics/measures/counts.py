@@ -4,7 +4,8 @@ These aggregate by summing over queries.  A qrels query missing from the run
 still counts one query and its real number of relevant documents (trec_eval -c).
 """
 from ..algebra.measure import COMPUTED, MeasureDef, define
-from ..algebra.params import JUDGED_ONLY, NOT_PROVIDED, REL, Bool, Int, Param
+from ..algebra.params import JUDGED_ONLY, NOT_PROVIDED, REL, Param
+from ..constraints import Bool, Int
 
 NumQ = define(MeasureDef(
     name='NumQ',

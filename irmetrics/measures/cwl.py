@@ -12,15 +12,8 @@ cwl_eval's P@k, RR and AP are irmetrics' ``P@k``, ``RR@1000`` and
 ``AP(divisor='num_rel_ret')@1000`` (see :mod:`.ap`).
 """
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import (
-    CUTOFF_REQUIRED,
-    P_PERSISTENCE,
-    REQUIRED,
-    Choice,
-    Float,
-    Int,
-    Param,
-)
+from ..algebra.params import CUTOFF_REQUIRED, P_PERSISTENCE, REQUIRED, Param
+from ..constraints import Choice, Float, Int
 from ..errors import MeasureError
 
 #: Depth to which cwl_eval evaluates every ranking (its ``max_n`` / ``--max_depth`` default).

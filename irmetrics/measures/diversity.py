@@ -9,7 +9,8 @@ document.  The conventions all of them share are those of ndeval 4.5 (through
 pyndeval 0.0.8) and are stated in :data:`NDEVAL_CONVENTIONS`.
 """
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Float, Param
+from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Param
+from ..constraints import Float
 
 ALPHA = Param('alpha', Float(0, 1), 0.5,
               'redundancy intolerance: a document relevant to a subtopic already covered c times gains '

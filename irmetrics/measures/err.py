@@ -1,6 +1,7 @@
 """Expected reciprocal rank (gdeval's ``err``) and its normalised form."""
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import CUTOFF, Int, Param
+from ..algebra.params import CUTOFF, Param
+from ..constraints import Int
 
 MAX_GRADE = Param('max_rel', Int(minimum=1, maximum=1000), 4,
                   'highest grade of the relevance scale: the stopping probability of grade g is '

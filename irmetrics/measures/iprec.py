@@ -1,7 +1,8 @@
 """Interpolated precision at a recall level (trec_eval ``iprec_at_recall``) and its average over
 recall levels (trec_eval ``11pt_avg``)."""
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import JUDGED_ONLY, REL, REQUIRED, Choice, Float, FloatList, Param
+from ..algebra.params import JUDGED_ONLY, REL, REQUIRED, Param
+from ..constraints import Choice, Float, FloatList
 
 RECALL_LEVEL = Param('recall', Float(0, 1), REQUIRED, 'recall level in [0, 1], set with @ (IPrec@0.5)')
 ROUNDING = Param('rounding', Choice('trec_eval_9', 'trec_eval_10'), 'trec_eval_9',

@@ -1,7 +1,8 @@
 """Discounted cumulative gain: nDCG (trec_eval ``ndcg``/``ndcg_cut``, gdeval), unnormalised DCG (``dcg``)
 and IDCG (``ideal_dcg``), and trec_eval's two averages of the nDCG curve (``ndcg_rel``, ``Rndcg``)."""
 from ..algebra.measure import COMPUTED, MeasureDef, define
-from ..algebra.params import CUTOFF, GAINS, JUDGED_ONLY, REL, Choice, Param
+from ..algebra.params import CUTOFF, GAINS, JUDGED_ONLY, REL, Param
+from ..constraints import Choice
 
 DCG_FORM = Param('dcg', Choice('log2', 'exp-log2'), 'log2',
                  "DCG formulation: 'log2' = gain(grade) / log2(rank + 1) with linear gains (trec_eval, "

@@ -1,6 +1,7 @@
 """Precision at a rank cutoff (trec_eval ``P`` and ``relative_P``)."""
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Bool, Param
+from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Param
+from ..constraints import Bool
 
 P = define(MeasureDef(
     name='P',

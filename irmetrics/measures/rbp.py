@@ -1,16 +1,7 @@
 """Rank-biased precision and its residual (Moffat & Zobel 2008)."""
 from ..algebra.measure import COMPUTED, MeasureDef, define
-from ..algebra.params import (
-    CUTOFF,
-    GAINS,
-    JUDGED_ONLY,
-    NOT_PROVIDED,
-    P_PERSISTENCE,
-    REL,
-    Choice,
-    IntOrChoice,
-    Param,
-)
+from ..algebra.params import CUTOFF, GAINS, JUDGED_ONLY, NOT_PROVIDED, P_PERSISTENCE, REL, Param
+from ..constraints import Choice, IntOrChoice
 from ..errors import MeasureError
 
 _CITATION = ('A. Moffat and J. Zobel. Rank-Biased Precision for Measurement of Retrieval Effectiveness. '

@@ -1,7 +1,8 @@
 """Precision at R, the number of relevant documents, or at a multiple of R (trec_eval ``Rprec``,
 ``Rprec_mult``)."""
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import JUDGED_ONLY, REL, Float, Param
+from ..algebra.params import JUDGED_ONLY, REL, Param
+from ..constraints import Float
 
 Rprec = define(MeasureDef(
     name='Rprec',

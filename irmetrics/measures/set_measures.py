@@ -1,6 +1,7 @@
 """Measures of the unranked set of retrieved documents (trec_eval ``set_*``)."""
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import JUDGED_ONLY, REL, Bool, Float, Param
+from ..algebra.params import JUDGED_ONLY, REL, Param
+from ..constraints import Bool, Float
 
 _SET_CITATION = 'C. J. van Rijsbergen. Information Retrieval, 2nd ed. Butterworths, 1979.'
 

@@ -1,6 +1,7 @@
 """Set utility: a linear gain over the contingency table of retrieval (trec_eval ``utility``)."""
 from ..algebra.measure import MeasureDef, define
-from ..algebra.params import JUDGED_ONLY, REL, Float, Int, Param
+from ..algebra.params import JUDGED_ONLY, REL, Param
+from ..constraints import Float, Int
 
 Utility = define(MeasureDef(
     name='Utility',

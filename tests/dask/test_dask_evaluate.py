@@ -2,7 +2,7 @@
 
 Every measure family, ties, graded qrels, queries missing from the run, queries split across
 partitions, empty partitions, and each duplicates policy with duplicates split across partitions:
-per-query values and aggregates to the last bit; with ``per_query='dask'``, per-query values to the
+per-query values and aggregates to the last bit; with ``calc_on_cluster``, per-query values to the
 last bit and aggregates within numpy's pairwise-summation error of the exact mean.
 """
 import math
@@ -110,16 +110,16 @@ def test_a_run_not_grouped_by_query(dask_client, case):
     scattered = partitioned(frame.iloc[np.random.default_rng(1).permutation(len(frame))], [200])
     expected = irm.calc(NINE, qrels, scattered.compute(), duplicates='max')
     assert_same_results(irmd.calc(NINE, qrels, scattered, duplicates='max'), expected)     # found out, shuffled
-    lazy = irmd.calc(NINE, qrels, scattered, duplicates='max', per_query='dask')
+    lazy = irmd.calc_on_cluster(NINE, qrels, scattered, duplicates='max')
     with pytest.raises(InputError, match='the run is not grouped by query .* pass shuffle=True'):
         lazy.per_query.compute()
-    lazy = irmd.calc(NINE, qrels, scattered, duplicates='max', per_query='dask', shuffle=True)
+    lazy = irmd.calc_on_cluster(NINE, qrels, scattered, duplicates='max', shuffle=True)
     assert_same_results(irm.evaluator(NINE, qrels).combine(lazy.per_query.compute()), expected)
 
 
 def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
     qrels, frame, want = case
-    results = irmd.calc(FAMILY_MEASURES, qrels, partitioned(frame, [7, 7, 300]), duplicates='max', per_query='dask')
+    results = irmd.calc_on_cluster(FAMILY_MEASURES, qrels, partitioned(frame, [7, 7, 300]), duplicates='max')
     per_query = results.per_query
     assert isinstance(per_query, dd.DataFrame)
     ev = irm.evaluator(FAMILY_MEASURES, qrels)

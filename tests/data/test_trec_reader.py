@@ -317,7 +317,7 @@ def test_duplicate_policies_apply_to_every_run_input(policy, kept):
 
 
 def test_an_unknown_duplicate_policy_is_refused():
-    with pytest.raises(ValueError, match='duplicates must be one of'):
+    with pytest.raises(irm.errors.OptionError, match="option 'duplicates': expected one of"):
         irm.read_trec_run(RUN_TEXT, duplicates='mean')
 
 
@@ -352,7 +352,7 @@ def test_the_same_document_under_different_iterations_is_read_but_refused_by_one
 def test_max_resolves_duplicate_judgments_under_one_iteration(layout):
     qrels = irm.read_trec_qrels('q1 0 d1 0\nq1 0 d1 2\nq1 0 d2 1\n', duplicates='max')
     assert [tuple(q) for q in qrels] == [('q1', 'd1', 2, '0'), ('q1', 'd2', 1, '0')]
-    with pytest.raises(ValueError, match="qrels duplicates must be one of 'error', 'max'"):
+    with pytest.raises(irm.errors.OptionError, match="option 'duplicates': expected one of 'error', 'max'"):
         irm.read_trec_qrels('q1 0 d1 0\n', duplicates='first')
 
 

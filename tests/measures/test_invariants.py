@@ -23,7 +23,8 @@ import pytest
 
 import irmetrics as irm
 from irmetrics import measures as defined
-from irmetrics.algebra.params import REQUIRED, Bool, Choice, Float, FloatList, GainMap, Int, IntOrChoice
+from irmetrics.algebra.params import REQUIRED
+from irmetrics.constraints import Bool, Choice, Float, FloatList, GainMap, Int, IntOrChoice
 
 DEPTH = 20               # every ranking of the run is at least this deep ...
 CUTOFFS = (1, 5)         # ... so documents appended below it fall below every sampled cutoff

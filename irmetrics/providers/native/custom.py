@@ -21,19 +21,8 @@ from typing import Any
 import numpy as np
 
 from ...algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
-from ...algebra.params import (
-    CUTOFF,
-    GAINS,
-    JUDGED_ONLY,
-    NOT_PROVIDED,
-    P_PERSISTENCE,
-    REL,
-    Bool,
-    Constraint,
-    Float,
-    Int,
-    Param,
-)
+from ...algebra.params import CUTOFF, GAINS, JUDGED_ONLY, NOT_PROVIDED, P_PERSISTENCE, REL, Param
+from ...constraints import Bool, Constraint, Float, Int
 from ...data.records import Qrel, ScoredDoc
 from ...errors import MeasureError
 from .kernels import KERNELS
