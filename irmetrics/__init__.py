@@ -18,6 +18,8 @@ from . import providers as _providers  # noqa: F401  (registers the engines)
 from .algebra.measure import Measure
 from .algebra.params import NOT_PROVIDED
 from .api.calc import calc, calc_aggregate, evaluator, iter_calc
+from .api.curves import roc_curve
+from .api.custom import define
 from .api.evaluator import Evaluator
 from .api.results import CalcResults, Metric
 from .bridges import use_in_ir_measures
@@ -42,8 +44,6 @@ from .errors import (
 )
 from .measures import *  # noqa: F401,F403
 from .measures import __all__ as _measure_names
-from .providers.native.auc import roc_curve
-from .providers.native.custom import define
 
 __version__ = '0.1.0'
 

@@ -231,7 +231,8 @@ class MeasureRegistry:
         self._aliases: dict[str, Measure] = {}
         self._plugins_loaded = False
 
-    def define(self, definition: MeasureDef, aliases: Mapping[str, Mapping[str, Any]] | Iterable[str] = ()) -> Measure:
+    def register(self, definition: MeasureDef,
+                 aliases: Mapping[str, Mapping[str, Any]] | Iterable[str] = ()) -> Measure:
         """Register a definition (and aliases, optionally with preset parameters); return its bare measure."""
         if definition.name in self._defs or definition.name in self._aliases:
             raise ValueError(f'measure {definition.name} defined twice')
@@ -311,4 +312,4 @@ class MeasureRegistry:
 
 
 REGISTRY = MeasureRegistry()
-define = REGISTRY.define
+register = REGISTRY.register

@@ -63,6 +63,7 @@ class Evaluator:
             diagnostics.check_levels(self.qrels, self.measures)
         self._groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.measures, provider)]
         self._plan: Plan | None = None
+        self._native: Prepared | None = None
         self._query_ids: list[str] | None = None
         self._query_index: IdIndex | None = None
 
@@ -74,7 +75,7 @@ class Evaluator:
         return self._plan
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, '_plan': None, '_query_ids': None, '_query_index': None}
+        return {**self.__dict__, '_plan': None, '_native': None, '_query_ids': None, '_query_index': None}
 
     def _prepare(self, qrels: Qrels) -> Plan:
         return [(name, ms, PROVIDERS.get(name).prepare(ms, qrels)) for name, ms in self._groups]
@@ -201,6 +202,29 @@ class Evaluator:
             return QueryValues(codes.astype(np.int64), np.zeros((0, len(self.measures))))
         qrels = self.qrels.subset(codes)
         return QueryValues(codes.astype(np.int64), _values(self.measures, self._prepare(qrels), qrels, run))
+
+    # --- what the engines give beyond measures ---------------------------------------------------
+    def relevance_strings(self, run: Any, depth: int, judged_only: bool = False) -> list[str]:
+        """trec_eval's ``relstring`` of each qrels query for ``run`` (see
+        :meth:`~irmetrics.providers.base.Prepared.relevance_strings`), from the engine that prepared these
+        qrels for the measures, if it can, else from the native engine."""
+        return self._capable('relevance_strings').relevance_strings(to_run(run), depth, judged_only)
+
+    def roc_curves(self, run: Any, rel: int = 1, cutoff: int | None = None,
+                   duplicates: str = 'error') -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each qrels query's ROC curve for ``run``, ``{query_id: (fpr, tpr)}`` (see
+        :func:`irmetrics.roc_curve`)."""
+        return self._capable('roc_curves').roc_curves(to_run(run, duplicates=duplicates), rel, cutoff)
+
+    def _capable(self, capability: str) -> Prepared:
+        """A prepared engine that has ``capability`` (a method of :class:`Prepared`): one of the plan's,
+        else the native engine prepared on these qrels (once)."""
+        for _name, _measures, prepared in self.plan:
+            if getattr(type(prepared), capability) is not getattr(Prepared, capability):
+                return prepared
+        if self._native is None:
+            self._native = PROVIDERS.get('native').prepare([], self.qrels)
+        return self._native
 
     def __repr__(self) -> str:
         plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in self._groups)

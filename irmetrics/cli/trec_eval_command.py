@@ -21,12 +21,11 @@ from typing import Any
 import numpy as np
 
 from ..algebra.measure import Measure, MeasureDef
+from ..api.evaluator import Evaluator
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..dialects.trec_eval import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..errors import InputError, MeasureError
-from ..providers.native import NativePrepared
-from ..providers.native.table import QrelsIndex
 from .args import UsageError
 from .gnu_getopt import GetoptError, Option, parse
 from .trec_layout import Column, sequential_summary, trec_order, write
@@ -205,8 +204,7 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
     for ln in lines:
         reset = ln.name in _RESET or ln.name.startswith('unj')
         if ln.measure is None:
-            index = next(p.index for _, _, p in ev.plan if isinstance(p, NativePrepared))   # relstring reuses it
-            columns.append(_text_column(ln, inv, index, rankings, missing, reset, tag, order))
+            columns.append(_text_column(ln, inv, ev, rankings, missing, reset, tag, order))
             continue
         per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
         per_query = np.where(missing & reset, 0.0, per_query)[order]
@@ -248,7 +246,7 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray) -> tuple[list[Ru
 def _zero_by_zero(measure: Measure, values: np.ndarray, empty: np.ndarray, num_rel: np.ndarray) -> np.ndarray:
     """trec_eval's interpolated precision of an empty ranking, at a level reached with no relevant
     document (level * R rounds to 0), is 0/0: NaN, printed ``-nan`` (irmetrics' IPrec says 0)."""
-    from ..providers.native.iprec import recall_counts
+    from ..measures.iprec import recall_counts
     levels = [measure['recall']] if measure.name == 'IPrec' else list(measure['levels']) \
         if measure.name == 'IPrecAvg' else []
     if not levels:
@@ -259,16 +257,15 @@ def _zero_by_zero(measure: Measure, values: np.ndarray, empty: np.ndarray, num_r
     return np.where(empty & at_zero, np.nan, values)
 
 
-def _text_column(ln: Line, inv: Invocation, index: QrelsIndex, rankings: list[Run], missing: np.ndarray,
+def _text_column(ln: Line, inv: Invocation, ev: Evaluator, rankings: list[Run], missing: np.ndarray,
                  reset: bool, tag: str, order: np.ndarray) -> Column:
     """runid (the tag of the run's last line, summary only) or relstring (per query only)."""
     if ln.entry.trec == 'runid':
         return Column(ln.name, None, tag)
     if not inv.by_query:
         return Column(ln.name, None, None)
-    from ..providers.native.relstring import relevance_strings
     depth = int(ln.params.get('depth', 10.0))               # trec_eval truncates the number to an integer
-    strings = [relevance_strings(index, ranking, depth, inv.judged_only) for ranking in rankings]
+    strings = [ev.relevance_strings(ranking, depth, inv.judged_only) for ranking in rankings]
     texts = [('' if reset else strings[1][i]) if missing[i] else strings[0][i] for i in order.tolist()]
     return Column(ln.name, [f"'{text}'" for text in texts], None)
 

@@ -1,8 +1,8 @@
 """Accuracy: how often the relevant retrieved documents precede the non-relevant ones."""
-from ..algebra.measure import UNDEFINED, MeasureDef, define
+from ..algebra.measure import UNDEFINED, MeasureDef, register
 from ..algebra.params import CUTOFF, REL
 
-Accuracy = define(MeasureDef(
+Accuracy = register(MeasureDef(
     name='Accuracy',
     params=(CUTOFF, REL),
     summary='Probability that a relevant retrieved document is ranked above a non-relevant retrieved one '

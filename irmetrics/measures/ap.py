@@ -1,5 +1,5 @@
 """Average precision (trec_eval ``map``, ``map_cut``, ``gm_map``) and Robertson's YAAP (``yaap``)."""
-from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import AGGREGATION, CUTOFF, JUDGED_ONLY, REL, Param
 from ..constraints import Choice
 
@@ -7,7 +7,7 @@ DIVISOR = Param('divisor', Choice('num_rel', 'num_rel_ret'), 'num_rel',
                 "'num_rel': the relevant documents in the qrels (trec_eval); 'num_rel_ret': the relevant "
                 "documents retrieved (within the cutoff), as cwl_eval's AP does")
 
-AP = define(MeasureDef(
+AP = register(MeasureDef(
     name='AP',
     params=(CUTOFF, REL, JUDGED_ONLY, DIVISOR, AGGREGATION),
     summary='Mean of the precision values at the ranks of the relevant documents retrieved.',
@@ -26,7 +26,7 @@ AP = define(MeasureDef(
              'On GMAP and Other Transformations. CIKM 2006.',
 ), aliases={'MAP': {}, 'GMAP': {'agg': 'gmean'}})
 
-YAAP = define(MeasureDef(
+YAAP = register(MeasureDef(
     name='YAAP',
     params=(REL, JUDGED_ONLY),
     at_param=None,

@@ -1,8 +1,8 @@
 """Area under the ROC curve of a ranking, relevant against judged non-relevant documents."""
-from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import CUTOFF, REL
 
-AUC = define(MeasureDef(
+AUC = register(MeasureDef(
     name='AUC',
     params=(CUTOFF, REL),
     summary='Probability that a relevant document is ranked above a judged non-relevant one (ROC-AUC).',

@@ -1,8 +1,8 @@
 """Binary preference (trec_eval ``bpref`` and ``gm_bpref``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import AGGREGATION, REL
 
-Bpref = define(MeasureDef(
+Bpref = register(MeasureDef(
     name='Bpref',
     params=(REL, AGGREGATION),
     at_param=None,

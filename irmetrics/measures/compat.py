@@ -1,9 +1,9 @@
 """Compatibility with an ideal ranking (Clarke, Vtyurina and Smucker 2021)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import P_PERSISTENCE, Param
 from ..constraints import Bool
 
-Compat = define(MeasureDef(
+Compat = register(MeasureDef(
     name='Compat',
     params=(P_PERSISTENCE.with_default(0.95, 'persistence of the rank-biased overlap, in (0, 1)'),
             Param('normalize', Bool(), True,

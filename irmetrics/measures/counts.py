@@ -3,11 +3,11 @@
 These aggregate by summing over queries.  A qrels query missing from the run
 still counts one query and its real number of relevant documents (trec_eval -c).
 """
-from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import JUDGED_ONLY, NOT_PROVIDED, REL, Param
 from ..constraints import Bool, Int
 
-NumQ = define(MeasureDef(
+NumQ = register(MeasureDef(
     name='NumQ',
     params=(),
     at_param=None,
@@ -16,7 +16,7 @@ NumQ = define(MeasureDef(
     missing_value=COMPUTED, aggregate='sum', bounds=None,
 ))
 
-NumRel = define(MeasureDef(
+NumRel = register(MeasureDef(
     name='NumRel',
     params=(REL,),
     at_param=None,
@@ -25,7 +25,7 @@ NumRel = define(MeasureDef(
     missing_value=COMPUTED, aggregate='sum', bounds=None,
 ))
 
-NumRet = define(MeasureDef(
+NumRet = register(MeasureDef(
     name='NumRet',
     params=(Param('rel', Int(), NOT_PROVIDED,
                   'count only retrieved documents with at least this grade (NumRet(rel=1) is '

@@ -11,7 +11,7 @@ ir_measures calls it, and are stated in :data:`CWL_CONVENTIONS`.
 cwl_eval's P@k, RR and AP are irmetrics' ``P@k``, ``RR@1000`` and
 ``AP(divisor='num_rel_ret')@1000`` (see :mod:`.ap`).
 """
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, P_PERSISTENCE, REQUIRED, Param
 from ..constraints import Choice, Float, Int
 from ..errors import MeasureError
@@ -56,7 +56,7 @@ def _check_scale(params):
 
 def _cwl(name: str, params: tuple, summary: str, continuation: str, citation: str, notes: str = '',
          at_param: str | None = 'cutoff', aliases=()):
-    return define(MeasureDef(
+    return register(MeasureDef(
         name=name,
         params=params + (MIN_REL, MAX_REL),
         summary=summary,

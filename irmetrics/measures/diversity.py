@@ -8,7 +8,7 @@ relevant to s; S is the number of the query's subtopics with at least one releva
 document.  The conventions all of them share are those of ndeval 4.5 (through
 pyndeval 0.0.8) and are stated in :data:`NDEVAL_CONVENTIONS`.
 """
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Param
 from ..constraints import Float
 
@@ -57,7 +57,7 @@ _GAIN = 'G(i) = sum over the subtopics s that document i is relevant to of (1 - 
 
 def _diversity(name: str, params: tuple, summary: str, formula: str, citation: str, notes: str = '',
                at_param: str | None = 'cutoff', bounds=(0.0, 1.0), aliases=()):
-    return define(MeasureDef(
+    return register(MeasureDef(
         name=name, params=params, summary=summary, formula=formula, citation=citation,
         notes=(notes + ' ' if notes else '') + NDEVAL_CONVENTIONS, at_param=at_param, bounds=bounds,
         subtopics=True), aliases=aliases)

@@ -1,5 +1,5 @@
 """Expected reciprocal rank (gdeval's ``err``) and its normalised form."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF, Param
 from ..constraints import Int
 
@@ -13,7 +13,7 @@ _ERR_FORMULA = ('ERR@k = sum_{i=1..k} (R_i / i) * prod_{j<i} (1 - R_j), with '
 _ERR_CITATION = ('O. Chapelle, D. Metzler, Y. Zhang and P. Grinspan. Expected Reciprocal Rank for Graded '
                  'Relevance. CIKM 2009.')
 
-ERR = define(MeasureDef(
+ERR = register(MeasureDef(
     name='ERR',
     params=(CUTOFF, MAX_GRADE),
     summary='Expected reciprocal rank of the document at which a cascading user stops.',
@@ -24,7 +24,7 @@ ERR = define(MeasureDef(
           'above 4, where irmetrics clips grades to max_rel.',
 ))
 
-nERR = define(MeasureDef(
+nERR = register(MeasureDef(
     name='nERR',
     params=(CUTOFF, MAX_GRADE),
     summary='ERR divided by the ERR of the ideal ranking.',

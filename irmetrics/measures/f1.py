@@ -1,8 +1,8 @@
 """F1 at a rank cutoff: harmonic mean of P@k and R@k (ranx's ``f1``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
-F1 = define(MeasureDef(
+F1 = register(MeasureDef(
     name='F1',
     params=(CUTOFF, REL, JUDGED_ONLY),
     summary='Harmonic mean of precision and recall at k (of the whole ranking without a cutoff).',

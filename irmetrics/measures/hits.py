@@ -1,8 +1,8 @@
 """Hits: the number of relevant documents retrieved (ranx's ``hits``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
-Hits = define(MeasureDef(
+Hits = register(MeasureDef(
     name='Hits',
     params=(CUTOFF, REL, JUDGED_ONLY),
     summary='Number of relevant documents in the top k (all retrieved without a cutoff).',

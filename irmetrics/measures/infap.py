@@ -1,8 +1,8 @@
 """Inferred average precision (trec_eval ``infAP``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import JUDGED_ONLY, REL
 
-infAP = define(MeasureDef(
+infAP = register(MeasureDef(
     name='infAP',
     params=(REL, JUDGED_ONLY),
     at_param=None,

@@ -1,6 +1,8 @@
 """Interpolated precision at a recall level (trec_eval ``iprec_at_recall``) and its average over
 recall levels (trec_eval ``11pt_avg``)."""
-from ..algebra.measure import MeasureDef, define
+import numpy as np
+
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import JUDGED_ONLY, REL, REQUIRED, Param
 from ..constraints import Choice, Float, FloatList
 
@@ -20,7 +22,7 @@ _INTERPOLATION = ('the level r is reached at the c-th relevant document retrieve
 _CITATION = ('C. Buckley and E. M. Voorhees. Retrieval System Evaluation. In TREC: Experiment and '
              'Evaluation in Information Retrieval, MIT Press, 2005.')
 
-IPrec = define(MeasureDef(
+IPrec = register(MeasureDef(
     name='IPrec',
     params=(RECALL_LEVEL, REL, JUDGED_ONLY, ROUNDING),
     at_param='recall',
@@ -35,7 +37,7 @@ IPrec = define(MeasureDef(
           'that -nan as trec_eval does).',
 ))
 
-IPrecAvg = define(MeasureDef(
+IPrecAvg = register(MeasureDef(
     name='IPrecAvg',
     params=(LEVELS, REL, JUDGED_ONLY, ROUNDING),
     at_param=None,
@@ -47,3 +49,16 @@ IPrecAvg = define(MeasureDef(
           'trec_eval averages its levels in the order given, and for levels not in increasing order computes '
           'something else than this average (see the conventions page); irmetrics sorts them.',
 ))
+
+
+def recall_counts(level: float, num_rel: np.ndarray, rounding: str) -> np.ndarray:
+    """The number of relevant documents c that reaches recall ``level`` for each R in ``num_rel``.
+
+    trec_eval 9: ``(long)(level * R + 0.9)``; trec_eval 10: ``lround(level * R)``, half away from zero
+    (computed exactly: ``level * R - floor(level * R)`` has no rounding error).
+    """
+    x = level * np.asarray(num_rel, dtype=np.float64)
+    if rounding == 'trec_eval_9':
+        return (x + 0.9).astype(np.int64)
+    whole = np.floor(x)
+    return (whole + (x - whole >= 0.5)).astype(np.int64)

@@ -1,9 +1,9 @@
 """Judgment rate: how much of the top of a ranking the qrels cover (Judged), or leave uncovered (Unjudged,
 trec_eval ``unj``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF, CUTOFF_REQUIRED, JUDGED_ONLY
 
-Judged = define(MeasureDef(
+Judged = register(MeasureDef(
     name='Judged',
     params=(CUTOFF,),
     summary='Fraction of the top k retrieved documents that have a relevance judgment.',
@@ -16,7 +16,7 @@ Judged = define(MeasureDef(
           'padded with unjudged documents (P-style measures would divide by k).',
 ))
 
-Unjudged = define(MeasureDef(
+Unjudged = register(MeasureDef(
     name='Unjudged',
     params=(CUTOFF_REQUIRED, JUDGED_ONLY),
     summary='Fraction of the top k that the qrels leave unjudged: a warning sign for a run the pool did '

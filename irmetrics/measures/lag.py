@@ -1,8 +1,8 @@
 """LAG: how many non-relevant documents a user wades through before each relevant one."""
-from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
-LAG = define(MeasureDef(
+LAG = register(MeasureDef(
     name='LAG',
     params=(CUTOFF, REL, JUDGED_ONLY),
     at_param='cutoff',

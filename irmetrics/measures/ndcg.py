@@ -1,6 +1,6 @@
 """Discounted cumulative gain: nDCG (trec_eval ``ndcg``/``ndcg_cut``, gdeval), unnormalised DCG (``dcg``)
 and IDCG (``ideal_dcg``), and trec_eval's two averages of the nDCG curve (``ndcg_rel``, ``Rndcg``)."""
-from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import CUTOFF, GAINS, JUDGED_ONLY, REL, Param
 from ..constraints import Choice
 
@@ -12,7 +12,7 @@ DCG_FORM = Param('dcg', Choice('log2', 'exp-log2'), 'log2',
 _GAIN = ('gain(g) = g by default, or gains[g]; negative grades (and unjudged documents) gain 0. '
          "With dcg='exp-log2' the gain is 2^gain(g) - 1.")
 
-nDCG = define(MeasureDef(
+nDCG = register(MeasureDef(
     name='nDCG',
     params=(CUTOFF, DCG_FORM, GAINS, JUDGED_ONLY),
     summary='Discounted cumulative gain of the ranking divided by that of the ideal ranking.',
@@ -29,7 +29,7 @@ nDCG = define(MeasureDef(
           "takes any grade). ranx's ndcg_burges is the same measure.",
 ), aliases=['NDCG'])
 
-DCG = define(MeasureDef(
+DCG = register(MeasureDef(
     name='DCG',
     params=(CUTOFF, DCG_FORM, GAINS, JUDGED_ONLY),
     summary='Discounted cumulative gain of the ranking (not normalised).',
@@ -41,7 +41,7 @@ DCG = define(MeasureDef(
     bounds=None,
 ))
 
-IDCG = define(MeasureDef(
+IDCG = register(MeasureDef(
     name='IDCG',
     params=(CUTOFF, DCG_FORM, GAINS),
     summary='Discounted cumulative gain of the ideal ranking: the divisor of nDCG, a property of the qrels.',
@@ -60,7 +60,7 @@ _CURVE = ('DCG@i and IDCG@i are the DCG of the first i documents of the ranking 
 _CURVE_CITATION = ('K. Järvelin and J. Kekäläinen. Cumulated Gain-Based Evaluation of IR Techniques. ACM TOIS '
                    '20(4), 2002; the averages are C. Buckley\'s experimental measures of trec_eval 9.0 (2008).')
 
-nDCGRel = define(MeasureDef(
+nDCGRel = register(MeasureDef(
     name='nDCGRel',
     params=(GAINS, JUDGED_ONLY),
     at_param=None,
@@ -74,7 +74,7 @@ nDCGRel = define(MeasureDef(
           'it at the relevant documents, as AP averages precision, makes queries comparable.',
 ))
 
-RnDCG = define(MeasureDef(
+RnDCG = register(MeasureDef(
     name='RnDCG',
     params=(GAINS, REL.with_doc('the query scores 0 unless it has a judged document of grade >= rel (trec_eval '
                                 'computes Rndcg only where num_rel at its level -l is positive); the gains do not '

@@ -1,5 +1,5 @@
 """trec_eval's normalised gain G and binary gain binG (Buckley's experimental measures, 2008)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import GAINS, JUDGED_ONLY, NOT_PROVIDED, REL
 from ..errors import MeasureError
 
@@ -9,7 +9,7 @@ def _check(params):
         raise MeasureError('G takes rel (binary gains) or gains (graded gains), not both')
 
 
-G = define(MeasureDef(
+G = register(MeasureDef(
     name='G',
     params=(GAINS, REL.with_default(NOT_PROVIDED, 'binary gains: 1 for grades >= rel, else 0 (trec_eval binG); '
                                                   'without it the gains are graded'), JUDGED_ONLY),

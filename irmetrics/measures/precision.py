@@ -1,9 +1,9 @@
 """Precision at a rank cutoff (trec_eval ``P`` and ``relative_P``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Param
 from ..constraints import Bool
 
-P = define(MeasureDef(
+P = register(MeasureDef(
     name='P',
     params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY,
             Param('relative', Bool(), False, 'divide by min(k, R), the most relevant documents the top k can '

@@ -1,5 +1,5 @@
 """Rank-biased precision and its residual (Moffat & Zobel 2008)."""
-from ..algebra.measure import COMPUTED, MeasureDef, define
+from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import CUTOFF, GAINS, JUDGED_ONLY, NOT_PROVIDED, P_PERSISTENCE, REL, Param
 from ..constraints import Choice, IntOrChoice
 from ..errors import MeasureError
@@ -20,7 +20,7 @@ def _check(params):
         raise MeasureError('RBP takes rel (binary gains) or max_rel and gains (graded gains), not both')
 
 
-RBP = define(MeasureDef(
+RBP = register(MeasureDef(
     name='RBP',
     params=(CUTOFF, P_PERSISTENCE, RBP_REL, RBP_MAX_REL, GAINS, JUDGED_ONLY),
     summary='Expected rate of gain of a user who goes on to the next rank with probability p.',
@@ -39,7 +39,7 @@ RBP = define(MeasureDef(
     check=_check,
 ))
 
-RBPResidual = define(MeasureDef(
+RBPResidual = register(MeasureDef(
     name='RBPResidual',
     params=(CUTOFF, P_PERSISTENCE, JUDGED_ONLY,
             Param('tail', Choice('always', 'if_unjudged'), 'always',

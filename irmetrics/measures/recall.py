@@ -1,8 +1,8 @@
 """Recall at a rank cutoff (trec_eval ``recall``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
 
-R = define(MeasureDef(
+R = register(MeasureDef(
     name='R',
     params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY),
     summary='Fraction of the relevant documents that appear in the top k.',

@@ -1,10 +1,10 @@
 """Precision at R, the number of relevant documents, or at a multiple of R (trec_eval ``Rprec``,
 ``Rprec_mult``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import JUDGED_ONLY, REL, Param
 from ..constraints import Float
 
-Rprec = define(MeasureDef(
+Rprec = register(MeasureDef(
     name='Rprec',
     params=(REL, JUDGED_ONLY, Param('mult', Float(0), 1.0,
                                     'measure at rank c = int(mult * R + 0.9) instead of R (trec_eval Rprec_mult)')),

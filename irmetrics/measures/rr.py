@@ -1,8 +1,8 @@
 """Reciprocal rank of the first relevant document (trec_eval ``recip_rank``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
-RR = define(MeasureDef(
+RR = register(MeasureDef(
     name='RR',
     params=(CUTOFF, REL, JUDGED_ONLY),
     summary='Reciprocal of the rank of the first relevant document (0 if none in the top k).',

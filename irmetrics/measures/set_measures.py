@@ -1,11 +1,11 @@
 """Measures of the unranked set of retrieved documents (trec_eval ``set_*``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import JUDGED_ONLY, REL, Param
 from ..constraints import Bool, Float
 
 _SET_CITATION = 'C. J. van Rijsbergen. Information Retrieval, 2nd ed. Butterworths, 1979.'
 
-SetP = define(MeasureDef(
+SetP = register(MeasureDef(
     name='SetP',
     params=(REL, Param('relative', Bool(), False,
                        'divide by min(retrieved, R) instead of the number retrieved (trec_eval set_relative_P)'),
@@ -16,7 +16,7 @@ SetP = define(MeasureDef(
     citation=_SET_CITATION,
 ), aliases={'SetRelP': {'relative': True}})
 
-SetR = define(MeasureDef(
+SetR = register(MeasureDef(
     name='SetR',
     params=(REL,),
     at_param=None,
@@ -25,7 +25,7 @@ SetR = define(MeasureDef(
     citation=_SET_CITATION,
 ))
 
-SetF = define(MeasureDef(
+SetF = register(MeasureDef(
     name='SetF',
     params=(REL, Param('beta', Float(0, low_open=False), 1.0,
                        'weight of recall relative to precision in the harmonic mean'),
@@ -36,7 +36,7 @@ SetF = define(MeasureDef(
     citation=_SET_CITATION,
 ))
 
-SetAP = define(MeasureDef(
+SetAP = register(MeasureDef(
     name='SetAP',
     params=(REL, JUDGED_ONLY),
     at_param=None,

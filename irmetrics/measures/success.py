@@ -1,8 +1,8 @@
 """Success at k: whether any relevant document is in the top k (trec_eval ``success``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
 
-Success = define(MeasureDef(
+Success = register(MeasureDef(
     name='Success',
     params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY),
     summary='1 if a relevant document appears in the top k, else 0.',

@@ -1,9 +1,9 @@
 """Set utility: a linear gain over the contingency table of retrieval (trec_eval ``utility``)."""
-from ..algebra.measure import MeasureDef, define
+from ..algebra.measure import MeasureDef, register
 from ..algebra.params import JUDGED_ONLY, REL, Param
 from ..constraints import Float, Int
 
-Utility = define(MeasureDef(
+Utility = register(MeasureDef(
     name='Utility',
     params=(Param('rel_ret', Float(), 1.0, 'worth of each relevant document retrieved'),
             Param('nonrel_ret', Float(), -1.0, 'worth of each non-relevant document retrieved'),

@@ -80,6 +80,19 @@ class Prepared(ABC):
         computed (``missing_value is COMPUTED``): then they must be correct.
         """
 
+    # --- capabilities beyond measures: an engine that lacks one says so -------------------------------
+    def relevance_strings(self, run: Run, depth: int, judged_only: bool = False) -> list[str]:
+        """trec_eval's ``relstring`` of each qrels query (in the qrels' order): one character per
+        document of the top ``depth`` of its ranking (of judged documents only with ``judged_only``):
+        the grade 0-9, ``>`` above 9, ``-`` not in the qrels, ``.`` judged negative; '' for a query
+        missing from the run."""
+        raise ProviderError(f'{type(self).__name__} gives no relevance strings')
+
+    def roc_curves(self, run: Run, rel: int, cutoff: int | None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each qrels query's ROC curve over its judged documents, ``{query_id: (fpr, tpr)}`` (the
+        curve whose area is ``AUC(rel=rel)@cutoff``)."""
+        raise ProviderError(f'{type(self).__name__} gives no ROC curves')
+
 
 class Provider(ABC):
     """An engine that computes measures (see the module docstring)."""

@@ -40,7 +40,9 @@ from . import (  # noqa: F401  (each module registers its kernels)
     success,
     utility,
 )
+from .auc import roc_curves
 from .kernels import KERNELS
+from .relstring import relevance_strings
 from .table import QrelsIndex, RankedTable
 
 
@@ -52,6 +54,12 @@ class NativePrepared(Prepared):
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
         table = RankedTable(self.index, run)
         return {m: KERNELS[m.definition](m, table) for m in self.measures}
+
+    def relevance_strings(self, run: Run, depth: int, judged_only: bool = False) -> list[str]:
+        return relevance_strings(self.index, run, depth, judged_only)
+
+    def roc_curves(self, run: Run, rel: int, cutoff: int | None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        return roc_curves(self.index, run, rel, cutoff)
 
 
 class NativeProvider(Provider):

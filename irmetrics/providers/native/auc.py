@@ -5,11 +5,10 @@ then every other judged document, tied (each tied relevant/non-relevant pair cou
 """
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...data.run import Run
 from ...data.segments import offsets_of, running_count
 from ...measures import AUC
 from .kernels import cutoff_of, kernel
@@ -36,8 +35,7 @@ def auc(measure: Measure, t: RankedTable):
         return np.where(pairs > 0, ordered / pairs, np.nan)
 
 
-def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
-              duplicates: str = 'error') -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def roc_curves(index: QrelsIndex, run: Run, rel: int, cutoff: int | None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The ROC curve of each query: ``{query_id: (false positive rates, true positive rates)}``.
 
     Points start at (0, 0), take one step per judged document of the top ``cutoff`` (up for a relevant
@@ -45,9 +43,7 @@ def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
     the judged documents not retrieved, tied.  Its area is ``AUC(rel=rel)@cutoff``.  Queries of the
     qrels without relevant or without judged non-relevant documents have no curve and are left out.
     """
-    from ...data.inputs import to_qrels, to_run
-    qrels, run = to_qrels(qrels), to_run(run, duplicates=duplicates)
-    t = RankedTable(QrelsIndex(qrels), run)
+    t = RankedTable(index, run)
     relevant, nonrel, num_rel, num_nonrel = _judged_classes(t, rel, np.inf if cutoff is None else cutoff)
     steps = relevant | nonrel
     q = t.query[steps]
@@ -55,7 +51,7 @@ def roc_curve(qrels: Any, run: Any, rel: int = 1, cutoff: int | None = None,
     true_pos = running_count(relevant[steps], q, offsets)
     false_pos = running_count(nonrel[steps], q, offsets)
     out = {}
-    for i, qid in enumerate(qrels.query_ids.to_list()):
+    for i, qid in enumerate(index.qrels.query_ids.to_list()):
         if num_rel[i] == 0 or num_nonrel[i] == 0:
             continue
         part = slice(offsets[i], offsets[i + 1])

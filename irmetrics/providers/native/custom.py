@@ -1,121 +1,31 @@
-"""Custom measures: user functions registered as measures, usable wherever a built-in one is.
-
-    >>> @irmetrics.define(name='TopRel', params=('cutoff', 'rel'))
-    ... def top_rel(qrels, run, cutoff, rel):          # one query: its Qrel rows, its ranked ScoredDoc rows
-    ...     grades = {q.doc_id: q.relevance for q in qrels}
-    ...     return float(any(grades.get(d.doc_id, 0) >= rel for d in run[:cutoff]))
-    >>> irmetrics.calc_aggregate(['TopRel@5'], qrels, run)          # doctest: +SKIP
-
-A definition goes into the measure registry (so ``parse_measure`` and the CLI know its name) and
-its computation into the native engine's kernel table.  The per-query form receives, for each query
-of the qrels present in the run, the query's qrels rows (``Qrel``) and run rows (``ScoredDoc``, in
-irmetrics' ranking order: score descending, docno descending); ``vectorized=True`` functions receive
-the native :class:`~.table.RankedTable` instead and return one value per qrels query.  Parameters are
-passed as keyword arguments (``None`` when an optional one is not given).
+"""The native engine's kernels of custom measures (:func:`irmetrics.define`): a user function called
+once per query with the query's rows, or once per run with the :class:`~.table.RankedTable`.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ...algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
-from ...algebra.params import CUTOFF, GAINS, JUDGED_ONLY, NOT_PROVIDED, P_PERSISTENCE, REL, Param
-from ...constraints import Bool, Constraint, Float, Int
+from ...algebra.measure import Measure, MeasureDef
+from ...algebra.params import NOT_PROVIDED
 from ...data.records import Qrel, ScoredDoc
 from ...errors import MeasureError
 from .kernels import KERNELS
 from .table import RankedTable
 
-#: Shared parameters a custom measure can name instead of declaring.
-SHARED_PARAMS = {p.name: p for p in (CUTOFF, REL, JUDGED_ONLY, GAINS, P_PERSISTENCE)}
-_CUSTOM: set[str] = set()
+
+def register_kernel(definition: MeasureDef, fn: Callable, *, vectorized: bool, call_missing: bool) -> None:
+    """Make ``fn`` the kernel of ``definition``: ``fn(table, **params)`` once per run when ``vectorized``,
+    else ``fn(qrels_rows, run_rows, **params)`` once per query (also for queries missing from the run
+    when ``call_missing``)."""
+    KERNELS[definition] = _vectorized_kernel(fn) if vectorized else _per_query_kernel(fn, call_missing)
 
 
-def define(fn: Callable | None = None, *, name: str, params: Iterable[Param | str] | dict = (),
-           vectorized: bool = False, summary: str = '', formula: str = '', citation: str = '',
-           notes: str = '', missing_value: float | None = 0.0, aggregate: str = 'mean',
-           bounds: tuple[float, float] | None = None, higher_is_better: bool = True,
-           skips_undefined: bool = False, aliases: Iterable[str] = ()) -> Any:
-    """Register ``fn`` as measure ``name`` and return the bare :class:`Measure` (or a decorator).
-
-    ``fn(qrels_rows, run_rows, **params) -> float`` is called once per query; with ``vectorized=True``,
-    ``fn(table, **params) -> array`` once per run.  ``params``: :class:`Param` objects, names of shared
-    parameters (``'cutoff'`` — settable with ``@`` —, ``'rel'``, ``'judged_only'``, ``'gains'``, ``'p'``)
-    or a ``{name: default}`` mapping (typed by the default).  ``missing_value`` is the value of a qrels
-    query absent from the run (``None``: call ``fn`` with no run rows).  A custom measure may be defined
-    again under the same name (e.g. in a notebook); a built-in one may not.
-    """
-    if fn is None:
-        return lambda f: define(f, name=name, params=params, vectorized=vectorized, summary=summary,
-                                formula=formula, citation=citation, notes=notes, missing_value=missing_value,
-                                aggregate=aggregate, bounds=bounds, higher_is_better=higher_is_better,
-                                skips_undefined=skips_undefined, aliases=aliases)
-    declared = _params(params)
-    if name in REGISTRY and name not in _CUSTOM:
-        raise MeasureError(f'{name} is a built-in measure name; choose another name for a custom measure')
-    if name in _CUSTOM:
-        _forget(name)
-    definition = MeasureDef(
-        name=name, params=declared,
-        summary=summary or (fn.__doc__ or '').strip().split('\n')[0] or f'custom measure {name}',
-        formula=formula or f'computed by {getattr(fn, "__qualname__", repr(fn))}',
-        citation=citation, notes=notes,
-        at_param='cutoff' if any(p.name == 'cutoff' for p in declared) else None,
-        missing_value=COMPUTED if missing_value is None else missing_value,
-        aggregate=aggregate, bounds=bounds, higher_is_better=higher_is_better, skips_undefined=skips_undefined)
-    bare = REGISTRY.define(definition, aliases=list(aliases))
-    KERNELS[definition] = _vectorized_kernel(fn) if vectorized else _per_query_kernel(fn, missing_value is None)
-    _CUSTOM.add(name)
-    return bare
-
-
-def undefine(name: str) -> None:
-    """Forget the custom measure ``name`` (built-in measures cannot be removed)."""
-    if name not in _CUSTOM:
-        raise MeasureError(f'{name} is not a custom measure')
-    _forget(name)
-    _CUSTOM.discard(name)
-
-
-def _forget(name: str) -> None:
-    """Remove the custom measure ``name``'s definition and its kernel."""
-    KERNELS.pop(REGISTRY.lookup(name).definition, None)
-    REGISTRY.remove(name)
-
-
-def custom_measures() -> list[str]:
-    """Names of the custom measures defined in this process."""
-    return sorted(_CUSTOM)
-
-
-def _params(params: Iterable[Param | str] | dict) -> tuple[Param, ...]:
-    if isinstance(params, dict):
-        return tuple(_typed(k, v) for k, v in params.items())
-    out = []
-    for p in params:
-        if isinstance(p, Param):
-            out.append(p)
-        elif p in SHARED_PARAMS:
-            out.append(SHARED_PARAMS[p])
-        else:
-            raise MeasureError(f'unknown shared parameter {p!r} (shared: {", ".join(SHARED_PARAMS)}); '
-                               f'declare it with irmetrics.algebra.params.Param')
-    return tuple(out)
-
-
-def _typed(name: str, default: Any) -> Param:
-    constraint: Constraint
-    if isinstance(default, bool):
-        constraint = Bool()
-    elif isinstance(default, int):
-        constraint = Int()
-    elif isinstance(default, float):
-        constraint = Float()
-    else:
-        raise MeasureError(f'cannot infer the type of parameter {name!r} from {default!r}; declare a Param')
-    return Param(name, constraint, default, f'{name} (default {default!r})')
+def forget_kernel(definition: MeasureDef) -> None:
+    """Remove the kernel of ``definition`` (a custom measure defined again, or undefined)."""
+    KERNELS.pop(definition, None)
 
 
 def _arguments(measure: Measure) -> dict[str, Any]:

@@ -9,21 +9,9 @@ import numpy as np
 from ...algebra.measure import Measure
 from ...data.segments import offsets_of, suffix_max
 from ...measures import IPrec, IPrecAvg
+from ...measures.iprec import recall_counts
 from .kernels import kernel
 from .table import RankedTable
-
-
-def recall_counts(level: float, num_rel: np.ndarray, rounding: str) -> np.ndarray:
-    """The number of relevant documents c that reaches recall ``level`` for each R in ``num_rel``.
-
-    trec_eval 9: ``(long)(level * R + 0.9)``; trec_eval 10: ``lround(level * R)``, half away from zero
-    (computed exactly: ``level * R - floor(level * R)`` has no rounding error).
-    """
-    x = level * np.asarray(num_rel, dtype=np.float64)
-    if rounding == 'trec_eval_9':
-        return (x + 0.9).astype(np.int64)
-    whole = np.floor(x)
-    return (whole + (x - whole >= 0.5)).astype(np.int64)
 
 
 def _interpolated(t: RankedTable, rel: int, judged_only: bool):

@@ -13,8 +13,8 @@ from repo_paths import ROOT
 import irmetrics as irm
 from irmetrics import P
 from irmetrics.algebra.params import Param
+from irmetrics.api import custom
 from irmetrics.constraints import Float
-from irmetrics.providers.native import custom
 
 REPO = str(ROOT)
 

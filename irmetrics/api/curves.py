@@ -1,0 +1,24 @@
+"""Curves of a ranking beyond one number per query."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..measures import AUC
+from .evaluator import Evaluator
+
+
+def roc_curve(qrels: Any, run: Any, *, rel: int = 1, cutoff: int | None = None,
+              duplicates: str = 'error') -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The ROC curve of each query: ``{query_id: (false positive rates, true positive rates)}``.
+
+    Points start at (0, 0), take one step per judged document of the top ``cutoff`` (up for a relevant
+    one, grade >= ``rel``; right for a judged non-relevant one) and end at (1, 1): the last segment is
+    the judged documents not retrieved, tied.  Its area is ``AUC(rel=rel)@cutoff``
+    (:mod:`irmetrics.measures.auc`; Fawcett, An introduction to ROC analysis, Pattern Recognition
+    Letters 27(8), 2006).  Queries of the qrels without relevant or without judged non-relevant
+    documents have no curve and are left out.  ``rel`` and ``cutoff`` are checked as AUC's parameters.
+    """
+    area = AUC(rel=rel) if cutoff is None else AUC(rel=rel) @ cutoff
+    return Evaluator([area], qrels).roc_curves(run, rel=rel, cutoff=cutoff, duplicates=duplicates)
