@@ -21,6 +21,7 @@ from .api.calc import calc, calc_aggregate, evaluator, iter_calc
 from .api.curves import roc_curve
 from .api.custom import define
 from .api.evaluator import Evaluator
+from .api.partitions import Partitions
 from .api.results import CalcResults, Metric
 from .bridges import use_in_ir_measures
 from .data.inputs import to_qrels, to_run
@@ -65,7 +66,7 @@ def __getattr__(name: str) -> Any:
 __all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'ComparisonError', 'define',
            'DuplicateError', 'evaluator', 'Evaluator', 'InputError', 'IrmetricsError', 'IrmetricsWarning',
            'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError', 'Metric', 'OptionError',
-           'NOT_PROVIDED', 'parse_measure', 'parse_measures', 'parse_trec_measure', 'plot_pr_curve', 'ProviderError',
-           'Qrel',
-           'Qrels', 'read_trec_qrels', 'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run',
-           'UnknownMeasureError', 'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]
+           'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures', 'parse_trec_measure',
+           'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels', 'read_trec_run', 'roc_curve',
+           'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError', 'UnsupportedMeasureError',
+           'use_in_ir_measures', '__version__', *_measure_names]

@@ -8,7 +8,7 @@ never modifies its inputs.
 
 A run can also be evaluated in parts that each hold complete queries (every row of each of their
 queries): chunks of a file larger than memory (``memory_limit``), or the partitions of a Dask or
-Spark DataFrame (:meth:`Evaluator.calc_partition`, joined by :meth:`Evaluator.combine`).  A query's
+Spark DataFrame (:mod:`.partitions`; :meth:`Evaluator.calc_queries`, joined by :meth:`Evaluator.combine`).  A query's
 value depends on its own rows and judgments only, so each part gives exactly the values the whole
 run gives, and the aggregates are then computed from all of them in the qrels' order, as in memory:
 the numbers are the same to the last bit.
@@ -16,7 +16,7 @@ the numbers are the same to the last bit.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from .. import errors
 from ..algebra.measure import COMPUTED, Measure
 from ..data import ids
 from ..data.ids.index import IdIndex
-from ..data.inputs import frame_column, is_source, to_qrels, to_run
+from ..data.inputs import is_source, to_qrels, to_run
 from ..data.large import is_larger_than, map_query_chunks, memory_budget
 from ..data.qrels import Qrels
 from ..data.run import Run
@@ -130,38 +130,16 @@ class Evaluator:
         codes = distinct(self.codes_of(run.query_ids))
         return self._calc_subset(codes[codes >= 0], run)
 
-    def calc_partition(self, run: Any, *, duplicates: str = 'error') -> Any:
-        """The partition function: per-query values of a part of a run that holds complete queries.
-
-        ``run`` is any run input (a pandas DataFrame, an Arrow table, ...); the result is a pandas
-        DataFrame with a ``query_id`` column and one float column per measure (named
-        ``str(measure)``), one row per qrels query in ``run``.  Engine-neutral: Dask and Spark
-        call it on their partitions (docs/scaling.md); :meth:`combine` joins the results.
-        """
-        return self.to_frame(self.calc_queries(run, duplicates=duplicates))
-
-    def partition_schema(self) -> str:
-        """The columns :meth:`calc_partition` returns, as a SQL schema (what Spark's ``applyInPandas`` asks for)."""
-        return ', '.join(['query_id string'] + [f'`{m}` double' for m in self.measures])
-
-    def to_frame(self, part: QueryValues) -> Any:
-        """Per-query values as :meth:`calc_partition` returns them (a pandas DataFrame)."""
-        import pandas as pd
-        columns = {str(m): part.values[:, j] for j, m in enumerate(self.measures)}
-        query_ids = pd.Series(self.qrels.query_ids.take(part.codes).to_list(), dtype=str)   # pandas' string type
-        return pd.DataFrame({'query_id': query_ids, **columns})
-
-    def combine(self, parts: Any, source: str = 'run') -> CalcResults:
+    def combine(self, parts: Iterable[QueryValues], source: str = 'run') -> CalcResults:
         """The results of a whole run from the per-query values of its parts (any order).
 
-        ``parts``: :class:`QueryValues`, or DataFrames as :meth:`calc_partition` returns them (or
-        one DataFrame of them all).  Qrels queries in no part score as queries missing from the
-        run, with the warning a whole run gets (naming ``source``); a query in two parts is an
-        error (each part must hold complete queries).
+        ``parts``: :class:`QueryValues` (DataFrames of per-query values: :class:`~.partitions.Partitions`).
+        Qrels queries in no part score as queries missing from the run, with the warning a whole run
+        gets (naming ``source``); a query in two parts is an error (each part must hold complete queries).
         """
         values = np.full((self.qrels.num_queries, len(self.measures)), np.nan)
         seen = np.zeros(self.qrels.num_queries, dtype=bool)
-        for part in self._parts(parts):
+        for part in parts:
             ordered = np.sort(part.codes)
             twice = np.concatenate((part.codes[seen[part.codes]], ordered[1:][ordered[1:] == ordered[:-1]]))
             if len(twice):
@@ -181,20 +159,6 @@ class Evaluator:
         absent = np.ones(self.qrels.num_queries, dtype=bool)
         absent[np.asarray(present, dtype=np.int64)] = False
         return self._calc_subset(np.flatnonzero(absent), Run.from_columns([], [], []))
-
-    def _parts(self, parts: Any) -> Iterator[QueryValues]:
-        if isinstance(parts, QueryValues) or hasattr(parts, 'columns'):
-            parts = [parts]
-        columns = [str(m) for m in self.measures]
-        for part in parts:
-            if isinstance(part, QueryValues):
-                yield part
-                continue
-            codes = self.codes_of(frame_column(part['query_id']))
-            unknown = np.flatnonzero(codes < 0)
-            if len(unknown):
-                raise InputError(f'query {part["query_id"].iloc[int(unknown[0])]!r} of a part is not in the qrels')
-            yield QueryValues(codes, part[columns].to_numpy(dtype=np.float64))
 
     def _calc_subset(self, codes: np.ndarray, run: Run) -> QueryValues:
         """Values of the qrels queries ``codes`` (ascending) in ``run``, from an evaluator of just those queries."""

@@ -5,7 +5,7 @@
     >>> irmd.calc_aggregate(['AP', 'nDCG@10'], 'qrels.txt', run)    # doctest: +SKIP
 
 The qrels are prepared once on the client and shared with the workers; each partition of the run
-is evaluated by the engine-neutral partition function (:meth:`irmetrics.Evaluator.calc_partition`)
+is evaluated by the engine-neutral partition function (:meth:`irmetrics.Evaluator.calc_queries`)
 once its queries are complete; the results are the in-memory ones (docs/scaling.md).  This
 package sits on the public API (:mod:`irmetrics.api.evaluator`); ``import irmetrics`` never imports it.
 """

@@ -17,6 +17,7 @@ from dask.delayed import Delayed, delayed
 
 from irmetrics.algebra.measure import Measure
 from irmetrics.api.evaluator import Evaluator
+from irmetrics.api.partitions import Partitions
 from irmetrics.api.results import QueryValues
 
 from . import sums, tasks
@@ -37,7 +38,7 @@ class DaskResults:
         """One row per qrels query: ``query_id`` and one float column per measure (lazy)."""
         empty = QueryValues(np.zeros(0, dtype=np.int64), np.zeros((0, len(self.measures))))
         return dd.from_delayed([delayed(tasks.to_frame)(self._shared, part) for part in self.parts],
-                               meta=self.evaluator.to_frame(empty), verify_meta=False)
+                               meta=Partitions(self.evaluator).to_frame(empty), verify_meta=False)
 
     def aggregates(self) -> Delayed:
         """The aggregates, lazily (compute them in one ``dask.compute`` with other uses of the parts)."""

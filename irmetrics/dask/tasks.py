@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from irmetrics.api.evaluator import Evaluator
+from irmetrics.api.partitions import Partitions
 from irmetrics.api.results import QueryValues
 from irmetrics.data.inputs import run_from_dataframe
 from irmetrics.data.locate import RowLocator
@@ -98,11 +99,11 @@ def missing(ev: Evaluator, *present: np.ndarray) -> QueryValues:
 
 
 def to_frame(ev: Evaluator, values: QueryValues) -> pd.DataFrame:
-    return ev.to_frame(values)
+    return Partitions(ev).to_frame(values)
 
 
 def write_part(ev: Evaluator, values: QueryValues, path: str) -> None:
-    ev.to_frame(values).to_parquet(path, index=False)
+    Partitions(ev).to_frame(values).to_parquet(path, index=False)
 
 
 def sums(ev: Evaluator, values: QueryValues) -> list[ExactSum]:

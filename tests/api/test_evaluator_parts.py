@@ -1,7 +1,7 @@
 """A run evaluated in parts of complete queries gives the in-memory numbers, to the last bit (issue 12).
 
 Parts are what Dask and Spark partitions and the chunks of a run larger than memory are: the
-partition function (``Evaluator.calc_partition``) and ``Evaluator.combine`` are tested here without
+partition function (``Partitions.calc``, ``Partitions.combine``) and ``Evaluator.combine`` are tested here without
 any engine; the chunked path through ``memory_limit`` with TREC and Parquet files, grouped by query
 or not, and every duplicates policy.
 """
@@ -44,8 +44,8 @@ def test_parts_give_the_in_memory_values(texts, parts, layout):
     pieces = [ev.calc_queries(irm.read_trec_run(text) if text else irm.to_run([])) for text in
               split_by_query(run_text, parts, seed=parts)]
     assert_same_results(ev.combine(pieces), want)
-    frames = [ev.calc_partition(irm.read_trec_run(text)) for text in split_by_query(run_text, parts, 1) if text]
-    assert_same_results(ev.combine(frames), want)
+    frames = [irm.Partitions(ev).calc(irm.read_trec_run(text)) for text in split_by_query(run_text, parts, 1) if text]
+    assert_same_results(irm.Partitions(ev).combine(frames), want)
 
 
 @pytest.mark.parametrize('seed', [13, 21, 34])
@@ -64,17 +64,18 @@ def test_partition_frames(texts):
     import pandas as pd
     qrels_text, run_text = texts
     ev = irm.evaluator(['AP', 'nDCG@10'], qrels_text)
-    frame = ev.calc_partition(irm.read_trec_run(run_text))
+    parts = irm.Partitions(ev)
+    frame = parts.calc(irm.read_trec_run(run_text))
     assert list(frame.columns) == ['query_id', 'AP', 'nDCG@10']
     assert frame['query_id'].tolist() == [q for q in ev.query_ids if q in set(frame['query_id'])]   # qrels order
-    assert ev.partition_schema() == 'query_id string, `AP` double, `nDCG@10` double'
-    assert_same_results(ev.combine(pd.concat([frame.iloc[::2], frame.iloc[1::2]])), ev.calc(run_text))
+    assert parts.schema == 'query_id string, `AP` double, `nDCG@10` double'
+    assert_same_results(parts.combine(pd.concat([frame.iloc[::2], frame.iloc[1::2]])), ev.calc(run_text))
     with pytest.raises(InputError, match='is in more than one part of the run'):
-        ev.combine([frame, frame.iloc[:1]])
+        parts.combine([frame, frame.iloc[:1]])
     with pytest.raises(InputError, match='is in more than one part of the run'):
-        ev.combine(pd.concat([frame, frame.iloc[-1:]]))                  # twice in one frame
+        parts.combine(pd.concat([frame, frame.iloc[-1:]]))                  # twice in one frame
     with pytest.raises(InputError, match="query 'nope' of a part is not in the qrels"):
-        ev.combine(frame.assign(query_id=['nope'] * len(frame)))
+        parts.combine(frame.assign(query_id=['nope'] * len(frame)))
 
 
 def test_an_evaluator_pickles_without_its_prepared_engines(texts):

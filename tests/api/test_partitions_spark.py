@@ -1,7 +1,7 @@
 """The Spark recipe of docs/scaling.md: the partition function through ``groupBy(...).applyInPandas``.
 
 The run's rows are grouped by a bucket of their query id, so that each group holds complete queries;
-each group is evaluated by ``Evaluator.calc_partition`` on an executor and ``Evaluator.combine`` joins
+each group is evaluated by ``Partitions.calc`` on an executor and ``Partitions.combine`` joins
 the per-query values: the in-memory numbers, to the last bit.  Skipped without pyspark or Java.
 """
 import os
@@ -47,11 +47,10 @@ def test_the_spark_recipe_gives_the_in_memory_numbers(spark):
     frame = run_frame(run_text)
     want = irm.calc(FAMILY_MEASURES, qrels, frame, duplicates='max')
 
-    ev = irm.evaluator(FAMILY_MEASURES, qrels)
-    shared = spark.sparkContext.broadcast(ev)                    # the qrels, prepared once, on every executor
+    parts = irm.Partitions(irm.evaluator(FAMILY_MEASURES, qrels))
+    shared = spark.sparkContext.broadcast(parts)                 # the qrels, prepared once, on every executor
     run = spark.createDataFrame(frame)
     per_query = (run.withColumn('bucket', F.pmod(F.hash('qid'), F.lit(8)))
                  .groupBy('bucket')
-                 .applyInPandas(lambda part: shared.value.calc_partition(part, duplicates='max'),
-                                schema=ev.partition_schema()))
-    assert_same_results(ev.combine(per_query.toPandas()), want)
+                 .applyInPandas(lambda part: shared.value.calc(part, duplicates='max'), schema=parts.schema))
+    assert_same_results(parts.combine(per_query.toPandas()), want)

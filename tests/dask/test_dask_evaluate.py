@@ -114,7 +114,7 @@ def test_a_run_not_grouped_by_query(dask_client, case):
     with pytest.raises(InputError, match='the run is not grouped by query .* pass shuffle=True'):
         lazy.per_query.compute()
     lazy = irmd.calc_on_cluster(NINE, qrels, scattered, duplicates='max', shuffle=True)
-    assert_same_results(irm.evaluator(NINE, qrels).combine(lazy.per_query.compute()), expected)
+    assert_same_results(irm.Partitions(irm.evaluator(NINE, qrels)).combine(lazy.per_query.compute()), expected)
 
 
 def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
@@ -123,7 +123,7 @@ def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
     per_query = results.per_query
     assert isinstance(per_query, dd.DataFrame)
     ev = irm.evaluator(FAMILY_MEASURES, qrels)
-    assert_same_results(ev.combine(per_query.compute()), want['max'])      # every qrels query, once
+    assert_same_results(irm.Partitions(ev).combine(per_query.compute()), want['max'])      # every qrels query, once
     from distributed import get_task_stream
     with get_task_stream(dask_client) as stream:
         aggregated = results.to_parquet(tmp_path / 'out')

@@ -1,0 +1,61 @@
+"""The partition function: a run held in pandas partitions of complete queries (Spark's
+``applyInPandas``, Dask), evaluated part by part with one :class:`~.evaluator.Evaluator`.
+
+    >>> parts = irmetrics.Partitions(irmetrics.evaluator(['AP', 'nDCG@10'], 'qrels.txt'))
+    >>> per_query = frame.groupBy('bucket').applyInPandas(parts.calc, schema=parts.schema)  # doctest: +SKIP
+    >>> parts.combine(per_query.toPandas()).aggregated                                     # doctest: +SKIP
+
+A query's values depend on its own rows and judgments only, so each part gives exactly the values
+the whole run gives; :meth:`Partitions.combine` aggregates them in the qrels' order, as in memory.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..data.inputs import frame_column
+from ..errors import InputError
+from .evaluator import Evaluator
+from .results import CalcResults, QueryValues
+
+
+class Partitions:
+    """An evaluator's per-query values as pandas DataFrames: ``query_id`` and one float column per
+    measure (named ``str(measure)``), one row per qrels query of a part.  Pickles with its evaluator,
+    so it can be broadcast to a cluster's workers."""
+
+    def __init__(self, evaluator: Evaluator):
+        self.evaluator = evaluator
+
+    def calc(self, part: Any, *, duplicates: str = 'error') -> Any:
+        """The per-query values of ``part`` (any run input: a pandas DataFrame, an Arrow table, ...),
+        a part of a run that holds complete queries, as a pandas DataFrame."""
+        return self.to_frame(self.evaluator.calc_queries(part, duplicates=duplicates))
+
+    @property
+    def schema(self) -> str:
+        """The columns :meth:`calc` returns, as a SQL schema (what Spark's ``applyInPandas`` asks for)."""
+        return ', '.join(['query_id string'] + [f'`{m}` double' for m in self.evaluator.measures])
+
+    def to_frame(self, values: QueryValues) -> Any:
+        """Per-query values as :meth:`calc` returns them (a pandas DataFrame)."""
+        import pandas as pd
+        columns = {str(m): values.values[:, j] for j, m in enumerate(self.evaluator.measures)}
+        query_ids = self.evaluator.qrels.query_ids.take(values.codes).to_list()
+        return pd.DataFrame({'query_id': pd.Series(query_ids, dtype=str), **columns})   # pandas' string type
+
+    def combine(self, frames: Any, source: str = 'run') -> CalcResults:
+        """The results of the whole run from DataFrames as :meth:`calc` returns them (or one DataFrame
+        of them all; any order): see :meth:`Evaluator.combine`."""
+        return self.evaluator.combine(self._values(frames), source)
+
+    def _values(self, frames: Any) -> Iterator[QueryValues]:
+        columns = [str(m) for m in self.evaluator.measures]
+        for frame in [frames] if hasattr(frames, 'columns') else frames:
+            codes = self.evaluator.codes_of(frame_column(frame['query_id']))
+            unknown = np.flatnonzero(codes < 0)
+            if len(unknown):
+                raise InputError(f'query {frame["query_id"].iloc[int(unknown[0])]!r} of a part is not in the qrels')
+            yield QueryValues(codes, frame[columns].to_numpy(dtype=np.float64))
