@@ -11,7 +11,8 @@ randomised Tukey HSD), :mod:`.corrections`, :mod:`.intervals`, :mod:`.report` (r
 scipy and matplotlib are imported only by the functions that use them.
 """
 from .base import ComparisonError
-from .comparison import TESTS, Comparison, compare
+from .comparison import Comparison, compare
 from .plots import plot_pr_curve
+from .vocabulary import TESTS
 
 __all__ = ['Comparison', 'ComparisonError', 'TESTS', 'compare', 'plot_pr_curve']

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .base import ComparisonError, Evaluator
-from .vocabulary import RunsLike, letter, name_runs
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .comparison import Comparison
+from .vocabulary import ComparisonView, RunsLike, letter, name_runs
 
 INSTALL = 'pip install "irmetrics[plot]"'
 RECALL_LEVELS = [i / 10 for i in range(11)]
@@ -32,7 +29,7 @@ def _figure(rows: int = 1, height: float = 3.6, width: float = 7.5):
     return fig, [fig.add_subplot(rows, 1, i + 1) for i in range(rows)]
 
 
-def plot_deltas(cmp: Comparison, measure: Any, run: str | None = None, baseline: str | None = None):
+def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, baseline: str | None = None):
     """Per-query differences ``run - baseline`` on ``measure``, sorted from the largest gain to the
     largest loss, one bar per query ("topic-by-topic"); one panel per compared run when ``run`` is
     None.  Queries where either run is undefined are left out."""
@@ -75,7 +72,7 @@ def plot_deltas(cmp: Comparison, measure: Any, run: str | None = None, baseline:
     return fig
 
 
-def plot_distribution(cmp: Comparison, measure: Any, kind: str = 'box'):
+def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box'):
     """Each run's per-query values on ``measure`` as a box plot (``kind='violin'``: a violin), the
     mean marked by a diamond; queries where a run is undefined are left out of its box."""
     if kind not in ('box', 'violin'):

@@ -13,23 +13,18 @@ import json
 import math
 import textwrap
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import corrections
 from .base import format_value, text_table
-from .vocabulary import SELF_CORRECTING, TESTS, letter
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .comparison import Comparison
-
+from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
 
 #: The text legend wraps at this many columns.
 LEGEND_WIDTH = 100
 
 
-def markers(cmp: Comparison, test: str) -> list[list[list[str]]]:
+def markers(cmp: ComparisonView, test: str) -> list[list[list[str]]]:
     """``markers[run][measure]``: the letters of the runs this run is significantly better than."""
     out: list[list[list[str]]] = [[[] for _ in cmp.measures] for _ in cmp.runs]
     for k, (b, o) in enumerate(cmp.pairs):
@@ -44,7 +39,7 @@ def markers(cmp: Comparison, test: str) -> list[list[list[str]]]:
     return out
 
 
-def best(cmp: Comparison, places: int) -> np.ndarray:
+def best(cmp: ComparisonView, places: int) -> np.ndarray:
     """(runs, measures): the run shows the best value of the measure (as printed, so ties share it)."""
     shown = np.round(cmp.mean, places)
     signs = np.array([1.0 if m.definition.higher_is_better else -1.0 for m in cmp.measures])
@@ -56,11 +51,11 @@ def _count(n: int, what: str, plural: str | None = None) -> str:
     return f'{n:,} {what}' if n == 1 else f'{n:,} {plural or what + "s"}'
 
 
-def _queries(cmp: Comparison) -> str:
+def _queries(cmp: ComparisonView) -> str:
     return _count(len(cmp.query_ids), 'query', 'queries')
 
 
-def test_text(cmp: Comparison, test: str) -> str:
+def test_text(cmp: ComparisonView, test: str) -> str:
     """The test as the legend names it, with its resampling when it has one."""
     s = cmp.settings
     if test == 'randomization':
@@ -76,7 +71,7 @@ def test_text(cmp: Comparison, test: str) -> str:
     return f'{TESTS[test]} (two-sided{", " + how if how else ""})'
 
 
-def correction_text(cmp: Comparison, test: str) -> str:
+def correction_text(cmp: ComparisonView, test: str) -> str:
     s = cmp.settings
     if test in SELF_CORRECTING:
         return 'the test controls the family-wise error over all pairs of runs (no further correction)'
@@ -87,7 +82,7 @@ def correction_text(cmp: Comparison, test: str) -> str:
     return f'p-values {corrections.NAMES[s.correction]}-corrected {where}'
 
 
-def legend(cmp: Comparison, test: str) -> list[str]:
+def legend(cmp: ComparisonView, test: str) -> list[str]:
     """The sentences under a table."""
     s = cmp.settings
     lines = ['A letter after a value: significantly better than the run of that letter on that measure.',
@@ -98,14 +93,14 @@ def legend(cmp: Comparison, test: str) -> list[str]:
     return lines
 
 
-def _cells(cmp: Comparison, test: str, places: int) -> Iterator[tuple[int, int, str, list[str], bool]]:
+def _cells(cmp: ComparisonView, test: str, places: int) -> Iterator[tuple[int, int, str, list[str], bool]]:
     marks, top = markers(cmp, test), best(cmp, places)
     for r in range(len(cmp.runs)):
         for j, m in enumerate(cmp.measures):
             yield r, j, format_value(m, cmp.mean[r, j], places), marks[r][j], bool(top[r, j])
 
 
-def _grid(cmp: Comparison, test: str, places: int, cell) -> list[list[str]]:
+def _grid(cmp: ComparisonView, test: str, places: int, cell) -> list[list[str]]:
     """Rows of rendered cells, ``cell(value_text, letters, is_best)`` each."""
     rows = [[''] * len(cmp.measures) for _ in cmp.runs]
     for r, j, value, letters, is_best in _cells(cmp, test, places):
@@ -114,7 +109,7 @@ def _grid(cmp: Comparison, test: str, places: int, cell) -> list[list[str]]:
 
 
 # --- text ---------------------------------------------------------------------------------------
-def render_text(cmp: Comparison, places: int = 4) -> str:
+def render_text(cmp: ComparisonView, places: int = 4) -> str:
     blocks = []
     for test in cmp.tests:
         marks = markers(cmp, test)
@@ -140,7 +135,7 @@ def _markdown_escape(text: str) -> str:
     return text
 
 
-def render_markdown(cmp: Comparison, places: int = 4) -> str:
+def render_markdown(cmp: ComparisonView, places: int = 4) -> str:
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'**{value}**' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
@@ -165,7 +160,7 @@ def latex_escape(text: str) -> str:
     return ''.join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
-def render_latex(cmp: Comparison, places: int = 4, label: str = 'tab:comparison') -> str:
+def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:comparison') -> str:
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = rf'\textbf{{{value}}}' if is_best else value
         return text + (f'$^{{{",".join(letters)}}}$' if letters else '')
@@ -214,7 +209,7 @@ def _number(value: float, places: int) -> str:
     return '' if value != value else f'{value:.{places}f}'
 
 
-def render_html(cmp: Comparison, places: int = 4) -> str:
+def render_html(cmp: ComparisonView, places: int = 4) -> str:
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'<b>{value}</b>' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
@@ -254,7 +249,7 @@ def render_html(cmp: Comparison, places: int = 4) -> str:
             f'<style>\n{_STYLE}\n</style>\n</head>\n<body>\n' + '\n'.join(parts) + '\n</body>\n</html>\n')
 
 
-def _figures(cmp: Comparison) -> list[str]:
+def _figures(cmp: ComparisonView) -> list[str]:
     """Inline SVG of each measure's distribution and, against a baseline, its per-query deltas;
     none when matplotlib is not installed."""
     try:
@@ -271,7 +266,7 @@ def _figures(cmp: Comparison) -> list[str]:
 
 
 # --- JSON ---------------------------------------------------------------------------------------
-def render_json(cmp: Comparison) -> str:
+def render_json(cmp: ComparisonView) -> str:
     s = cmp.settings
 
     def clean(value):

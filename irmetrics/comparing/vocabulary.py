@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
+
+import numpy as np
 
 from .base import ComparisonError
 
@@ -20,6 +22,58 @@ TESTS = {
 SELF_CORRECTING = ('tukey',)
 
 RunsLike = Mapping[str, Any] | Sequence[Any]
+
+
+class ComparisonView(Protocol):
+    """What the reports and plots read of a comparison (:class:`~.comparison.Comparison` has it all);
+    they are typed by this, so that they never import the class that renders through them."""
+
+    @property
+    def runs(self) -> Sequence[str]: ...
+
+    @property
+    def measures(self) -> Sequence[Any]: ...
+
+    @property
+    def query_ids(self) -> Sequence[str]: ...
+
+    @property
+    def values(self) -> np.ndarray: ...
+
+    @property
+    def baseline(self) -> str | None: ...
+
+    @property
+    def settings(self) -> Any: ...
+
+    @property
+    def pairs(self) -> Sequence[tuple[int, int]]: ...
+
+    @property
+    def mean(self) -> np.ndarray: ...
+
+    @property
+    def delta(self) -> np.ndarray: ...
+
+    @property
+    def enumerated(self) -> dict[str, int]: ...
+
+    @property
+    def significant(self) -> dict[str, np.ndarray]: ...
+
+    @property
+    def tests(self) -> tuple[str, ...]: ...
+
+    @property
+    def family_size(self) -> int: ...
+
+    def rows(self) -> list[dict[str, Any]]: ...
+
+    def measure_index(self, measure: Any) -> int: ...
+
+    def plot_distribution(self, measure: Any, kind: str = 'box') -> Any: ...
+
+    def plot_deltas(self, measure: Any, run: str | None = None, baseline: str | None = None) -> Any: ...
 
 
 def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:

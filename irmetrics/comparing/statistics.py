@@ -1,0 +1,174 @@
+"""The statistics of a comparison, computed once by pure functions from the per-query values.
+
+:func:`paired_statistics` takes the values of every run (runs x queries x measures, as ``calc`` gives
+them) and returns every number a :class:`~.comparison.Comparison` holds: each run's mean and its
+interval, each pair's mean difference, interval, effect size (paired Cohen's d) and wins/ties/losses,
+and the p-values of each test before and after correction.  Resampling draws from one random stream
+per procedure (:meth:`~.settings.Settings.generators`), and the bootstrap replicates are drawn once
+and shared by the bootstrap intervals and the bootstrap test, so a result never depends on which
+other tests or intervals were asked for.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import corrections, intervals, resampling, significance
+from .base import ComparisonError, Measure, aggregate
+from .settings import Settings
+from .vocabulary import SELF_CORRECTING
+
+_CLOSED_FORM = {'t': significance.t_test, 'wilcoxon': significance.wilcoxon_test,
+                'sign': significance.sign_test}
+
+
+class _Draws:
+    """The random streams and the bootstrap replicates of one comparison, each made on first use."""
+
+    def __init__(self, settings: Settings, runs: np.ndarray, diffs: np.ndarray):
+        self.settings, self.runs, self.diffs = settings, runs, diffs
+        self.streams = settings.generators()
+        self._replicates: dict[str, np.ndarray] | None = None
+
+    def bootstrap(self) -> dict[str, np.ndarray]:
+        """Bootstrap replicates of every run's mean and every mean difference, drawn once."""
+        if self._replicates is None:
+            columns = np.concatenate([self.runs, self.diffs], axis=1)
+            valid = ~np.isnan(columns)
+            replicates = resampling.bootstrap_means(np.where(valid, columns, 0.0), valid,
+                                                    self.settings.n_resamples, self.streams['bootstrap'])
+            n = self.runs.shape[1]
+            self._replicates = {'runs': replicates[:, :n], 'pairs': replicates[:, n:]}
+        return self._replicates
+
+
+def pairs_of(runs: Sequence[str], baseline: str | None) -> list[tuple[int, int]]:
+    """The compared pairs (base, other): every run against the baseline, or every pair base < other."""
+    b = None if baseline is None else list(runs).index(baseline)
+    if b is not None:
+        return [(b, o) for o in range(len(runs)) if o != b]
+    return [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+
+
+def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: np.ndarray,
+                      pairs: Sequence[tuple[int, int]], settings: Settings) -> dict[str, Any]:
+    """Every statistic of a comparison (see the module docstring), by name."""
+    n_runs, n_queries, n_measures = values.shape
+    if n_queries < 2:
+        raise ComparisonError(f'the qrels hold {n_queries} query: a comparison needs two or more')
+    base, other = (np.array(side) for side in zip(*pairs, strict=True))
+    diff = values[other] - values[base]                                  # (pairs, queries, measures)
+    valid = ~np.isnan(diff)
+    n_paired = valid.sum(axis=1)
+    _check_paired(runs, measures, pairs, n_paired)
+    diffs = diff.transpose(1, 0, 2).reshape(n_queries, -1)               # (queries, pairs * measures)
+    valid_diffs = valid.transpose(1, 0, 2).reshape(n_queries, -1)
+    draws = _Draws(settings, values.transpose(1, 0, 2).reshape(n_queries, -1), diffs)
+    out: dict[str, Any] = {'n_paired': n_paired}
+    out.update(_differences(measures, diff, diffs, valid_diffs, n_paired.shape, settings, draws))
+    out['mean'] = np.array([[aggregate(m, values[r, :, j]) for j, m in enumerate(measures)]
+                            for r in range(n_runs)])
+    columns = values.transpose(1, 0, 2).reshape(n_queries, n_runs * n_measures)
+    low, high = _interval(columns, ~np.isnan(columns), 'runs', settings, draws)
+    out['mean_ci'] = np.stack([low, high]).reshape(2, n_runs, n_measures)
+    out.update(_tests(measures, values, pairs, diffs, valid_diffs, n_paired.shape, settings, draws))
+    return out
+
+
+def _check_paired(runs: Sequence[str], measures: Sequence[Measure], pairs: Sequence[tuple[int, int]],
+                  n_paired: np.ndarray) -> None:
+    pair, measure = (int(i) for i in np.unravel_index(np.argmin(n_paired), n_paired.shape))
+    if n_paired[pair, measure] < 2:
+        b, o = pairs[pair]
+        raise ComparisonError(f'{measures[measure]}: runs {runs[b]!r} and {runs[o]!r} are both defined on '
+                              f'{n_paired[pair, measure]} query; a comparison needs two or more')
+
+
+def _differences(measures: Sequence[Measure], diff: np.ndarray, diffs: np.ndarray, valid: np.ndarray,
+                 shape: tuple[int, ...], settings: Settings, draws: _Draws) -> dict[str, np.ndarray]:
+    """Mean differences, their intervals, effect sizes (delta / sd of the differences) and wins,
+    ties and losses (by the measure's direction)."""
+    _, delta, sd = intervals.mean_sd(diffs, valid)
+    delta, sd = delta.reshape(shape), sd.reshape(shape)
+    with np.errstate(invalid='ignore', divide='ignore'):
+        effect_size = np.where(sd > 0, delta / sd, np.sign(delta) * np.inf)
+    effect_size[delta == 0] = 0.0
+    better = np.array([1.0 if m.definition.higher_is_better else -1.0 for m in measures])
+    signed = diff * better[None, None, :]
+    low, high = _interval(diffs, valid, 'pairs', settings, draws)
+    return {'delta': delta, 'effect_size': effect_size, 'wins': (signed > 0).sum(axis=1),
+            'losses': (signed < 0).sum(axis=1), 'ties': (signed == 0).sum(axis=1),
+            'delta_ci': np.stack([low, high]).reshape(2, *delta.shape)}
+
+
+def _interval(columns: np.ndarray, valid: np.ndarray, key: str, settings: Settings,
+              draws: _Draws) -> tuple[np.ndarray, np.ndarray]:
+    method, level = settings.ci_method, settings.ci
+    if method == 't':
+        return intervals.t_interval(columns, valid, level)
+    replicates = draws.bootstrap()[key]
+    if method == 'bootstrap':
+        return intervals.percentile_interval(replicates, level)
+    return intervals.bca_interval(replicates, columns, valid, level)
+
+
+def _tests(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tuple[int, int]], diffs: np.ndarray,
+           valid: np.ndarray, shape: tuple[int, ...], settings: Settings, draws: _Draws) -> dict[str, Any]:
+    """p-values of each test, corrected, and which are significant; the resampling tests that
+    enumerated every relabelling (``enumerated``: test -> number of relabellings)."""
+    pvalue: dict[str, np.ndarray] = {}
+    enumerated: dict[str, int] = {}
+    zeroed = np.where(valid, diffs, 0.0)
+    for test in settings.tests:
+        p: list[float] | np.ndarray
+        if test in _CLOSED_FORM:
+            function = _CLOSED_FORM[test]
+            p = [function(column[ok]).pvalue for column, ok in zip(zeroed.T, valid.T, strict=True)]
+        elif test == 'randomization':
+            result = resampling.randomization_test(zeroed, settings.n_resamples, draws.streams[test])
+            p = result.pvalue
+            if result.exact:
+                enumerated[test] = result.n_resamples
+        elif test == 'bootstrap':
+            p = resampling.bootstrap_test(diffs, valid, draws.bootstrap()['pairs'])
+        else:
+            p, exact_count = _tukey(measures, values, pairs, settings, draws)
+            if exact_count is not None:
+                enumerated[test] = exact_count
+        pvalue[test] = np.asarray(p, dtype=np.float64).reshape(shape)
+    p_adjusted = {test: _correct(test, p, settings) for test, p in pvalue.items()}
+    return {'pvalue': pvalue, 'enumerated': enumerated, 'p_adjusted': p_adjusted,
+            'significant': {test: p <= settings.alpha for test, p in p_adjusted.items()}}
+
+
+def _tukey(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tuple[int, int]], settings: Settings,
+           draws: _Draws) -> tuple[np.ndarray, int | None]:
+    """Randomised Tukey HSD over all runs, each measure on the queries where every run is defined;
+    measures defined on the same queries share their relabellings.  Also the number of relabellings
+    when every group enumerated them all."""
+    defined = ~np.isnan(values).any(axis=0)                       # (queries, measures)
+    p = np.empty((len(pairs), len(measures)))
+    exact = True
+    masks, group = np.unique(defined.T, axis=0, return_inverse=True)
+    base, other = (np.array(side) for side in zip(*pairs, strict=True))
+    for g, mask in enumerate(masks):
+        columns = np.flatnonzero(group.ravel() == g)
+        if mask.sum() < 2:
+            raise ComparisonError(f'{measures[columns[0]]}: the runs are all defined on {mask.sum()} '
+                                  f'query; the Tukey HSD test needs two or more')
+        chosen = values[:, mask][:, :, columns].transpose(1, 0, 2)   # (queries, runs, measures)
+        result = resampling.tukey_hsd(chosen, settings.n_resamples, draws.streams['tukey'])
+        p[:, columns] = result.pvalue[:, base, other].T
+        exact = exact and result.exact
+    return p, (result.n_resamples if exact else None)
+
+
+def _correct(test: str, p: np.ndarray, settings: Settings) -> np.ndarray:
+    method = settings.correction
+    if test in SELF_CORRECTING or method is None:
+        return p.copy()
+    if settings.correction_scope == 'all':
+        return corrections.adjust_pvalues(p, method)
+    return np.stack([corrections.adjust_pvalues(p[:, j], method) for j in range(p.shape[1])], axis=1)
