@@ -1,18 +1,27 @@
 """Result types: one per-query value, and a whole evaluation's results.
 
 :class:`CalcResults` renders to pandas (tidy and wide per-query DataFrames; pandas is imported
-only then) and to a text table of the aggregates (``print(results)``).
+only then) and, through :mod:`irmetrics.rendering`, to every format the command line prints.
 """
 from __future__ import annotations
 
+import html
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..algebra.measure import Measure
 from ..algebra.params import GEOMETRIC_MEAN_FLOOR
+from ..constraints import Choice, Option
+from ..rendering.evaluation import FORMATS, RENDERERS, Options, RunResults
+from ..rendering.markup import html_table
+from ..rendering.text import text_table
+from ..rendering.values import format_value
+
+#: The ``format`` of :meth:`CalcResults.render`.
+FORMAT = Option('format', Choice(*FORMATS))
 
 
 class Metric(NamedTuple):
@@ -53,13 +62,30 @@ def aggregate(measure: Measure, values: np.ndarray) -> float:
 class CalcResults:
     """Per-query values of several measures (a query x measure matrix) and their aggregates.
 
+    A plain result: built once by the evaluator, immutable (its matrix is read-only), rendered by
+    :mod:`irmetrics.rendering`: ``print(results)``, :meth:`to_dataframe`, :meth:`to_markdown`,
+    :meth:`to_latex`, :meth:`to_html` (and in notebooks), :meth:`to_json`, :meth:`to_csv`.
     Unpacks like ir_measures' ``CalcResults``: ``aggregated, per_query = results``.
     """
 
+    __slots__ = ('query_ids', 'measures', 'values')
+    query_ids: list[str]
+    measures: list[Measure]
+    values: np.ndarray
+
     def __init__(self, query_ids: list[str], measures: list[Measure], values: np.ndarray):
-        self.query_ids = query_ids
-        self.measures = measures
-        self.values = values          # shape (len(query_ids), len(measures))
+        values = np.asarray(values, dtype=np.float64)
+        if values.shape != (len(query_ids), len(measures)):
+            raise ValueError(f'values of shape {values.shape} for {len(query_ids)} queries x {len(measures)} measures')
+        values.flags.writeable = False
+        for name, value in (('query_ids', query_ids), ('measures', measures), ('values', values)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError('CalcResults are immutable: evaluate again to change them')
+
+    def __reduce__(self) -> tuple[type, tuple[list[str], list[Measure], np.ndarray]]:
+        return CalcResults, (self.query_ids, self.measures, np.array(self.values))
 
     @property
     def aggregated(self) -> dict[Measure, float]:
@@ -94,7 +120,8 @@ class CalcResults:
         import pandas as pd
         names = [str(m) for m in self.measures]
         if wide:
-            frame = pd.DataFrame(self.values, columns=names, index=pd.Index(self.query_ids, name='query_id'))
+            frame = pd.DataFrame(np.array(self.values), columns=names,
+                                 index=pd.Index(self.query_ids, name='query_id'))
             frame.columns.name = 'measure'
             if run is not None:
                 frame = pd.concat({run: frame}, names=['run'])
@@ -111,36 +138,47 @@ class CalcResults:
             columns = {'run': np.full(int(keep.sum()), run, dtype=object), **columns}
         return pd.DataFrame(columns)
 
+    def render(self, format: str, *, by_query: bool = False, places: int | None = None,
+               run: str = 'run') -> str:
+        """The results in ``format`` (:data:`irmetrics.rendering.evaluation.FORMATS`: ``'table'``,
+        ``'tsv'``, ``'csv'``, ``'json'``, ``'jsonl'``, ``'markdown'``, ``'latex'``, ``'html'``), as the
+        command line prints them (``-f FORMAT``): ``by_query`` adds the per-query values, ``places``
+        the decimals (None: the format's default), ``run`` names the run."""
+        renderer = FORMAT.check(format)
+        options = Options(by_query=by_query, places=places, width=10 ** 6)
+        return RENDERERS[renderer]([RunResults(run, self)], options)
+
     def to_table(self, places: int = 4) -> str:
         """The aggregates as an aligned text table (``measure  value``); also what ``print`` shows."""
         rows = [[str(m), format_value(m, v, places)] for m, v in self.aggregated.items()]
         return text_table(['measure', 'value'], rows, numeric_from=1)
+
+    def to_markdown(self, places: int = 4, run: str = 'run') -> str:
+        """The aggregates as a Markdown table (a row for the run, a column per measure)."""
+        return self.render('markdown', places=places, run=run)
+
+    def to_latex(self, places: int = 4, run: str = 'run') -> str:
+        """The aggregates as a booktabs ``tabular`` (a row for the run, a column per measure)."""
+        return self.render('latex', places=places, run=run)
+
+    def to_html(self, places: int = 4, run: str = 'run') -> str:
+        """A self-contained HTML page with the aggregates' table."""
+        return self.render('html', places=places, run=run)
+
+    def to_json(self, by_query: bool = True, run: str = 'run') -> str:
+        """``{"measures": [...], "runs": [{"run", "aggregate", "per_query"}]}``, every digit."""
+        return self.render('json', by_query=by_query, run=run)
+
+    def to_csv(self, by_query: bool = True, run: str = 'run') -> str:
+        """``query_id,measure,value`` lines (``all`` for the aggregates) under a header, every digit."""
+        return self.render('csv', by_query=by_query, run=run)
+
+    def _repr_html_(self) -> str:
+        header, rows = ['measure', 'value'], [[str(m), format_value(m, v, 4)] for m, v in self.aggregated.items()]
+        return html_table(header, [[html.escape(c) for c in row] for row in rows], html.escape(repr(self)), {1})
 
     def __str__(self) -> str:
         return self.to_table()
 
     def __repr__(self) -> str:
         return f'<CalcResults: {len(self.measures)} measures x {len(self.query_ids)} queries>'
-
-
-def format_value(measure: Measure, value: float, places: int | None = 4) -> str:
-    """A value as text: counts as integers, others with ``places`` decimals (None or < 0: every digit)."""
-    if value != value:
-        return 'nan'
-    if measure.definition.aggregate == 'sum' and float(value).is_integer():
-        return str(int(value))
-    if places is None or places < 0:
-        return repr(float(value))
-    return f'{value:.{places}f}'
-
-
-def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int | None = None) -> str:
-    """An aligned text table; columns from ``numeric_from`` on (numbers) are right-aligned."""
-    table = [list(header)] + [list(r) for r in rows]
-    widths = [max(len(row[j]) for row in table) for j in range(len(header))]
-    lines = []
-    for row in table:
-        cells = [cell.rjust(w) if numeric_from is not None and j >= numeric_from else cell.ljust(w)
-                 for j, (cell, w) in enumerate(zip(row, widths, strict=True))]
-        lines.append('  '.join(cells).rstrip())
-    return '\n'.join(lines) + '\n'

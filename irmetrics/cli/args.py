@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from ..data.policies import DUPLICATES, QRELS_DUPLICATES
-from .formats import FORMATS
+from ..rendering.evaluation import FORMATS
 
 EXIT_USAGE = 2
 COMMANDS = ('compare', 'measures', 'providers')

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from ..algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
 from ..algebra.params import NOT_PROVIDED, REQUIRED, Param
-from ..api.results import text_table
 from ..errors import MeasureError, UnknownMeasureError
 from ..providers.base import ANY, PROVIDERS, Provider
+from ..rendering.text import text_table
 
 TIES = 'score descending (compared as doubles), ties by document id descending (byte-wise), as trec_eval'
 WIDTH = 100

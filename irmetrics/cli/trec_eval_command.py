@@ -195,7 +195,7 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
     measures = list(dict.fromkeys([ln.measure for ln in lines if ln.measure is not None]
                                   + [ranking_length, num_rel, num_rel_1]))
     ev = evaluator(measures, qrels)
-    values = ev.calc(rankings[0]).values
+    values = np.array(ev.calc(rankings[0]).values)             # filled in below: a copy
     if missing.any():
         values[missing] = ev.calc(rankings[1]).values[missing]
     column = {m: values[:, j] for j, m in enumerate(measures)}

@@ -18,8 +18,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..algebra.params import GEOMETRIC_MEAN_FLOOR
+from ..rendering.evaluation import SUMMARY_QID
 
-SUMMARY_QID = 'all'
 NAME_WIDTH = 22
 _CHUNK = 4096                 # queries formatted and written at a time
 

@@ -1,4 +1,5 @@
-"""What the comparison package takes from irmetrics' core, and its one error type.
+"""What the comparison package takes from the rest of irmetrics (the API and the rendering room), and
+its one error type.
 
 The package sits on the public API only (the evaluator, measures and their parser, results, run
 inputs, errors); every other module of :mod:`irmetrics.comparing` imports those names from here, so
@@ -8,14 +9,19 @@ from __future__ import annotations
 
 from ..algebra.measure import Measure
 from ..api.evaluator import Evaluator
-from ..api.results import aggregate, format_value, text_table
+from ..api.results import aggregate
 from ..constraints import Choice, Float, Int, Option
 from ..data.inputs import to_run
 from ..dialects import parse_measures
 from ..errors import InputError, IrmetricsError, MeasureError
+from ..rendering.figures import figure_svg
+from ..rendering.markup import html_page, html_table, latex_escape, markdown_escape
+from ..rendering.text import text_table
+from ..rendering.values import format_value
 
 __all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Option', 'InputError', 'IrmetricsError',
-           'Measure', 'MeasureError', 'aggregate', 'format_value', 'parse_measures', 'text_table', 'to_run']
+           'Measure', 'MeasureError', 'aggregate', 'figure_svg', 'format_value', 'html_page', 'html_table',
+           'latex_escape', 'markdown_escape', 'parse_measures', 'text_table', 'to_run']
 
 
 class ComparisonError(IrmetricsError, ValueError):

@@ -6,7 +6,6 @@ they work under any backend, Agg included.
 """
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -121,11 +120,3 @@ def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = No
     ax.grid(alpha=0.3)
     ax.legend(loc='upper right', fontsize=8)
     return fig
-
-
-def figure_svg(fig) -> str:
-    """The figure as an inline ``<svg>`` element (no XML prologue), for an HTML page."""
-    buffer = io.StringIO()
-    fig.savefig(buffer, format='svg')
-    text = buffer.getvalue()
-    return text[text.index('<svg'):]

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from . import corrections
-from .base import format_value, text_table
+from .base import figure_svg, format_value, html_page, html_table, latex_escape, markdown_escape, text_table
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
 
 #: The text legend wraps at this many columns.
@@ -129,12 +129,6 @@ def render_text(cmp: ComparisonView, places: int = 4) -> str:
 
 
 # --- Markdown -----------------------------------------------------------------------------------
-def _markdown_escape(text: str) -> str:
-    for ch in '\\|*_`<>[]':
-        text = text.replace(ch, '\\' + ch)
-    return text
-
-
 def render_markdown(cmp: ComparisonView, places: int = 4) -> str:
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'**{value}**' if is_best else value
@@ -142,24 +136,16 @@ def render_markdown(cmp: ComparisonView, places: int = 4) -> str:
 
     blocks = []
     for test in cmp.tests:
-        header = ['run'] + [_markdown_escape(str(m)) for m in cmp.measures]
+        header = ['run'] + [markdown_escape(str(m)) for m in cmp.measures]
         lines = ['| ' + ' | '.join(header) + ' |', '|:---|' + '---:|' * len(cmp.measures)]
         for r, cells in enumerate(_grid(cmp, test, places, cell)):
-            lines.append(f'| ({letter(r)}) {_markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
+            lines.append(f'| ({letter(r)}) {markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
         notes = legend(cmp, test) + ['Bold: the best value of each measure.']
         blocks.append('\n'.join(lines) + '\n\n' + ' '.join(notes) + '\n')
     return '\n'.join(blocks)
 
 
 # --- LaTeX --------------------------------------------------------------------------------------
-_LATEX_SPECIAL = {'\\': r'\textbackslash{}', '&': r'\&', '%': r'\%', '$': r'\$', '#': r'\#', '_': r'\_',
-                  '{': r'\{', '}': r'\}', '~': r'\textasciitilde{}', '^': r'\textasciicircum{}'}
-
-
-def latex_escape(text: str) -> str:
-    return ''.join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
 def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:comparison') -> str:
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = rf'\textbf{{{value}}}' if is_best else value
@@ -187,24 +173,6 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
 
 
 # --- HTML ---------------------------------------------------------------------------------------
-_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;color:#222;padding:0 1em}
-.wide{overflow-x:auto}table{border-collapse:collapse;margin:1em 0 .4em}
-th,td{padding:.3em .8em;text-align:left;white-space:nowrap}.n{text-align:right}
-thead th{border-bottom:2px solid #444}tbody tr:nth-child(even){background:#f4f4f4}
-.legend{color:#555;max-width:60em;margin-top:0}.yes{color:#0a6b2d;font-weight:bold}figure{margin:1em 0}
-svg{max-width:100%;height:auto}'''
-
-
-def _html_table(header: list[str], rows: list[list[str]], legend: str, numeric: set[int]) -> str:
-    """A table (columns in ``numeric`` right-aligned) that scrolls sideways when too wide, and its legend."""
-    def cells(tag: str, row: list[str]) -> str:
-        return ''.join(f'<{tag} class="n">{c}</{tag}>' if j in numeric else f'<{tag}>{c}</{tag}>'
-                       for j, c in enumerate(row))
-    body = ''.join(f'<tr>{cells("td", row)}</tr>' for row in rows)
-    return (f'<div class="wide"><table><thead><tr>{cells("th", header)}</tr></thead><tbody>{body}</tbody>'
-            f'</table></div>\n<p class="legend">{legend}</p>\n')
-
-
 def _number(value: float, places: int) -> str:
     return '' if value != value else f'{value:.{places}f}'
 
@@ -221,7 +189,7 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
         grid = _grid(cmp, test, places, cell)
         rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
         notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
-        parts.append(f'<h2>{esc(TESTS[test])}</h2>' + _html_table(header, rows, notes, set(range(1, len(header)))))
+        parts.append(f'<h2>{esc(TESTS[test])}</h2>' + html_table(header, rows, notes, set(range(1, len(header)))))
     parts.append('<h2>Every comparison</h2>')
     level = f'{cmp.settings.ci:.0%}'
     detail_header = ['run', 'against', 'measure', 'mean', f'{level} CI', 'delta', f'delta {level} CI',
@@ -237,16 +205,14 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
                        f'{row["effect_size"]:.2f}', f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
                        esc(row['test']), f'{row["p_value"]:.4g}', f'{row["p_adjusted"]:.4g}',
                        '<span class="yes">yes</span>' if row['significant'] else 'no'])
-    parts.append(_html_table(detail_header, detail, esc(
+    parts.append(html_table(detail_header, detail, esc(
         f'delta: mean per-query difference run - against over the paired queries, with its {cmp.settings.ci:.0%} '
         f'confidence interval ({cmp.settings.ci_method}); effect size: delta / standard deviation of the '
         f'differences (paired Cohen\'s d).'), {3, 4, 5, 6, 7, 8, 10, 11}))
     figures = _figures(cmp)
     if figures:
         parts.append('<h2>Plots</h2>' + ''.join(f'<figure>{svg}</figure>' for svg in figures))
-    title = esc(f'irmetrics comparison: {", ".join(cmp.runs)}')
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{title}</title>\n'
-            f'<style>\n{_STYLE}\n</style>\n</head>\n<body>\n' + '\n'.join(parts) + '\n</body>\n</html>\n')
+    return html_page(f'irmetrics comparison: {", ".join(cmp.runs)}', parts)
 
 
 def _figures(cmp: ComparisonView) -> list[str]:
@@ -256,7 +222,6 @@ def _figures(cmp: ComparisonView) -> list[str]:
         import matplotlib  # noqa: F401
     except ImportError:
         return []
-    from .plots import figure_svg
     out = []
     for m in cmp.measures:
         out.append(figure_svg(cmp.plot_distribution(m)))

@@ -1,0 +1,175 @@
+"""The results of one or several runs in every format: one renderer per format, all fed the same results.
+
+``table``   aligned columns for people: one row per run and a column per measure (measures become
+            rows when that would not fit the terminal); with ``-q`` one row per query.
+``tsv``     ir_measures' layout: ``measure<TAB>value``; with ``-q`` ``query<TAB>measure<TAB>value``
+            and ``all`` lines; with several runs a first ``run`` column.
+``csv``     the tsv columns, comma-separated, under a header line.
+``jsonl``   ir_measures' layout: one ``{"query_id", "measure", "value"}`` object a line
+            (``query_id`` only with ``-q``; ``run`` first with several runs).
+``json``    one document: ``{"measures": [...], "runs": [{"run", "aggregate", "per_query"}]}``.
+``markdown`` the table's rows as a GitHub-flavoured Markdown table; ``latex`` a booktabs table;
+``html``    a self-contained page with the table.
+
+Values print with ``places`` decimals (table, tsv, markdown, latex and html default to 4; csv, json and jsonl
+to full precision); counts (measures summed over queries) print as integers.
+"""
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
+
+from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
+from .text import text_table
+from .values import format_value, json_value
+from .views import ResultsView
+
+DEFAULT_PLACES = 4
+FORMATS = ('table', 'tsv', 'csv', 'json', 'jsonl', 'markdown', 'latex', 'html')
+#: the per-query lines' query id for the aggregates (ir_measures', trec_eval's)
+SUMMARY_QID = 'all'
+
+
+class Options(NamedTuple):
+    """How to render: per-query rows, the summary, decimal places (None: the format's default)."""
+
+    by_query: bool = False
+    summary: bool = True
+    places: int | None = None
+    width: int | None = None       # terminal width for ``table`` (None: ask the terminal)
+
+
+class RunResults(NamedTuple):
+    """The results of one run, labelled as the user named the run."""
+
+    name: str
+    results: ResultsView
+
+
+def _records(runs: Sequence[RunResults], opts: Options) -> Iterator[tuple[str, str, Any, float]]:
+    """(run, query id or 'all', measure, value): per-query values, then each run's aggregates."""
+    for run in runs:
+        if opts.by_query:
+            for metric in run.results.iter_metrics():
+                yield run.name, metric.query_id, metric.measure, metric.value
+        if opts.summary:
+            for measure, value in run.results.aggregated.items():
+                yield run.name, SUMMARY_QID, measure, value
+
+
+def _columns(runs: Sequence[RunResults], opts: Options) -> list[str]:
+    return (['run'] if len(runs) > 1 else []) + (['query_id'] if opts.by_query else []) + ['measure', 'value']
+
+
+def _tidy_rows(runs: Sequence[RunResults], opts: Options, value: Callable) -> Iterator[list]:
+    several = len(runs) > 1
+    for name, qid, measure, v in _records(runs, opts):
+        yield ([name] if several else []) + ([qid] if opts.by_query else []) + [str(measure), value(measure, v)]
+
+
+def render_tsv(runs: Sequence[RunResults], opts: Options) -> str:
+    places = DEFAULT_PLACES if opts.places is None else opts.places
+    lines = ['\t'.join(row) for row in _tidy_rows(runs, opts, lambda m, v: format_value(m, v, places))]
+    return ''.join(line + '\n' for line in lines)
+
+
+def render_csv(runs: Sequence[RunResults], opts: Options) -> str:
+    import csv
+    import io
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator='\n')
+    writer.writerow(_columns(runs, opts))
+    writer.writerows(_tidy_rows(runs, opts, lambda m, v: format_value(m, v, opts.places)))
+    return out.getvalue()
+
+
+def render_jsonl(runs: Sequence[RunResults], opts: Options) -> str:
+    import json
+    keys = _columns(runs, opts)
+    rows = _tidy_rows(runs, opts, lambda m, v: json_value(m, v, opts.places))
+    return ''.join(json.dumps(dict(zip(keys, row, strict=True))) + '\n' for row in rows)
+
+
+def render_json(runs: Sequence[RunResults], opts: Options) -> str:
+    import json
+    measures = runs[0].results.measures if runs else []
+    doc: dict[str, Any] = {'measures': [str(m) for m in measures], 'runs': []}
+    for run in runs:
+        entry: dict = {'run': run.name}
+        if opts.summary:
+            entry['aggregate'] = {str(m): json_value(m, v, opts.places) for m, v in run.results.aggregated.items()}
+        if opts.by_query:
+            per_query: dict = {}
+            for metric in run.results.iter_metrics():
+                per_query.setdefault(metric.query_id, {})[str(metric.measure)] = \
+                    json_value(metric.measure, metric.value, opts.places)
+            entry['per_query'] = per_query
+        doc['runs'].append(entry)
+    return json.dumps(doc, indent=2) + '\n'
+
+
+def render_table(runs: Sequence[RunResults], opts: Options) -> str:
+    places = DEFAULT_PLACES if opts.places is None else opts.places
+    measures = runs[0].results.measures if runs else []
+    header = [str(m) for m in measures]
+    if opts.by_query:
+        lead = (['run'] if len(runs) > 1 else []) + ['query']
+        rows = []
+        for run in runs:
+            name = [run.name] if len(runs) > 1 else []
+            for qid, values in zip(run.results.query_ids, run.results.values.tolist(), strict=True):
+                rows.append(name + [qid] + [_cell(m, v, places) for m, v in zip(measures, values, strict=True)])
+            if opts.summary:
+                rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
+                                                    for m, v in run.results.aggregated.items()])
+        return text_table(lead + header, rows, numeric_from=len(lead))
+    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregated.items()] for run in runs]
+    table = text_table(['run'] + header, rows, numeric_from=1)
+    width = opts.width or shutil.get_terminal_size().columns
+    if max(map(len, table.splitlines()), default=0) <= width:
+        return table
+    transposed = [[h] + [row[j + 1] for row in rows] for j, h in enumerate(header)]
+    return text_table(['measure'] + [run.name for run in runs], transposed, numeric_from=1)
+
+
+def _cell(measure: Any, value: float, places: int) -> str:
+    """A per-query table cell; a query on which the measure is undefined shows '-'."""
+    if value != value and measure.definition.skips_undefined:
+        return '-'
+    return format_value(measure, value, places)
+
+
+def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], list[list[str]]]:
+    """The header and one row per run of the aggregates (the markup formats' table)."""
+    measures = runs[0].results.measures if runs else []
+    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregated.items()] for run in runs]
+    return ['run'] + [str(m) for m in measures], rows
+
+
+def render_markdown(runs: Sequence[RunResults], opts: Options) -> str:
+    header, rows = _summary_rows(runs, DEFAULT_PLACES if opts.places is None else opts.places)
+    return markdown_table([markdown_escape(h) for h in header], [[markdown_escape(c) for c in r] for r in rows])
+
+
+def render_latex(runs: Sequence[RunResults], opts: Options) -> str:
+    header, rows = _summary_rows(runs, DEFAULT_PLACES if opts.places is None else opts.places)
+    lines = [f'\\begin{{tabular}}{{l{"r" * (len(header) - 1)}}}', r'  \toprule',
+             '  ' + ' & '.join(latex_escape(h) for h in header) + r' \\', r'  \midrule']
+    lines += ['  ' + ' & '.join(latex_escape(c) for c in row) + r' \\' for row in rows]
+    return '\n'.join(lines + [r'  \bottomrule', r'\end{tabular}']) + '\n'
+
+
+def render_html(runs: Sequence[RunResults], opts: Options) -> str:
+    import html
+    header, rows = _summary_rows(runs, DEFAULT_PLACES if opts.places is None else opts.places)
+    queries = len(runs[0].results.query_ids) if runs else 0
+    table = html_table([html.escape(h) for h in header], [[html.escape(c) for c in r] for r in rows],
+                       html.escape(f'Mean over {queries} queries (sums for counts).'), set(range(1, len(header))))
+    return html_page('irmetrics: ' + ', '.join(run.name for run in runs), [table])
+
+
+RENDERERS: dict[str, Callable[[Sequence[RunResults], Options], str]] = {
+    'table': render_table, 'tsv': render_tsv, 'csv': render_csv, 'json': render_json, 'jsonl': render_jsonl,
+    'markdown': render_markdown, 'latex': render_latex, 'html': render_html,
+}
