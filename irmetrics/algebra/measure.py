@@ -29,6 +29,15 @@ COMPUTED = None
 UNDEFINED = math.nan
 
 
+#: What a measure's value is computed from (:attr:`MeasureDef.scope`).  ``'query'``: one query's ranking
+#: and judgments, a value per query, aggregated over the queries (every measure today);
+#: ``'run'``: a whole run at once, one value per run that is not a mean over queries (catalogue
+#: coverage, the Gini index of recommended items); ``'baseline'``: a run and a baseline run, one value
+#: (URisk, TRisk of a run against a baseline); ``'runs'``: several runs at once, one value per run
+#: (discriminative power, agreement between the rankings of systems).
+SCOPES = ('query', 'run', 'baseline', 'runs')
+
+
 @dataclass(frozen=True, eq=False)
 class MeasureDef:
     """Declaration of a measure family (see module docstring).
@@ -44,6 +53,9 @@ class MeasureDef:
     parameters and raises :class:`MeasureError` when they cannot go together.
     ``subtopics``: the measure reads every judgment of a document, one per subtopic (the qrels'
     iteration column); the others read one grade per document.
+    ``scope``: what a value is computed from (:data:`SCOPES`): one query's ranking (the default),
+    a whole run, a run and a baseline, or several runs; each scope has its place in the engine
+    interface (:class:`~irmetrics.providers.base.Prepared`) and in the API.
     """
 
     name: str
@@ -60,12 +72,15 @@ class MeasureDef:
     skips_undefined: bool = False
     check: Callable[[Mapping[str, Any]], None] | None = None
     subtopics: bool = False
+    scope: str = 'query'
     _index: dict[str, Param] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._index.update({p.name: p for p in self.params})
         if self.at_param is not None and self.at_param not in self._index:
             raise TypeError(f'{self.name}: at_param {self.at_param!r} is not a parameter')
+        if self.scope not in SCOPES:
+            raise TypeError(f'{self.name}: scope {self.scope!r} is not one of {", ".join(SCOPES)}')
 
     def has_param(self, name: str) -> bool:
         return name in self._index

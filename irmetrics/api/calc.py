@@ -25,28 +25,29 @@ def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None
     return Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect)
 
 
-def calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
+def calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
          duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
          dialect: str | None = None) -> CalcResults:
     """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``.
 
-    ``duplicates`` and ``memory_limit``: see :meth:`Evaluator.calc`; the others: see :func:`evaluator`.
+    ``baseline`` (the run the measures of scope ``'baseline'`` compare with), ``duplicates`` and
+    ``memory_limit``: see :meth:`Evaluator.calc`; the others: see :func:`evaluator`.
     """
     prepared = Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect)
-    return prepared.calc(run, duplicates=duplicates, memory_limit=memory_limit)
+    return prepared.calc(run, baseline=baseline, duplicates=duplicates, memory_limit=memory_limit)
 
 
-def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
+def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
                    duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
                    dialect: str | None = None) -> dict[Measure, float]:
     """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``; options as :func:`calc`."""
-    return calc(measures, qrels, run, provider=provider, duplicates=duplicates, memory_limit=memory_limit,
-                strict=strict, dialect=dialect).aggregated
+    return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
+                memory_limit=memory_limit, strict=strict, dialect=dialect).aggregated
 
 
-def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
+def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
               duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
               dialect: str | None = None) -> Iterator[Metric]:
     """``Metric(query_id, measure, value)`` for every qrels query and measure; options as :func:`calc`."""
-    return calc(measures, qrels, run, provider=provider, duplicates=duplicates, memory_limit=memory_limit,
-                strict=strict, dialect=dialect).iter_metrics()
+    return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
+                memory_limit=memory_limit, strict=strict, dialect=dialect).iter_metrics()

@@ -16,8 +16,8 @@ the numbers are the same to the last bit.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,13 +31,29 @@ from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import distinct
 from ..dialects import parse_measures
-from ..errors import DuplicateError, InputError
+from ..errors import DuplicateError, InputError, MeasureError
 from ..providers import PROVIDERS
 from ..providers.base import Prepared
 from . import diagnostics
 from .results import CalcResults, Metric, QueryValues
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
+
+#: How each scope of a measure of a whole run is computed by a prepared engine: (engine, run, baseline).
+_RUN_LEVEL: dict[str, Callable[[Prepared, Run, Run | None], dict[Measure, float]]] = {
+    'run': lambda prepared, run, baseline: prepared.evaluate_run(run),
+    'baseline': lambda prepared, run, baseline: prepared.evaluate_against(run, baseline),  # type: ignore[arg-type]
+}
+
+
+class RunsResults(NamedTuple):
+    """The results of several runs evaluated together (:meth:`Evaluator.calc_runs`): each run's
+    :class:`CalcResults` by name, and each measure of several runs (scope ``'runs'``) as one value per
+    run, in the order of ``names``."""
+
+    names: tuple[str, ...]
+    results: dict[str, CalcResults]
+    across: dict[Measure, np.ndarray]
 MemoryLimit = int | str | None
 Plan = list[tuple[str, list[Measure], Prepared]]
 
@@ -57,11 +73,17 @@ class Evaluator:
         self.strict = strict
         self.provider = provider
         with errors.strict(strict):
-            self.measures: list[Measure] = parse_measures(measures, dialect)
+            self.all_measures: list[Measure] = parse_measures(measures, dialect)
             self.qrels: Qrels = to_qrels(qrels)
-            _check_qrels(self.qrels, self.measures)
-            diagnostics.check_levels(self.qrels, self.measures)
-        self._groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.measures, provider)]
+            _check_qrels(self.qrels, self.all_measures)
+            diagnostics.check_levels(self.qrels, self.all_measures)
+        #: the measures of one query's ranking: the columns of every per-query matrix
+        self.measures = [m for m in self.all_measures if m.definition.scope == 'query']
+        #: the measures of a whole run (scope 'run' or 'baseline'): one value per run
+        self.run_measures = [m for m in self.all_measures if m.definition.scope in _RUN_LEVEL]
+        #: the measures of several runs at once (scope 'runs'): see calc_runs
+        self.runs_measures = [m for m in self.all_measures if m.definition.scope == 'runs']
+        self._groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.all_measures, provider)]
         self._plan: Plan | None = None
         self._native: Prepared | None = None
         self._query_ids: list[str] | None = None
@@ -95,13 +117,25 @@ class Evaluator:
         return self._query_index.lookup(ids.column(query_ids))
 
     # --- whole runs --------------------------------------------------------------------------
-    def calc(self, run: Any, *, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> CalcResults:
-        """Per-query values and aggregates of ``run``.
+    def calc(self, run: Any, *, baseline: Any = None, duplicates: str = 'error',
+             memory_limit: MemoryLimit = None) -> CalcResults:
+        """Per-query values and aggregates of ``run``; the measures of a whole run (scope ``'run'``)
+        and those against ``baseline`` (scope ``'baseline'``, any run input) give one value each.
 
         A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
         ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
         queries, with the same numbers: see docs/scaling.md.
         """
+        if self.runs_measures:
+            raise MeasureError(f'{self.runs_measures[0]!r} is computed from several runs at once: evaluate '
+                               f'them together with Evaluator.calc_runs')
+        return self._calc(run, baseline, duplicates, memory_limit)
+
+    def _calc(self, run: Any, baseline: Any, duplicates: str, memory_limit: MemoryLimit) -> CalcResults:
+        needing = [m for m in self.run_measures if m.definition.scope == 'baseline']
+        if needing and baseline is None:
+            raise MeasureError(f'{needing[0]!r} compares a run with a baseline: give the baseline run '
+                               f'(baseline=...)')
         budget = memory_budget(memory_limit)
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
@@ -109,7 +143,32 @@ class Evaluator:
             run = to_run(run, duplicates=duplicates)
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)
-        return CalcResults(self.query_ids, self.measures, _values(self.measures, self.plan, self.qrels, run, present))
+            against = None if baseline is None else to_run(baseline, duplicates=duplicates)
+        values = _values(self.measures, self.plan, self.qrels, run, present)
+        return CalcResults(self.query_ids, self.measures, values, self._run_values(run, against))
+
+    def calc_runs(self, runs: Mapping[str, Any], *, duplicates: str = 'error') -> RunsResults:
+        """Every run of ``runs`` (``{name: run}``) evaluated, and the measures of several runs at once
+        (scope ``'runs'``): one value per run, computed from all of them."""
+        names = list(runs)
+        if len(names) < 2:
+            raise InputError(f'calc_runs needs two runs or more, got {len(names)}')
+        loaded = [to_run(runs[name], duplicates=duplicates) for name in names]
+        results = {name: self._calc(run, None, duplicates, None) for name, run in zip(names, loaded, strict=True)}
+        across: dict[Measure, np.ndarray] = {}
+        for _name, group, prepared in self.plan:
+            if any(m in self.runs_measures for m in group):
+                across.update(prepared.evaluate_runs(loaded))
+        return RunsResults(tuple(names), results, {m: across[m] for m in self.runs_measures})
+
+    def _run_values(self, run: Run, baseline: Run | None) -> dict[Measure, float]:
+        """The values of the measures of a whole run, from the engines that compute them (by scope)."""
+        found: dict[Measure, float] = {}
+        for _name, group, prepared in self.plan:
+            scopes = {m.definition.scope for m in group} & set(_RUN_LEVEL)
+            for scope in sorted(scopes):
+                found.update(_RUN_LEVEL[scope](prepared, run, baseline))
+        return {m: found[m] for m in self.run_measures}
 
     def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
                        memory_limit: MemoryLimit = None) -> dict[Measure, float]:
@@ -125,7 +184,12 @@ class Evaluator:
     def calc_queries(self, run: Any, *, duplicates: str = 'error') -> QueryValues:
         """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
         queries; the work is proportional to the part and its queries' judgments, whatever the size
-        of the qrels."""
+        of the qrels.  Measures of a whole run (or several) cannot be computed from a part: they are
+        refused."""
+        whole = self.run_measures + self.runs_measures
+        if whole:
+            raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): it '
+                               f'cannot be evaluated in parts (chunks, partitions); evaluate the run in memory')
         run = to_run(run, duplicates=duplicates)
         codes = distinct(self.codes_of(run.query_ids))
         return self._calc_subset(codes[codes >= 0], run)
@@ -204,8 +268,11 @@ def _values(measures: list[Measure], plan: Plan, qrels: Qrels, run: Run,
     values = np.empty((qrels.num_queries, len(measures)), dtype=np.float64)
     column = {m: j for j, m in enumerate(measures)}
     for _name, group, prepared in plan:
+        mine = [m for m in group if m in column]
+        if not mine:
+            continue
         computed = prepared.evaluate(run)
-        for m in group:
+        for m in mine:
             col = np.asarray(computed[m], dtype=np.float64)
             if m.definition.missing_value is not COMPUTED:
                 col = np.where(present, col, m.definition.missing_value)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -68,28 +69,35 @@ class CalcResults:
     Unpacks like ir_measures' ``CalcResults``: ``aggregated, per_query = results``.
     """
 
-    __slots__ = ('query_ids', 'measures', 'values')
+    __slots__ = ('query_ids', 'measures', 'values', 'run_values')
     query_ids: list[str]
     measures: list[Measure]
     values: np.ndarray
+    run_values: Mapping[Measure, float]
 
-    def __init__(self, query_ids: list[str], measures: list[Measure], values: np.ndarray):
+    def __init__(self, query_ids: list[str], measures: list[Measure], values: np.ndarray,
+                 run_values: Mapping[Measure, float] | None = None):
+        """``values``: query x measure; ``run_values``: the measures of a whole run (not per query),
+        one value each, which :attr:`aggregated` lists after the others."""
         values = np.asarray(values, dtype=np.float64)
         if values.shape != (len(query_ids), len(measures)):
             raise ValueError(f'values of shape {values.shape} for {len(query_ids)} queries x {len(measures)} measures')
         values.flags.writeable = False
-        for name, value in (('query_ids', query_ids), ('measures', measures), ('values', values)):
+        fields = (('query_ids', query_ids), ('measures', measures), ('values', values),
+                  ('run_values', MappingProxyType(dict(run_values or {}))))
+        for name, value in fields:
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError('CalcResults are immutable: evaluate again to change them')
 
-    def __reduce__(self) -> tuple[type, tuple[list[str], list[Measure], np.ndarray]]:
-        return CalcResults, (self.query_ids, self.measures, np.array(self.values))
+    def __reduce__(self) -> tuple[type, tuple[list[str], list[Measure], np.ndarray, dict[Measure, float]]]:
+        return CalcResults, (self.query_ids, self.measures, np.array(self.values), dict(self.run_values))
 
     @property
     def aggregated(self) -> dict[Measure, float]:
-        return {m: aggregate(m, self.values[:, j]) for j, m in enumerate(self.measures)}
+        means = {m: aggregate(m, self.values[:, j]) for j, m in enumerate(self.measures)}
+        return {**means, **self.run_values}
 
     @property
     def per_query(self) -> list[Metric]:

@@ -21,6 +21,14 @@ TIES = 'score descending (compared as doubles), ties by document id descending (
 WIDTH = 100
 
 
+#: What the catalogue says of a measure that is not computed per query (MeasureDef.scope).
+_SCOPES = {
+    'run': 'Computed from the whole run at once: one value per run, not a mean over queries.',
+    'baseline': 'Computed from a run and a baseline run (baseline=...): one value per run.',
+    'runs': 'Computed from several runs at once (Evaluator.calc_runs): one value per run.',
+}
+
+
 # --- facts about one measure family ---------------------------------------------------------
 def definitions() -> list[MeasureDef]:
     """Every registered measure family, in alphabetical order."""
@@ -115,7 +123,9 @@ def conventions_of(defn: MeasureDef) -> list[str]:
     if defn.skips_undefined:
         out.append('Queries on which the measure is undefined are left out of the per-query results '
                    'and of the mean.')
-    if defn.aggregate == 'sum':
+    if defn.scope != 'query':
+        out.append(_SCOPES[defn.scope])
+    elif defn.aggregate == 'sum':
         out.append('Aggregate: the sum over queries.')
     elif defn.has_param('agg'):
         out.append("Aggregate: the mean over queries; with agg='gmean' the geometric mean, each value floored "

@@ -47,7 +47,7 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
     if baseline is not None and baseline not in names:
         raise ComparisonError(f'unknown baseline {baseline!r}: the runs are {", ".join(map(repr, names))}')
     evaluator = Evaluator(measures, qrels, provider=provider)
-    check_comparable(evaluator.measures)
+    check_comparable(evaluator.all_measures)
     results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
     values = np.stack([r.values for r in results])
     return build_comparison(names, evaluator.measures, results[0].query_ids, values, baseline, settings)
@@ -56,6 +56,9 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
 def check_comparable(measures: Sequence[Measure]) -> None:
     """Refuse the measures summed over queries (counts): they are not per-query scores to compare."""
     for m in measures:
+        if m.definition.scope != 'query':
+            raise MeasureError(f'{m} is a measure of a whole run ({m.definition.scope!r}), not a per-query score: '
+                               f'a paired comparison needs one value per query')
         if m.definition.aggregate != 'mean':
             raise MeasureError(f'{m} is a count summed over queries, not a per-query score: it cannot be '
                                f'compared between runs (compare a mean measure such as AP or nDCG@10)')

@@ -28,7 +28,7 @@ from irmetrics.algebra.measure import Measure
 from irmetrics.api.evaluator import Evaluator, MeasuresLike
 from irmetrics.api.results import CalcResults, Metric, QueryValues
 from irmetrics.data.columns import find_columns
-from irmetrics.errors import InputError
+from irmetrics.errors import InputError, MeasureError
 
 from . import layout, tasks
 from .results import DaskResults
@@ -44,6 +44,10 @@ class DaskEvaluator:
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None,
                  dialect: str | None = None):
         self.evaluator = Evaluator(measures, qrels, provider=provider, dialect=dialect)
+        whole = self.evaluator.run_measures + self.evaluator.runs_measures
+        if whole:
+            raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): Dask '
+                               f'evaluates a run partition by partition; evaluate it in memory')
         self._scattered: dict[str, Any] = {}
 
     @property

@@ -80,6 +80,20 @@ class Prepared(ABC):
         computed (``missing_value is COMPUTED``): then they must be correct.
         """
 
+    # --- measures beyond one query (MeasureDef.scope): one value per run -----------------------------
+    def evaluate_run(self, run: Run) -> dict[Measure, float]:
+        """The values of the measures of scope ``'run'`` on the whole of ``run``."""
+        raise ProviderError(f'{type(self).__name__} computes no measure of a whole run')
+
+    def evaluate_against(self, run: Run, baseline: Run) -> dict[Measure, float]:
+        """The values of the measures of scope ``'baseline'``: ``run`` against ``baseline``."""
+        raise ProviderError(f'{type(self).__name__} computes no measure against a baseline')
+
+    def evaluate_runs(self, runs: Sequence[Run]) -> dict[Measure, np.ndarray]:
+        """The values of the measures of scope ``'runs'``: one value per run of ``runs``, computed
+        from all of them at once."""
+        raise ProviderError(f'{type(self).__name__} computes no measure of several runs')
+
     # --- capabilities beyond measures: an engine that lacks one says so -------------------------------
     def relevance_strings(self, run: Run, depth: int, judged_only: bool = False) -> list[str]:
         """trec_eval's ``relstring`` of each qrels query (in the qrels' order): one character per

@@ -93,7 +93,7 @@ def render_jsonl(runs: Sequence[RunResults], opts: Options) -> str:
 
 def render_json(runs: Sequence[RunResults], opts: Options) -> str:
     import json
-    measures = runs[0].results.measures if runs else []
+    measures = list(runs[0].results.aggregated) if runs else []
     doc: dict[str, Any] = {'measures': [str(m) for m in measures], 'runs': []}
     for run in runs:
         entry: dict = {'run': run.name}
@@ -111,7 +111,7 @@ def render_json(runs: Sequence[RunResults], opts: Options) -> str:
 
 def render_table(runs: Sequence[RunResults], opts: Options) -> str:
     places = DEFAULT_PLACES if opts.places is None else opts.places
-    measures = runs[0].results.measures if runs else []
+    measures = list(runs[0].results.aggregated) if runs else []     # a run's measures: per query first
     header = [str(m) for m in measures]
     if opts.by_query:
         lead = (['run'] if len(runs) > 1 else []) + ['query']
@@ -119,7 +119,8 @@ def render_table(runs: Sequence[RunResults], opts: Options) -> str:
         for run in runs:
             name = [run.name] if len(runs) > 1 else []
             for qid, values in zip(run.results.query_ids, run.results.values.tolist(), strict=True):
-                rows.append(name + [qid] + [_cell(m, v, places) for m, v in zip(measures, values, strict=True)])
+                cells = [_cell(m, v, places) for m, v in zip(run.results.measures, values, strict=True)]
+                rows.append(name + [qid] + cells + [''] * (len(measures) - len(cells)))
             if opts.summary:
                 rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
                                                     for m, v in run.results.aggregated.items()])
@@ -142,7 +143,7 @@ def _cell(measure: Any, value: float, places: int) -> str:
 
 def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], list[list[str]]]:
     """The header and one row per run of the aggregates (the markup formats' table)."""
-    measures = runs[0].results.measures if runs else []
+    measures = list(runs[0].results.aggregated) if runs else []
     rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregated.items()] for run in runs]
     return ['run'] + [str(m) for m in measures], rows
 

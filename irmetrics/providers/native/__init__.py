@@ -53,7 +53,22 @@ class NativePrepared(Prepared):
 
     def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
         table = RankedTable(self.index, run)
-        return {m: KERNELS[m.definition](m, table) for m in self.measures}
+        return {m: KERNELS[m.definition](m, table) for m in self._of('query')}
+
+    def evaluate_run(self, run: Run) -> dict[Measure, float]:
+        table = RankedTable(self.index, run)
+        return {m: float(KERNELS[m.definition](m, table)) for m in self._of('run')}
+
+    def evaluate_against(self, run: Run, baseline: Run) -> dict[Measure, float]:
+        table, base = RankedTable(self.index, run), RankedTable(self.index, baseline)
+        return {m: float(KERNELS[m.definition](m, table, base)) for m in self._of('baseline')}
+
+    def evaluate_runs(self, runs: Sequence[Run]) -> dict[Measure, np.ndarray]:
+        tables = [RankedTable(self.index, run) for run in runs]
+        return {m: np.asarray(KERNELS[m.definition](m, tables), dtype=np.float64) for m in self._of('runs')}
+
+    def _of(self, scope: str) -> list[Measure]:
+        return [m for m in self.measures if m.definition.scope == scope]
 
     def relevance_strings(self, run: Run, depth: int, judged_only: bool = False) -> list[str]:
         return relevance_strings(self.index, run, depth, judged_only)

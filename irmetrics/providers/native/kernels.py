@@ -1,19 +1,25 @@
-"""The table of native kernels: measure definition -> function(measure, table) -> per-query values.
+"""The table of native kernels, keyed by the measure's definition (``@kernel(nDCG)``), never by its spelling.
 
-Each family module registers its kernels here with :func:`kernel`, keyed by the measure's definition
-(``@kernel(nDCG)``), never by its spelling; a kernel holds only its maths and reads the shared
-:class:`~.table.RankedTable`.
+A kernel holds only its maths and reads the shared :class:`~.table.RankedTable` of a run; what it
+receives and returns follows the definition's scope (:data:`~irmetrics.algebra.measure.SCOPES`):
+
+* ``'query'``: ``kernel(measure, table)`` -> one value per qrels query (every built-in measure);
+* ``'run'``: ``kernel(measure, table)`` -> one value for the whole run;
+* ``'baseline'``: ``kernel(measure, table, baseline_table)`` -> one value for the run against the baseline;
+* ``'runs'``: ``kernel(measure, tables)`` -> one value per run of ``tables``.
+
+So a new measure of any scope is a definition in :mod:`irmetrics.measures` and a kernel here.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ...algebra.measure import Measure, MeasureDef
-from .table import RankedTable
 
-Kernel = Callable[[Measure, RankedTable], np.ndarray]
+Kernel = Callable[..., Any]          # by scope: see the module docstring
 KERNELS: dict[MeasureDef, Kernel] = {}
 
 
