@@ -5,11 +5,12 @@
     >>> irm.calc_aggregate([AP, nDCG@10, P(rel=2)@5], qrels, run)   # doctest: +SKIP
 
 The public API only: everything is defined in the packages below it (docs/architecture.md):
-:mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.core` (the measure
-algebra, the provider registry, the calculation functions), :mod:`irmetrics.measures` (the
-definitions), :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.comparing` (comparing runs:
-``irmetrics.compare`` and its companions, imported on first use), :mod:`irmetrics.bridges` (irmetrics
-inside ir_measures and PyTerrier) and :mod:`irmetrics.errors`.
+:mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.algebra` (what a measure
+is), :mod:`irmetrics.measures` (the definitions), :mod:`irmetrics.dialects` (measure names),
+:mod:`irmetrics.providers` (the engines), :mod:`irmetrics.api` (the evaluator, the calculation
+functions, results), :mod:`irmetrics.rendering` (results as text), :mod:`irmetrics.comparing` (comparing
+runs: ``irmetrics.compare`` and its companions, imported on first use), :mod:`irmetrics.bridges`
+(irmetrics inside ir_measures and PyTerrier) and :mod:`irmetrics.errors`.
 """
 import importlib
 from typing import TYPE_CHECKING, Any

@@ -6,5 +6,5 @@
 * :mod:`.ranking` (the one ranking rule, trec_eval's) and :mod:`.segments` (arrays grouped by query);
 * :mod:`.trec`: TREC text files; :mod:`.inputs`: every other input (DataFrames, dicts, records).
 
-It knows nothing of measures: :mod:`irmetrics.core` and the providers use it, never the reverse.
+It knows nothing of measures: :mod:`irmetrics.api` and the providers use it, never the reverse.
 """
