@@ -1,0 +1,11 @@
+"""Bpref: relevant documents ranked above judged non-relevant ones (measures/bpref.py),
+hand-computed on the shared case (tests/hand_case.py) against the formula."""
+import pytest
+from hand_case import approx, cases_of, value
+
+from irmetrics import Bpref
+
+
+@pytest.mark.parametrize('measure, expected', cases_of(Bpref))
+def test_hand_computed_values(measure, expected):
+    assert value(measure) == approx(expected)

@@ -1,0 +1,11 @@
+"""infAP: AP inferred from a sample of judgments (measures/infap.py),
+hand-computed on the shared case (tests/hand_case.py) against the formula."""
+import pytest
+from hand_case import approx, cases_of, value
+
+from irmetrics import infAP
+
+
+@pytest.mark.parametrize('measure, expected', cases_of(infAP))
+def test_hand_computed_values(measure, expected):
+    assert value(measure) == approx(expected)

@@ -1,0 +1,11 @@
+"""Rprec: precision at rank R (measures/rprec.py),
+hand-computed on the shared case (tests/hand_case.py) against the formula."""
+import pytest
+from hand_case import approx, cases_of, value
+
+from irmetrics import Rprec
+
+
+@pytest.mark.parametrize('measure, expected', cases_of(Rprec))
+def test_hand_computed_values(measure, expected):
+    assert value(measure) == approx(expected)
