@@ -5,6 +5,7 @@ harness ``fuzz/fuzz_measure_parser.py`` check."""
 from hypothesis import strategies as st
 
 from irmetrics import MeasureError, parse_measure, parse_trec_measure
+from irmetrics import constraints as C_
 from irmetrics.algebra import params as P_
 from irmetrics.algebra.measure import REGISTRY
 from irmetrics.dialects.trec_eval import INVOCATION_PARAMS, trec_output_name
@@ -12,22 +13,22 @@ from irmetrics.dialects.trec_eval import INVOCATION_PARAMS, trec_output_name
 
 def parameter_values(constraint):
     """A strategy for valid values of a parameter constraint."""
-    if isinstance(constraint, P_.Int):
+    if isinstance(constraint, C_.Int):
         low = constraint.minimum if constraint.minimum is not None else -3
         return st.integers(min_value=low, max_value=constraint.maximum if constraint.maximum is not None else 5000)
-    if isinstance(constraint, P_.Float):
+    if isinstance(constraint, C_.Float):
         return st.floats(min_value=constraint.low, max_value=constraint.high, exclude_min=constraint.low_open,
                          exclude_max=constraint.high_open, allow_nan=False, allow_infinity=False)
-    if isinstance(constraint, P_.Bool):
+    if isinstance(constraint, C_.Bool):
         return st.booleans()
-    if isinstance(constraint, P_.Choice):
+    if isinstance(constraint, C_.Choice):
         return st.sampled_from(constraint.choices)
-    if isinstance(constraint, P_.GainMap):
+    if isinstance(constraint, C_.GainMap):
         gains = st.integers(0, 100) | st.floats(0, 1e6, allow_nan=False, allow_infinity=False)
         return st.dictionaries(st.integers(0, 10), gains, min_size=1, max_size=4)
-    if isinstance(constraint, P_.FloatList):
+    if isinstance(constraint, C_.FloatList):
         return st.lists(parameter_values(constraint.item), min_size=1, max_size=5)
-    if isinstance(constraint, P_.IntOrChoice):
+    if isinstance(constraint, C_.IntOrChoice):
         return parameter_values(constraint.number) | st.sampled_from(constraint.choices)
     raise AssertionError(f'no strategy for {constraint!r}')
 
