@@ -33,6 +33,7 @@ from .data.trec.reader import read_trec_qrels, read_trec_run
 from .dialects import parse_measure, parse_measures
 from .dialects.trec_eval import parse_trec_measure
 from .errors import (
+    AmbiguousMeasureError,
     DuplicateError,
     InputError,
     IrmetricsError,
@@ -64,10 +65,10 @@ def __getattr__(name: str) -> Any:
         return values[name]
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
-__all__ = ['calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison', 'ComparisonError', 'define',
-           'DuplicateError', 'evaluator', 'Evaluator', 'InputError', 'IrmetricsError', 'IrmetricsWarning',
-           'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError', 'Metric', 'OptionError',
-           'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures', 'parse_trec_measure',
-           'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels', 'read_trec_run', 'roc_curve',
-           'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError', 'UnsupportedMeasureError',
-           'use_in_ir_measures', '__version__', *_measure_names]
+__all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison',
+           'ComparisonError', 'define', 'DuplicateError', 'evaluator', 'Evaluator', 'InputError',
+           'IrmetricsError', 'IrmetricsWarning', 'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError',
+           'Metric', 'OptionError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',
+           'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels',
+           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
+           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]

@@ -17,7 +17,7 @@ import contextvars
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from types import FrameType
 
 
@@ -31,6 +31,24 @@ class MeasureError(IrmetricsError, ValueError):
 
 class UnknownMeasureError(MeasureError):
     """The measure name is not known; the message suggests the closest names."""
+
+
+class AmbiguousMeasureError(MeasureError):
+    """A measure name that two dialects read as different measures (``recall``: trec_eval's R@5 ...
+    R@1000, ranx's SetR).  ``readings`` maps each dialect to what it reads; the message says how to
+    choose, in Python (``dialect=``) or, with ``option``, on the command line."""
+
+    def __init__(self, word: str, readings: Mapping[str, Sequence[object]], option: str = ''):
+        self.word, self.readings, self.option = word, readings, option
+        said = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in readings.items())
+        choices = ' or '.join(repr(name) for name in readings)
+        how = (f'choose with {option} {" or ".join(readings)}' if option else
+               f'say which with dialect={choices} (parse_measures, calc, evaluator, ...)')
+        super().__init__(f'measure {word!r} names different measures in different dialects ({said}); {how}, '
+                         f"or write the measure in irmetrics' syntax")
+
+    def __reduce__(self) -> tuple[type, tuple[str, Mapping[str, Sequence[object]], str]]:
+        return type(self), (self.word, self.readings, self.option)
 
 
 class MeasureSyntaxError(MeasureError):

@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..errors import MeasureError
+from ..errors import AmbiguousMeasureError, MeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
 from .sources import load_qrels, load_run
@@ -18,6 +18,8 @@ def resolve_measures(words: Sequence[str], dialect: str | None = None) -> list:
     from ..dialects import parse_measures
     try:
         return parse_measures(list(words), dialect)
+    except AmbiguousMeasureError as ex:
+        raise AmbiguousMeasureError(ex.word, ex.readings, option='--dialect') from None
     except MeasureError as ex:
         file = next((w for w in words if os.path.isfile(w)), None)
         if file is not None:

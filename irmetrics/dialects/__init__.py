@@ -18,7 +18,7 @@ from typing import Any
 
 from ..algebra import parse as irmetrics_syntax
 from ..algebra.measure import Measure
-from ..errors import MeasureError, MeasureSyntaxError, UnknownMeasureError
+from ..errors import AmbiguousMeasureError, MeasureError, MeasureSyntaxError, UnknownMeasureError
 from . import ranx, trec_eval
 
 #: The dialects, in the order errors and readings are reported: name -> word -> its measures.
@@ -46,7 +46,7 @@ def read_word(word: str, dialect: str | None = None) -> list[Measure]:
     if len(distinct) == 1:
         return next(iter(readings.values()))
     if readings:
-        raise MeasureError(_ambiguity(word, readings))
+        raise AmbiguousMeasureError(word, dict(readings))
     raise _most_useful(failures)
 
 
@@ -62,14 +62,6 @@ def _readings(word: str) -> tuple[dict[str, list[Measure]], dict[str, MeasureErr
         except MeasureError as ex:
             failures[name] = ex
     return readings, failures
-
-
-def _ambiguity(word: str, readings: dict[str, list[Measure]]) -> str:
-    said = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in readings.items())
-    choices = ' or '.join(repr(name) for name in readings)
-    return (f'measure {word!r} names different measures in different dialects ({said}); say which with '
-            f'dialect={choices} in Python (parse_measures, calc, evaluator, ...) or --dialect on the command '
-            f"line, or write the measure in irmetrics' syntax")
 
 
 def _most_useful(failures: dict[str, MeasureError]) -> MeasureError:

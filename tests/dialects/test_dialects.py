@@ -6,7 +6,7 @@ from cli_support import irmetrics, write_inputs
 import irmetrics as irm
 from irmetrics import AP, DCG, RBP, RR, P, R, SetP, SetR, Success, nDCG
 from irmetrics.dialects import DIALECTS, parse_measures
-from irmetrics.errors import MeasureError, MeasureSyntaxError, UnknownMeasureError
+from irmetrics.errors import AmbiguousMeasureError, MeasureError, MeasureSyntaxError, UnknownMeasureError
 from irmetrics.providers.base import ANY, Pattern
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -41,12 +41,12 @@ def test_the_default_rule_reads_what_the_dialects_agree_on(word):
 
 @pytest.mark.parametrize('word', sorted(COLLIDING))
 def test_a_word_two_dialects_read_differently_is_an_error_naming_both_readings(word):
-    with pytest.raises(MeasureError) as info:
+    with pytest.raises(AmbiguousMeasureError) as info:
         parse_measures(word)
     message = str(info.value)
     for dialect, reading in COLLIDING[word].items():
         assert f'{dialect}: {", ".join(map(repr, reading))}' in message
-    assert 'dialect=' in message and '--dialect' in message
+    assert "dialect='trec_eval' or 'ranx'" in message and info.value.readings == COLLIDING[word]
     for dialect, reading in COLLIDING[word].items():          # naming the dialect chooses its reading
         assert parse_measures(word, dialect=dialect) == reading
 
@@ -94,6 +94,7 @@ def test_words_read_the_same_in_python_and_on_the_command_line(tmp_path):
     for word, readings in COLLIDING.items():
         refused = irmetrics('qrels', 'a.run', word, cwd=tmp_path)
         assert refused.returncode == 2 and 'different measures in different dialects' in refused.stderr
+        assert 'choose with --dialect' in refused.stderr and 'dialect=' not in refused.stderr
         for dialect, reading in readings.items():
             chosen = irmetrics('qrels', 'a.run', word, '--dialect', dialect, '-f', 'tsv', cwd=tmp_path)
             assert [line.split('\t')[0] for line in chosen.stdout.splitlines()] == [repr(m) for m in reading]
