@@ -6,7 +6,8 @@ object, a pandas DataFrame, an Arrow table or a polars DataFrame (columns named 
 :mod:`.columns`), a dict of dicts (``{query_id: {doc_id: relevance_or_score}}``), or an iterable of
 named tuples or plain tuples in ``Qrel`` / ``ScoredDoc`` field order (ir_measures' and
 ir_datasets' record types among them).  Arrow, polars and Parquet inputs are read by
-:mod:`.tables` and :mod:`.parquet`, imported only then.
+:mod:`.tables` and :mod:`.parquet`, imported only then; arrays (a top-k or score matrix, a grade
+matrix, dense or scipy.sparse) by :mod:`.arrays`.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import InputError, warn
+from .arrays import is_array, is_array_pair, qrels_from_matrix, run_from_arrays
 from .columns import find_columns
 from .locate import RowLocator
 from .qrels import Qrels
@@ -30,6 +32,8 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
     (``duplicates``: see :func:`read_trec_qrels`)."""
     if isinstance(obj, Qrels):
         return obj
+    if is_array(obj):
+        return qrels_from_matrix(obj, duplicates)
     if is_source(obj):
         if is_parquet(obj):
             from .parquet import read_parquet_qrels
@@ -55,6 +59,8 @@ def to_run(obj: Any, duplicates: str = 'error') -> Run:
     """Convert any supported run input (see the module docstring; a ``ranx.Run`` too) to :class:`Run`."""
     if isinstance(obj, Run):
         return obj
+    if is_array(obj) or is_array_pair(obj):
+        return run_from_arrays(obj, duplicates)
     if is_source(obj):
         if is_parquet(obj):
             from .parquet import read_parquet_run

@@ -1,0 +1,112 @@
+"""irmetrics/data/arrays.py: runs and judgments as arrays (top-k item indices, score matrices,
+(items, scores) pairs; dense and scipy.sparse grade matrices) give exactly the numbers of the same data
+written as TREC files, ties included, and every shape or value problem is one error naming the array."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import irmetrics as irm
+from irmetrics.errors import DuplicateError, InputError
+
+MEASURES = ['AP', 'nDCG@10', 'P@5', 'RR', 'R@20', 'Bpref', 'Rprec', 'NumRet', 'NumRel', 'Success@3']
+
+
+def trec_qrels(grades: np.ndarray) -> str:
+    users, items = np.nonzero(grades)
+    return ''.join(f'{u} 0 {i} {grades[u, i]}\n' for u, i in zip(users, items, strict=True))
+
+
+def trec_run(items: np.ndarray, scores: np.ndarray) -> str:
+    return ''.join(f'{u} Q0 {items[u, r]} {r + 1} {float(scores[u, r])!r} t\n'
+                   for u in range(items.shape[0]) for r in range(items.shape[1]))
+
+
+def same_numbers(qrels_a, run_a, qrels_b, run_b):
+    a, b = irm.calc(MEASURES, qrels_a, run_a), irm.calc(MEASURES, qrels_b, run_b)
+    assert a.query_ids == b.query_ids
+    np.testing.assert_array_equal(a.values, b.values)
+
+
+@pytest.fixture(params=range(4))
+def data(request):
+    rng = np.random.default_rng(request.param)
+    users, catalogue = 30, 25
+    grades = rng.choice([0, 0, 0, 1, 2], size=(users, catalogue))
+    grades[0] = 0                                                   # a user without judgments
+    scores = rng.integers(0, 4, size=(users, catalogue)) / 2        # many ties
+    return grades, scores
+
+
+def test_a_score_matrix_gives_the_numbers_of_its_trec_file(data):
+    grades, scores = data
+    items = np.broadcast_to(np.arange(scores.shape[1]), scores.shape)
+    same_numbers(grades, scores, trec_qrels(grades), trec_run(items, scores))
+
+
+def test_a_top_k_array_is_ranked_in_the_given_order(data):
+    grades, scores = data
+    rng = np.random.default_rng(7)
+    top = np.stack([rng.permutation(scores.shape[1])[:12] for _ in range(scores.shape[0])])
+    k = top.shape[1]
+    given = np.broadcast_to(np.arange(k, 0, -1, dtype=np.float64), top.shape)
+    same_numbers(grades, top, trec_qrels(grades), trec_run(top, given))
+    same_numbers(grades, (top, scores[:, :k]), trec_qrels(grades), trec_run(top, scores[:, :k]))
+
+
+def test_sparse_judgments_keep_explicit_zeros_as_judged(data):
+    grades, scores = data
+    rows, cols = np.nonzero(grades)
+    zero = int(np.flatnonzero(grades[1] == 0)[0])                  # stored below: judged non-relevant
+    judged = sp.csr_matrix((np.append(grades[rows, cols], 0), (np.append(rows, 1), np.append(cols, zero))),
+                           shape=grades.shape)
+    coo = judged.tocoo()
+    assert (coo.data == 0).sum() == 1
+    text = ''.join(f'{u} 0 {i} {g}\n' for u, i, g in zip(coo.row, coo.col, coo.data, strict=True))
+    items = np.broadcast_to(np.arange(scores.shape[1]), scores.shape)
+    same_numbers(judged, scores, text, trec_run(items, scores))
+    assert ('1', str(zero), 0) in {(q.query_id, q.doc_id, q.relevance) for q in irm.to_qrels(judged)}
+
+
+def test_ids_are_the_text_of_the_indices():
+    results = irm.calc(['P@1'], np.array([[0, 1], [1, 0]]), np.array([[1, 0], [0, 1]]))
+    assert results.query_ids == ['0', '1'] and results.aggregated[irm.P @ 1] == 1.0
+
+
+class Tensor:
+    """A stand-in for a torch tensor: an array exposed through DLPack only."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, **kwargs):
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_arrays_exposing_dlpack_are_read_without_numpy(data):
+    grades, scores = data
+    same_numbers(Tensor(grades), Tensor(scores), grades, scores)
+
+
+@pytest.mark.parametrize('run, message', [
+    (np.zeros((2, 3, 4)), 'expected a 2-D array'),
+    (np.array([[0.5, np.nan]]), 'the score nan at row 0, column 1 is not a finite number'),
+    (np.array([[1, -1]]), 'item index -1 at row 0, column 1'),
+    ((np.array([[1, 2]]), np.array([[1.0]])), 'different shapes'),
+    (sp.csr_matrix(np.eye(2)), 'give the run as a dense array'),
+    (np.array([['a', 'b']]), 'expected numbers'),
+])
+def test_a_bad_array_is_one_error_naming_it(run, message):
+    with pytest.raises(InputError, match=message) as info:
+        irm.to_run(run)
+    assert str(info.value).startswith('run array')
+
+
+def test_bad_judgments_and_duplicates_are_errors_naming_the_array():
+    with pytest.raises(InputError, match=r'qrels array: the grade 0.5 at row 0, column 1 is not a whole number'):
+        irm.to_qrels(np.array([[0.0, 0.5]]))
+    with pytest.raises(DuplicateError, match="run array: .*duplicate document '1'"):
+        irm.to_run(np.array([[1, 1]]))
+    assert len(irm.to_run(np.array([[1, 1]]), duplicates='first')) == 1
