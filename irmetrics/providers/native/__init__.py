@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (each module registers its kernels)
     accuracy,
     ap,
     auc,
+    beyond_accuracy,
     bpref,
     compat,
     counts,
