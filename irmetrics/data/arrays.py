@@ -27,10 +27,11 @@ from .run import Run
 
 
 def is_array(obj: Any) -> bool:
-    """A numpy array, an array exposing DLPack, or a scipy.sparse matrix (not a DataFrame)."""
-    if hasattr(obj, 'columns'):
-        return False
-    return isinstance(obj, np.ndarray) or hasattr(obj, '__dlpack__') or _is_sparse(obj)
+    """A numpy array, a scipy.sparse matrix, or another array exposing DLPack (not a column of a table:
+    pandas, polars and Arrow objects are tables to irmetrics)."""
+    if isinstance(obj, np.ndarray) or _is_sparse(obj):
+        return True
+    return not type(obj).__module__.startswith(('pandas', 'polars', 'pyarrow')) and hasattr(obj, '__dlpack__')
 
 
 def is_array_pair(obj: Any) -> bool:
