@@ -110,3 +110,18 @@ def test_bad_judgments_and_duplicates_are_errors_naming_the_array():
     with pytest.raises(DuplicateError, match="run array: .*duplicate document '1'"):
         irm.to_run(np.array([[1, 1]]))
     assert len(irm.to_run(np.array([[1, 1]]), duplicates='first')) == 1
+
+
+class DeviceTensor:
+    """An array numpy cannot read (as a tensor on a GPU answers ``__dlpack__`` on the CPU)."""
+
+    def __dlpack__(self, **kwargs):
+        raise BufferError('the array is on device cuda:0')
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+
+def test_an_array_numpy_cannot_read_says_to_move_it_to_the_cpu():
+    with pytest.raises(InputError, match=r'run array: cannot read the array on the CPU .*\.cpu\(\)'):
+        irm.to_run(DeviceTensor())
