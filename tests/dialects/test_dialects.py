@@ -107,3 +107,12 @@ def test_patterns_are_keyed_by_the_definition_and_checked_when_built():
         Pattern(nDCG, cutof=ANY)
     with pytest.raises(MeasureError):
         Pattern(nDCG, cutoff=(0,))                            # a value the parameter refuses
+
+
+def test_the_name_tables_are_checked_against_the_definitions_they_name():
+    from irmetrics.dialects import trec_eval
+    with pytest.raises(TypeError, match="trec_eval name 'map': AP has no parameter 'cutof'"):
+        trec_eval._check_table([trec_eval.TrecName('map', AP, preset={'cutof': 5})])
+    with pytest.raises(MeasureError):
+        trec_eval._check_table([trec_eval.TrecName('map', AP, preset={'rel': 0})])     # a value AP refuses
+    trec_eval._check_table(trec_eval.TREC_NAMES)                                         # the shipped table
