@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Score matrices in process (issue 20's first target): irmetrics against the plain numpy computation and
+scikit-learn's ndcg_score, on the same arrays, in one run.
+
+What is measured
+    A users x items score matrix (no ties) and a dense grade matrix, generated here.  nDCG@10 over the
+    users with a relevant item, three ways, each run once as a warm-up then N times interleaved:
+
+      irmetrics   irmetrics.calc_aggregate(['nDCG@10'], grades, scores): trec_eval's tie rule, exact
+      numpy       argsort per row, gains by take_along_axis, an ideal from the sorted grades: no tie rule
+      sklearn     sklearn.metrics.ndcg_score(grades, scores, k=10) (averages over tied orders)
+
+    The medians and the ratios irmetrics / numpy and irmetrics / sklearn are printed, and the three
+    values are checked to agree (1e-9) on these tie-free scores.
+
+How to run (from the repository root, with the project's virtualenv)
+    .venv/bin/python benchmarks/bench_arrays.py                    # 8,000 x 40, N=7
+    .venv/bin/python benchmarks/bench_arrays.py --users 50000 --items 100 -n 3
+
+Compare ratios measured in one run on one machine, not absolute times across machines.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+
+def numpy_ndcg(grades: np.ndarray, scores: np.ndarray, k: int) -> float:
+    order = np.argsort(-scores, axis=1, kind='stable')[:, :k]
+    discounts = 1.0 / np.log2(np.arange(2, k + 2))
+    dcg = (np.take_along_axis(grades, order, axis=1) * discounts).sum(axis=1)
+    ideal = (-np.sort(-grades, axis=1)[:, :k] * discounts).sum(axis=1)
+    judged = ideal > 0
+    return float((dcg[judged] / ideal[judged]).mean())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--users', type=int, default=8000)
+    parser.add_argument('--items', type=int, default=40)
+    parser.add_argument('-n', type=int, default=7)
+    args = parser.parse_args()
+    from sklearn.metrics import ndcg_score
+
+    import irmetrics as irm
+    rng = np.random.default_rng(0)
+    grades = rng.choice([0, 0, 0, 0, 1, 2], size=(args.users, args.items))
+    scores = rng.permutation(args.users * args.items).reshape(args.users, args.items).astype(np.float64)
+    judged = grades.max(axis=1) > 0
+    tools = {
+        'irmetrics': lambda: irm.calc_aggregate(['nDCG@10'], grades, scores)[irm.nDCG @ 10],
+        'numpy': lambda: numpy_ndcg(grades, scores, 10),
+        'sklearn': lambda: float(ndcg_score(grades[judged], scores[judged], k=10)),
+    }
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    values = {name: tool() for name, tool in tools.items()}                     # warm-up, and the values
+    for _ in range(args.n):
+        for name, tool in tools.items():
+            start = time.perf_counter()
+            tool()
+            times[name].append(time.perf_counter() - start)
+    medians = {name: statistics.median(t) for name, t in times.items()}
+    print(f'{args.users} users x {args.items} items, nDCG@10, median of {args.n}:')
+    for name, median in medians.items():
+        print(f'  {name:10s} {median * 1000:9.1f} ms   value {values[name]:.12f}')
+    print(f'  irmetrics / numpy {medians["irmetrics"] / medians["numpy"]:.1f}, '
+          f'irmetrics / sklearn {medians["irmetrics"] / medians["sklearn"]:.2f}')
+    agree = all(abs(v - values['irmetrics']) < 1e-9 for v in values.values())
+    print('values agree' if agree else 'VALUES DIFFER')
+    return 0 if agree else 1
+
+
+if __name__ == '__main__':
+    raise SystemExit(main())
