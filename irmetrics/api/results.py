@@ -158,8 +158,10 @@ class CalcResults:
 
     def to_table(self, places: int = 4) -> str:
         """The aggregates as an aligned text table (``measure  value``); also what ``print`` shows."""
-        rows = [[str(m), format_value(m, v, places)] for m, v in self.aggregated.items()]
-        return text_table(['measure', 'value'], rows, numeric_from=1)
+        return text_table(['measure', 'value'], self._aggregate_rows(places), numeric_from=1)
+
+    def _aggregate_rows(self, places: int) -> list[list[str]]:
+        return [[str(m), format_value(m, v, places)] for m, v in self.aggregated.items()]
 
     def to_markdown(self, places: int = 4, run: str = 'run') -> str:
         """The aggregates as a Markdown table (a row for the run, a column per measure)."""
@@ -182,8 +184,8 @@ class CalcResults:
         return self.render('csv', by_query=by_query, run=run)
 
     def _repr_html_(self) -> str:
-        header, rows = ['measure', 'value'], [[str(m), format_value(m, v, 4)] for m, v in self.aggregated.items()]
-        return html_table(header, [[html.escape(c) for c in row] for row in rows], html.escape(repr(self)), {1})
+        rows = [[html.escape(c) for c in row] for row in self._aggregate_rows(4)]
+        return html_table(['measure', 'value'], rows, html.escape(repr(self)), {1})
 
     def __str__(self) -> str:
         return self.to_table()

@@ -69,7 +69,7 @@ def _tidy_rows(runs: Sequence[RunResults], opts: Options, value: Callable) -> It
 
 
 def render_tsv(runs: Sequence[RunResults], opts: Options) -> str:
-    places = DEFAULT_PLACES if opts.places is None else opts.places
+    places = _places(opts)
     lines = ['\t'.join(row) for row in _tidy_rows(runs, opts, lambda m, v: format_value(m, v, places))]
     return ''.join(line + '\n' for line in lines)
 
@@ -110,7 +110,7 @@ def render_json(runs: Sequence[RunResults], opts: Options) -> str:
 
 
 def render_table(runs: Sequence[RunResults], opts: Options) -> str:
-    places = DEFAULT_PLACES if opts.places is None else opts.places
+    places = _places(opts)
     measures = list(runs[0].results.aggregated) if runs else []     # a run's measures: per query first
     header = [str(m) for m in measures]
     if opts.by_query:
@@ -141,6 +141,11 @@ def _cell(measure: Any, value: float, places: int) -> str:
     return format_value(measure, value, places)
 
 
+def _places(opts: Options) -> int:
+    """The decimals of the formats for people: the option, else :data:`DEFAULT_PLACES`."""
+    return DEFAULT_PLACES if opts.places is None else opts.places
+
+
 def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], list[list[str]]]:
     """The header and one row per run of the aggregates (the markup formats' table)."""
     measures = list(runs[0].results.aggregated) if runs else []
@@ -149,12 +154,12 @@ def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], l
 
 
 def render_markdown(runs: Sequence[RunResults], opts: Options) -> str:
-    header, rows = _summary_rows(runs, DEFAULT_PLACES if opts.places is None else opts.places)
+    header, rows = _summary_rows(runs, _places(opts))
     return markdown_table([markdown_escape(h) for h in header], [[markdown_escape(c) for c in r] for r in rows])
 
 
 def render_latex(runs: Sequence[RunResults], opts: Options) -> str:
-    header, rows = _summary_rows(runs, DEFAULT_PLACES if opts.places is None else opts.places)
+    header, rows = _summary_rows(runs, _places(opts))
     lines = [f'\\begin{{tabular}}{{l{"r" * (len(header) - 1)}}}', r'  \toprule',
              '  ' + ' & '.join(latex_escape(h) for h in header) + r' \\', r'  \midrule']
     lines += ['  ' + ' & '.join(latex_escape(c) for c in row) + r' \\' for row in rows]
@@ -163,7 +168,7 @@ def render_latex(runs: Sequence[RunResults], opts: Options) -> str:
 
 def render_html(runs: Sequence[RunResults], opts: Options) -> str:
     import html
-    header, rows = _summary_rows(runs, DEFAULT_PLACES if opts.places is None else opts.places)
+    header, rows = _summary_rows(runs, _places(opts))
     queries = len(runs[0].results.query_ids) if runs else 0
     table = html_table([html.escape(h) for h in header], [[html.escape(c) for c in r] for r in rows],
                        html.escape(f'Mean over {queries} queries (sums for counts).'), set(range(1, len(header))))
