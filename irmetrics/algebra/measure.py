@@ -56,6 +56,9 @@ class MeasureDef:
     ``scope``: what a value is computed from (:data:`SCOPES`): one query's ranking (the default),
     a whole run, a run and a baseline, or several runs; each scope has its place in the engine
     interface (:class:`~irmetrics.providers.base.Prepared`) and in the API.
+    ``reads_to_cutoff``: a measure of the family with an integer cutoff ``k`` that ranks every document
+    (not ``judged_only``) reads only the first ``k`` of each ranking, so a ranking cut at ``k`` gives
+    the same value (:attr:`Measure.depth`; true of every built-in family, and tested for each).
     """
 
     name: str
@@ -73,6 +76,7 @@ class MeasureDef:
     check: Callable[[Mapping[str, Any]], None] | None = None
     subtopics: bool = False
     scope: str = 'query'
+    reads_to_cutoff: bool = True
     _index: dict[str, Param] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -159,6 +163,17 @@ class Measure:
         """How per-query values aggregate: ``'mean'``, ``'gmean'`` (the ``agg`` parameter) or ``'sum'``."""
         aggregation: str = self['agg'] if self.definition.has_param('agg') else self.definition.aggregate
         return aggregation
+
+    @property
+    def depth(self) -> int | None:
+        """How many documents of each ranking the measure reads: its cutoff when its family reads only up
+        to it (:attr:`MeasureDef.reads_to_cutoff`) and it ranks every document; None (all) otherwise."""
+        d = self.definition
+        if not d.reads_to_cutoff or not d.has_param('cutoff'):
+            return None
+        cutoff = self['cutoff']
+        judged_only = d.has_param('judged_only') and self['judged_only']
+        return cutoff if isinstance(cutoff, int) and not isinstance(cutoff, bool) and not judged_only else None
 
     def missing_required(self) -> list[str]:
         return [p.name for p in self.definition.params if p.default is REQUIRED and p.name not in self.params]

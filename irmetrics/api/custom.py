@@ -62,7 +62,8 @@ def define(fn: Callable[..., Any] | None = None, *, name: str,
         citation=citation, notes=notes,
         at_param='cutoff' if any(p.name == 'cutoff' for p in declared) else None,
         missing_value=COMPUTED if missing_value is None else missing_value,
-        aggregate=aggregate, bounds=bounds, higher_is_better=higher_is_better, skips_undefined=skips_undefined)
+        aggregate=aggregate, bounds=bounds, higher_is_better=higher_is_better, skips_undefined=skips_undefined,
+        reads_to_cutoff=False)          # nothing is known of what ``fn`` reads
     bare = REGISTRY.register(definition, aliases=list(aliases))
     register_kernel(definition, fn, vectorized=vectorized, call_missing=missing_value is None)
     _CUSTOM.add(name)

@@ -83,6 +83,10 @@ class Evaluator:
         self.run_measures = [m for m in self.all_measures if m.definition.scope in _RUN_LEVEL]
         #: the measures of several runs at once (scope 'runs'): see calc_runs
         self.runs_measures = [m for m in self.all_measures if m.definition.scope == 'runs']
+        depths = [m.depth for m in self.all_measures if m.depth is not None]
+        #: how deep a run given as arrays is ranked: the deepest cutoff when every measure reads its
+        #: rankings only down to its cutoff (:attr:`Measure.depth`), else None (whole rankings)
+        self.depth = max(depths) if depths and len(depths) == len(self.all_measures) else None
         self._groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.all_measures, provider)]
         self._plan: Plan | None = None
         self._native: Prepared | None = None
@@ -140,10 +144,10 @@ class Evaluator:
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
                 return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
-            run = to_run(run, duplicates=duplicates)
+            run = to_run(run, duplicates=duplicates, depth=self.depth)
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)
-            against = None if baseline is None else to_run(baseline, duplicates=duplicates)
+            against = None if baseline is None else to_run(baseline, duplicates=duplicates, depth=self.depth)
         values = _values(self.measures, self.plan, self.qrels, run, present)
         return CalcResults(self.query_ids, self.measures, values, self._run_values(run, against))
 
@@ -153,7 +157,7 @@ class Evaluator:
         names = list(runs)
         if len(names) < 2:
             raise InputError(f'calc_runs needs two runs or more, got {len(names)}')
-        loaded = [to_run(runs[name], duplicates=duplicates) for name in names]
+        loaded = [to_run(runs[name], duplicates=duplicates, depth=self.depth) for name in names]
         results = {name: self._calc(run, None, duplicates, None) for name, run in zip(names, loaded, strict=True)}
         across: dict[Measure, np.ndarray] = {}
         for _name, group, prepared in self.plan:
@@ -190,7 +194,7 @@ class Evaluator:
         if whole:
             raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): it '
                                f'cannot be evaluated in parts (chunks, partitions); evaluate the run in memory')
-        run = to_run(run, duplicates=duplicates)
+        run = to_run(run, duplicates=duplicates, depth=self.depth)
         codes = distinct(self.codes_of(run.query_ids))
         return self._calc_subset(codes[codes >= 0], run)
 

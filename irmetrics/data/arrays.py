@@ -21,9 +21,18 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
-from .qrels import Qrels
+from ..errors import DuplicateError, InputError
+from . import ids
+from .ids.int_ids import IntIds, text_key
+from .qrels import LARGEST_GRADE, Qrels
 from .run import Run
+from .segments import offsets_of
+
+#: DLPack device types numpy reads in place: the CPU, and CUDA memory pinned for the host
+_CPU = 1
+_HOST = (_CPU, 3)
+#: cells of a score matrix ranked at once (blocks of rows bound the temporaries)
+_BLOCK_CELLS = 1 << 20
 
 
 def is_array(obj: Any) -> bool:
@@ -39,47 +48,167 @@ def is_array_pair(obj: Any) -> bool:
     return isinstance(obj, tuple) and len(obj) == 2 and all(is_array(a) for a in obj)
 
 
-def run_from_arrays(obj: Any, duplicates: str = 'error') -> Run:
-    """The :class:`Run` of a top-k array, a score matrix or an ``(items, scores)`` pair (module docstring)."""
+def run_from_arrays(obj: Any, duplicates: str = 'error', depth: int | None = None) -> Run:
+    """The :class:`Run` of a top-k array, a score matrix or an ``(items, scores)`` pair (module docstring).
+
+    Each row is ranked by trec_eval's rule on its own (a sort along the rows; in a score matrix only the
+    ``depth`` best of a row, chosen by ``np.partition``, when the measures read only the first ``depth``
+    of each ranking), and the run is built in ranked order: no id becomes text and no sort runs over the
+    whole run.
+    """
     if is_array_pair(obj):
         items, scores = (_matrix(a, name) for a, name in zip(obj, ('run items', 'run scores'), strict=True))
         if items.shape != scores.shape:
             raise InputError(f'the items {items.shape} and scores {scores.shape} of a run have different shapes',
                              'run arrays')
-        return _run(_indices(items, 'run items'), _scores(scores, 'run scores'), 'run arrays', duplicates)
+        items, scores = _indices(items, 'run items'), _scores(scores, 'run scores')
+        if _repeats(items, 'run arrays', duplicates):
+            return _resolved(items, scores, 'run arrays', duplicates, depth)
+        order = np.lexsort((-text_key(items), -scores), axis=1)        # score descending, then id descending
+        items, scores = np.take_along_axis(items, order, axis=1), np.take_along_axis(scores, order, axis=1)
+        return _ranked_run(items, scores, 'run arrays', depth)
     matrix = _matrix(obj, 'run array')
     if matrix.dtype.kind in 'iu':
         items = _indices(matrix, 'run array')
-        k = matrix.shape[1]
-        return _run(items, np.broadcast_to(np.arange(k, 0, -1, dtype=np.float64), items.shape), 'run array',
-                    duplicates)
-    scores = _scores(matrix, 'run array')
-    items = np.broadcast_to(np.arange(scores.shape[1], dtype=np.int64), scores.shape)
-    return _run(items, scores, 'run array', duplicates)
+        scores = np.broadcast_to(np.arange(items.shape[1], 0, -1, dtype=np.float64), items.shape)
+        if _repeats(items, 'run array', duplicates):
+            return _resolved(items, scores, 'run array', duplicates, depth)
+        return _ranked_run(items, scores, 'run array', depth)
+    return _ranked_run(*_rank_scores(_scores(matrix, 'run array'), depth), 'run array', None)
+
+
+def _rank_scores(scores: np.ndarray, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The items of each row of a score matrix in trec_eval order (score descending, ties by item id
+    descending as text), the first ``depth`` of them when given, and their scores.
+
+    The columns are first put in the order that breaks ties (:func:`.ids.int_ids.text_key`
+    descending), so a stable sort by score alone applies the whole rule.  With a ``depth`` below the
+    catalogue, the ``depth`` best of each row are chosen by ``np.partition`` (the items tied with the
+    last one chosen in tie order) and only they are sorted.  Rows are ranked in blocks, so temporaries
+    stay a bounded multiple of a block.
+    """
+    n_users, n_items = scores.shape
+    tie_order = np.argsort(-text_key(np.arange(n_items, dtype=np.int64)), kind='stable')
+    k = n_items if depth is None else min(depth, n_items)
+    items = np.empty((n_users, k), dtype=np.int64)
+    ranked = np.empty((n_users, k), dtype=np.float64)
+    rows = max(1, _BLOCK_CELLS // max(n_items, 1))
+    for lo in range(0, n_users, rows):
+        block = scores[lo:lo + rows]
+        negated = -block[:, tie_order]
+        if k < n_items:
+            columns = _best_columns(negated, k)
+            negated = np.take_along_axis(negated, columns, axis=1)
+        else:
+            columns = None
+        within = np.argsort(negated, axis=1, kind='stable')
+        chosen = within if columns is None else np.take_along_axis(columns, within, axis=1)
+        items[lo:lo + rows] = tie_order[chosen]
+        ranked[lo:lo + rows] = np.take_along_axis(block, items[lo:lo + rows], axis=1)
+    return items, ranked
+
+
+def _best_columns(negated: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the columns (ascending) of the ``k`` smallest values; among values equal to the k-th
+    smallest, the leftmost (the columns are in tie order)."""
+    kth = np.partition(negated, k - 1, axis=1)[:, k - 1:k]
+    keep = negated < kth
+    at = negated == kth
+    need = k - keep.sum(axis=1)
+    partial = np.flatnonzero(at.sum(axis=1) > need)          # rows where only some of the tied values fit
+    keep |= at
+    if len(partial):
+        keep[partial] &= ~at[partial] | (np.cumsum(at[partial], axis=1) <= need[partial, None])
+    return np.nonzero(keep)[1].reshape(len(negated), k)
+
+
+def _ranked_run(items: np.ndarray, scores: np.ndarray, source: str, depth: int | None) -> Run:
+    """The run of rows already in ranked order (no item twice in a row), cut at ``depth``."""
+    n_users, k = items.shape
+    if depth is not None and 0 < depth < k:
+        items, scores, k = items[:, :depth], scores[:, :depth], depth
+    if k == 0:
+        return Run.from_columns([], [], [], source=source)
+    n = n_users * k
+    return Run(IntIds(np.arange(n_users, dtype=np.int64)), np.repeat(np.arange(n_users, dtype=np.int32), k),
+               IntIds(np.ascontiguousarray(items).ravel()), np.ascontiguousarray(scores, dtype=np.float64).ravel(),
+               np.arange(n, dtype=np.int64), np.arange(0, n + 1, k, dtype=np.int64), source)
+
+
+def _repeats(items: np.ndarray, source: str, duplicates: str) -> bool:
+    """Whether an item appears twice in a row, as a document twice in a TREC run: an error naming the
+    first such item unless the ``duplicates`` policy resolves it."""
+    repeated = _repeated(items)
+    if repeated is not None and duplicates == 'error':
+        row, first, second = repeated
+        raise DuplicateError(f'item {int(items[row, first])} appears twice in row {row} (columns {first} and '
+                             f'{second}); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
+                             f'to keep one', source)
+    return repeated is not None
+
+
+def _resolved(items: np.ndarray, scores: np.ndarray, source: str, duplicates: str, depth: int | None) -> Run:
+    """The run of rows with repeated items, built as a long table is, the ``duplicates`` policy applied."""
+    users = np.repeat(np.arange(items.shape[0], dtype=np.int64), items.shape[1])
+    run = Run.from_columns(users, np.ascontiguousarray(items).ravel(), np.ascontiguousarray(scores).ravel(),
+                           source=source, duplicates=duplicates)
+    return run.top(depth) if depth else run
+
+
+def _repeated(items: np.ndarray) -> tuple[int, int, int] | None:
+    """(row, column, later column) of the first item that appears twice in a row, or None."""
+    if items.shape[1] < 2:
+        return None
+    ordered = np.sort(items, axis=1)
+    twice = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+    if len(twice) == 0:
+        return None
+    row = int(twice[0])
+    values = items[row]
+    order = np.argsort(values, kind='stable')
+    later = order[np.flatnonzero(values[order][1:] == values[order][:-1]) + 1]    # each repeat's column
+    second = int(later.min())
+    return row, int(np.flatnonzero(values == values[second])[0]), second
 
 
 def qrels_from_matrix(obj: Any, duplicates: str = 'error') -> Qrels:
-    """The :class:`Qrels` of a dense or scipy.sparse users x items matrix of grades (module docstring)."""
+    """The :class:`Qrels` of a dense or scipy.sparse users x items matrix of grades (module docstring).
+
+    Entries come row by row, so the qrels are built in that order directly; only a sparse matrix that
+    stores a cell twice (a duplicate judgment) goes through the checks of a long table.
+    """
     if _is_sparse(obj):
         coo = obj.tocoo()
-        users, items, grades = coo.row, coo.col, coo.data
+        users, items, grades = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
     else:
         matrix = _matrix(obj, 'qrels array')
         users, items = np.nonzero(matrix)
         grades = matrix[users, items]
-    if grades.dtype.kind not in 'iub' and not np.all(np.isfinite(grades) & (grades == np.round(grades))):
-        bad = int(np.flatnonzero(~(np.isfinite(grades) & (grades == np.round(grades))))[0])
+    whole = np.isfinite(grades) & (grades == np.round(grades)) if grades.dtype.kind == 'f' else None
+    if whole is not None and not whole.all():
+        bad = int(np.flatnonzero(~whole)[0])
         raise InputError(f'the grade {grades[bad].item()!r} at row {int(users[bad])}, column {int(items[bad])} is '
                          f'not a whole number', 'qrels array')
-    order = np.lexsort((items, users))
-    return Qrels.from_columns(users[order].astype(np.int64), items[order].astype(np.int64),
-                              grades[order].astype(np.int64), source='qrels array', duplicates=duplicates)
-
-
-def _run(items: np.ndarray, scores: np.ndarray, source: str, duplicates: str) -> Run:
-    users = np.repeat(np.arange(items.shape[0], dtype=np.int64), items.shape[1])
-    return Run.from_columns(users, np.ascontiguousarray(items).ravel(), np.ascontiguousarray(scores).ravel(),
-                            source=source, duplicates=duplicates)
+    huge = np.flatnonzero(np.abs(grades.astype(np.float64)) >= LARGEST_GRADE)
+    if len(huge):
+        raise InputError(f'the grade {grades[huge[0]].item()!r} at row {int(users[huge[0]])}, column '
+                         f'{int(items[huge[0]])} is too large', 'qrels array')
+    cells = users * (int(items.max(initial=0)) + 1) + items
+    if not np.all(cells[1:] > cells[:-1]):
+        order = np.lexsort((items, users))
+        users, items, grades, cells = users[order], items[order], grades[order], cells[order]
+        twice = np.flatnonzero(cells[1:] == cells[:-1])
+        if len(twice) and duplicates == 'error':
+            row, column = int(users[twice[0]]), int(items[twice[0]])
+            raise DuplicateError(f'the cell at row {row}, column {column} is stored more than once: item {column} '
+                                 f'judged twice for user {row} ({len(twice)} repeated cell(s) in all); pass '
+                                 f'duplicates="max" to keep the highest grade', 'qrels array')
+        if len(twice):
+            return Qrels.from_columns(users, items, grades.astype(np.int64), source='qrels array',
+                                      duplicates=duplicates)
+    query_ids, qidx = IntIds(users).encode()
+    return Qrels(query_ids, qidx, IntIds(items), grades.astype(np.int64), ids.repeat('0', len(users)),
+                 offsets_of(qidx, len(query_ids)), 'qrels array')
 
 
 def _matrix(obj: Any, name: str) -> np.ndarray:
@@ -96,11 +225,20 @@ def _matrix(obj: Any, name: str) -> np.ndarray:
 
 
 def _from_dlpack(obj: Any, name: str) -> np.ndarray:
+    """An array exposing DLPack as numpy: a view of an array on the CPU; an array on another device (a
+    GPU) copied to the CPU through DLPack.  A torch tensor that requires gradients is read detached
+    (its values, not its graph)."""
+    detach = getattr(obj, 'detach', None)
+    if callable(detach) and getattr(obj, 'requires_grad', False):
+        obj = detach()
+    device = obj.__dlpack_device__()[0] if hasattr(obj, '__dlpack_device__') else _CPU
     try:
-        return np.from_dlpack(obj)
-    except (RuntimeError, TypeError, BufferError) as ex:
-        raise InputError(f'cannot read the array on the CPU ({ex}); move it to the CPU first (e.g. .cpu())',
-                         name) from None
+        return np.from_dlpack(obj) if device in _HOST else np.from_dlpack(obj, device='cpu')
+    except (RuntimeError, TypeError, BufferError, ValueError) as ex:
+        problem = ('read the array' if device in _HOST else
+                   f'copy the array from its device (DLPack type {device}) to the CPU')
+        raise InputError(f'cannot {problem} ({ex}); give a CPU array of integers or floats (a torch tensor: '
+                         f'.cpu(), and .float() for bfloat16)', name) from None
 
 
 def _indices(items: np.ndarray, name: str) -> np.ndarray:

@@ -55,12 +55,15 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
     return Qrels.from_columns(q, d, r, it, source='qrels records', duplicates=duplicates)
 
 
-def to_run(obj: Any, duplicates: str = 'error') -> Run:
-    """Convert any supported run input (see the module docstring; a ``ranx.Run`` too) to :class:`Run`."""
+def to_run(obj: Any, duplicates: str = 'error', depth: int | None = None) -> Run:
+    """Convert any supported run input (see the module docstring; a ``ranx.Run`` too) to :class:`Run`.
+
+    ``depth``: rankings given as arrays may be ranked only this deep (what the measures read).
+    """
     if isinstance(obj, Run):
         return obj
     if is_array(obj) or is_array_pair(obj):
-        return run_from_arrays(obj, duplicates)
+        return run_from_arrays(obj, duplicates, depth)
     if is_source(obj):
         if is_parquet(obj):
             from .parquet import read_parquet_run

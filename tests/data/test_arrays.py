@@ -21,8 +21,8 @@ def trec_run(items: np.ndarray, scores: np.ndarray) -> str:
                    for u in range(items.shape[0]) for r in range(items.shape[1]))
 
 
-def same_numbers(qrels_a, run_a, qrels_b, run_b):
-    a, b = irm.calc(MEASURES, qrels_a, run_a), irm.calc(MEASURES, qrels_b, run_b)
+def same_numbers(qrels_a, run_a, qrels_b, run_b, measures=MEASURES):
+    a, b = irm.calc(measures, qrels_a, run_a), irm.calc(measures, qrels_b, run_b)
     assert a.query_ids == b.query_ids
     np.testing.assert_array_equal(a.values, b.values)
 
@@ -41,6 +41,27 @@ def test_a_score_matrix_gives_the_numbers_of_its_trec_file(data):
     grades, scores = data
     items = np.broadcast_to(np.arange(scores.shape[1]), scores.shape)
     same_numbers(grades, scores, trec_qrels(grades), trec_run(items, scores))
+
+
+@pytest.mark.parametrize('catalogue, measures', [
+    (25, ['nDCG@10', 'P@5', 'RR@10', 'R@20', 'AP@15', 'Success@3']),        # ranked 20 deep of 25
+    (130, ['nDCG@3', 'P@5', 'RR@2', 'ERR@5']),                              # 5 of 130: ties across '1', '10', '100'
+])
+@pytest.mark.parametrize('seed', range(3))
+def test_a_score_matrix_ranked_only_as_deep_as_the_measures_read_gives_the_same_numbers(catalogue, measures, seed):
+    rng = np.random.default_rng(seed)
+    grades = rng.choice([0, 0, 0, 1, 2], size=(40, catalogue))
+    scores = rng.integers(0, 3, size=(40, catalogue)) / 2            # ties at every boundary
+    scores[3] = 0.5                                                  # a row of one score
+    depth = max(irm.parse_measure(m).depth for m in measures)
+    assert irm.evaluator(measures, grades).depth == depth < catalogue
+    assert len(irm.to_run(scores, depth=depth)) == 40 * depth
+    items = np.broadcast_to(np.arange(catalogue), scores.shape)
+    same_numbers(grades, scores, trec_qrels(grades), trec_run(items, scores), measures)
+    top = irm.to_run(scores, depth=depth)
+    whole = [(d.query_id, d.doc_id) for d in irm.to_run(trec_run(items, scores))]
+    cut = [(d.query_id, d.doc_id) for d in top]
+    assert cut == [pair for u in range(40) for pair in whole[u * catalogue:u * catalogue + depth]]
 
 
 def test_a_top_k_array_is_ranked_in_the_given_order(data):
@@ -107,21 +128,48 @@ def test_a_bad_array_is_one_error_naming_it(run, message):
 def test_bad_judgments_and_duplicates_are_errors_naming_the_array():
     with pytest.raises(InputError, match=r'qrels array: the grade 0.5 at row 0, column 1 is not a whole number'):
         irm.to_qrels(np.array([[0.0, 0.5]]))
-    with pytest.raises(DuplicateError, match="run array: .*duplicate document '1'"):
+    with pytest.raises(DuplicateError, match=r'run array: item 1 appears twice in row 0 \(columns 0 and 1\)'):
         irm.to_run(np.array([[1, 1]]))
+    with pytest.raises(DuplicateError, match=r'run array: item 7 appears twice in row 1 \(columns 1 and 3\)'):
+        irm.to_run(np.array([[1, 2, 3, 4], [5, 7, 9, 7], [7, 7, 7, 7]]))
+    with pytest.raises(DuplicateError, match=r'run arrays: item 2 appears twice in row 0 \(columns 1 and 2\)'):
+        irm.to_run((np.array([[1, 2, 2]]), np.array([[0.5, 0.5, 0.1]])))
+    with pytest.raises(InputError, match=r'qrels array: the grade 1e\+20 at row 1, column 0 is too large'):
+        irm.to_qrels(np.array([[0.0, 1.0], [1e20, 0.0]]))
+    twice = sp.coo_matrix((np.array([1, 2, 1]), (np.array([0, 1, 0]), np.array([3, 0, 3]))))    # cell (0, 3) twice
+    with pytest.raises(DuplicateError, match=r'qrels array: the cell at row 0, column 3 is stored more than once'):
+        irm.to_qrels(twice)
+    assert [(q.query_id, q.doc_id, q.relevance) for q in irm.to_qrels(twice, duplicates='max')] == [
+        ('0', '3', 1), ('1', '0', 2)]
     assert len(irm.to_run(np.array([[1, 1]]), duplicates='first')) == 1
+    kept = irm.to_run((np.array([[1, 2, 2]]), np.array([[0.5, 0.1, 0.7]])), duplicates='max', depth=1)
+    assert [(d.doc_id, d.score) for d in kept] == [('2', 0.7)]
 
 
-class DeviceTensor:
-    """An array numpy cannot read (as a tensor on a GPU answers ``__dlpack__`` on the CPU)."""
+class DeviceTensor(Tensor):
+    """An array on a GPU (DLPack device type 2): it copies itself to the CPU when DLPack asks for
+    ``dl_device=(1, 0)``, unless ``copies`` is false (a producer that cannot)."""
+
+    def __init__(self, array, copies=True):
+        super().__init__(array)
+        self.copies = copies
+        self.asked = []
 
     def __dlpack__(self, **kwargs):
-        raise BufferError('the array is on device cuda:0')
+        self.asked.append(kwargs.get('dl_device'))
+        if kwargs.get('dl_device') != (1, 0) or not self.copies:
+            raise BufferError('the array is on device cuda:0')
+        return self._array.copy().__dlpack__(**{k: v for k, v in kwargs.items() if k != 'dl_device'})
 
     def __dlpack_device__(self):
         return (2, 0)
 
 
-def test_an_array_numpy_cannot_read_says_to_move_it_to_the_cpu():
-    with pytest.raises(InputError, match=r'run array: cannot read the array on the CPU .*\.cpu\(\)'):
-        irm.to_run(DeviceTensor())
+def test_an_array_on_a_device_is_copied_to_the_cpu_or_refused_with_a_hint(data):
+    grades, scores = data
+    device = DeviceTensor(scores)
+    same_numbers(grades, device, grades, scores)
+    assert device.asked and set(device.asked) == {(1, 0)}
+    with pytest.raises(InputError, match=r'run array: cannot copy the array from its device \(DLPack type 2\) to '
+                                         r'the CPU \(the array is on device cuda:0\); .*\.cpu\(\)'):
+        irm.to_run(DeviceTensor(scores, copies=False))
