@@ -24,6 +24,7 @@ import numpy as np
 from .. import errors
 from ..algebra.measure import COMPUTED, Measure
 from ..data import ids
+from ..data.arrays import ArrayRun, is_array, is_array_pair
 from ..data.ids.index import IdIndex
 from ..data.inputs import is_source, to_qrels, to_run
 from ..data.large import is_larger_than, map_query_chunks, memory_budget
@@ -38,6 +39,9 @@ from . import diagnostics
 from .results import CalcResults, Metric, QueryValues
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
+
+#: a run given as arrays with more cells than this is evaluated in blocks of users of about this many cells
+ARRAY_BLOCK_CELLS = 1 << 22
 
 #: How each scope of a measure of a whole run is computed by a prepared engine: (engine, run, baseline).
 _RUN_LEVEL: dict[str, Callable[[Prepared, Run, Run | None], dict[Measure, float]]] = {
@@ -144,6 +148,13 @@ class Evaluator:
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
                 return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
+            if (is_array(run) or is_array_pair(run)) and not self.run_measures:
+                arrays = ArrayRun(run)
+                if arrays.cells > ARRAY_BLOCK_CELLS:             # blocks of users: memory of a block, not a run
+                    parts = (self.calc_queries(part) for part in arrays.blocks(duplicates, self.depth,
+                                                                               ARRAY_BLOCK_CELLS))
+                    return self.combine(parts, arrays.source)
+                run = arrays.run(duplicates, self.depth)
             run = to_run(run, duplicates=duplicates, depth=self.depth)
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)

@@ -17,13 +17,14 @@ become id columns of integers, which the id layer turns into their text.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from ..errors import DuplicateError, InputError
 from . import ids
-from .ids.int_ids import IntIds, text_key
+from .ids.int_ids import DIGITS, IntIds, text_key
 from .qrels import LARGEST_GRADE, Qrels
 from .run import Run
 from .segments import offsets_of
@@ -49,32 +50,70 @@ def is_array_pair(obj: Any) -> bool:
 
 
 def run_from_arrays(obj: Any, duplicates: str = 'error', depth: int | None = None) -> Run:
-    """The :class:`Run` of a top-k array, a score matrix or an ``(items, scores)`` pair (module docstring).
+    """The :class:`Run` of a top-k array, a score matrix or an ``(items, scores)`` pair (module docstring)."""
+    return ArrayRun(obj).run(duplicates, depth)
+
+
+class ArrayRun:
+    """A run given as arrays, checked once, and ranked into :class:`Run` objects: whole, or in blocks of
+    whole users (so that a run of a million users is evaluated in memory proportional to a block).
 
     Each row is ranked by trec_eval's rule on its own (a sort along the rows; in a score matrix only the
     ``depth`` best of a row, chosen by ``np.partition``, when the measures read only the first ``depth``
-    of each ranking), and the run is built in ranked order: no id becomes text and no sort runs over the
-    whole run.
+    of each ranking), and a run is built in ranked order: no id becomes text and no sort runs over the
+    whole run.  Integer and float32 arrays are widened a block at a time.
     """
-    if is_array_pair(obj):
-        items, scores = (_matrix(a, name) for a, name in zip(obj, ('run items', 'run scores'), strict=True))
-        if items.shape != scores.shape:
-            raise InputError(f'the items {items.shape} and scores {scores.shape} of a run have different shapes',
-                             'run arrays')
-        items, scores = _indices(items, 'run items'), _scores(scores, 'run scores')
-        if _repeats(items, 'run arrays', duplicates):
-            return _resolved(items, scores, 'run arrays', duplicates, depth)
-        order = np.lexsort((-text_key(items), -scores), axis=1)        # score descending, then id descending
-        items, scores = np.take_along_axis(items, order, axis=1), np.take_along_axis(scores, order, axis=1)
-        return _ranked_run(items, scores, 'run arrays', depth)
-    matrix = _matrix(obj, 'run array')
-    if matrix.dtype.kind in 'iu':
-        items = _indices(matrix, 'run array')
-        scores = np.broadcast_to(np.arange(items.shape[1], 0, -1, dtype=np.float64), items.shape)
-        if _repeats(items, 'run array', duplicates):
-            return _resolved(items, scores, 'run array', duplicates, depth)
-        return _ranked_run(items, scores, 'run array', depth)
-    return _ranked_run(*_rank_scores(_scores(matrix, 'run array'), depth), 'run array', None)
+
+    def __init__(self, obj: Any):
+        self.items: np.ndarray | None
+        self.scores: np.ndarray | None
+        if is_array_pair(obj):
+            self.source = 'run arrays'
+            items, scores = (_matrix(a, name) for a, name in zip(obj, ('run items', 'run scores'), strict=True))
+            if items.shape != scores.shape:
+                raise InputError(f'the items {items.shape} and scores {scores.shape} of a run have different '
+                                 f'shapes', self.source)
+            self.items, self.scores = _indices(items, 'run items'), _scores(scores, 'run scores')
+        else:
+            self.source = 'run array'
+            matrix = _matrix(obj, self.source)
+            if matrix.dtype.kind in 'iu':
+                self.items, self.scores = _indices(matrix, self.source), None
+            else:
+                self.items, self.scores = None, _scores(matrix, self.source)
+        self.shape: tuple[int, int] = (self.items if self.items is not None else matrix).shape
+
+    def run(self, duplicates: str = 'error', depth: int | None = None, first: int = 0,
+            last: int | None = None) -> Run:
+        """The run of users ``first`` to ``last`` (all by default), their ids those of the whole array."""
+        last = self.shape[0] if last is None else last
+        if self.items is None:
+            assert self.scores is not None
+            items, scores = _rank_scores(self.scores[first:last], depth)
+            return _ranked_run(items, scores, self.source, None, first)
+        items = self.items[first:last]
+        if self.scores is None:
+            scores = np.broadcast_to(np.arange(self.shape[1], 0, -1, dtype=np.float64), items.shape)
+        else:
+            scores = self.scores[first:last]
+        repeated = _repeated(items)
+        if repeated is not None:
+            return _resolved(items, scores, repeated, self.source, duplicates, depth, first)
+        if self.scores is not None:                       # score descending, then item id descending
+            order = np.lexsort((-text_key(items.astype(np.int64)), -scores.astype(np.float64)), axis=1)
+            items, scores = np.take_along_axis(items, order, axis=1), np.take_along_axis(scores, order, axis=1)
+        return _ranked_run(items, scores, self.source, depth, first)
+
+    def blocks(self, duplicates: str = 'error', depth: int | None = None,
+               cells: int = 1 << 22) -> Iterator[Run]:
+        """The runs of consecutive blocks of users, about ``cells`` array cells each."""
+        rows = max(1, cells // max(self.shape[1], 1))
+        for first in range(0, self.shape[0], rows):
+            yield self.run(duplicates, depth, first, min(first + rows, self.shape[0]))
+
+    @property
+    def cells(self) -> int:
+        return self.shape[0] * self.shape[1]
 
 
 def _rank_scores(scores: np.ndarray, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -122,35 +161,32 @@ def _best_columns(negated: np.ndarray, k: int) -> np.ndarray:
     return np.nonzero(keep)[1].reshape(len(negated), k)
 
 
-def _ranked_run(items: np.ndarray, scores: np.ndarray, source: str, depth: int | None) -> Run:
-    """The run of rows already in ranked order (no item twice in a row), cut at ``depth``."""
+def _ranked_run(items: np.ndarray, scores: np.ndarray, source: str, depth: int | None, first: int) -> Run:
+    """The run of rows already in ranked order (no item twice in a row), cut at ``depth``; row ``i`` is
+    the user ``first + i``."""
     n_users, k = items.shape
     if depth is not None and 0 < depth < k:
         items, scores, k = items[:, :depth], scores[:, :depth], depth
     if k == 0:
         return Run.from_columns([], [], [], source=source)
     n = n_users * k
-    return Run(IntIds(np.arange(n_users, dtype=np.int64)), np.repeat(np.arange(n_users, dtype=np.int32), k),
-               IntIds(np.ascontiguousarray(items).ravel()), np.ascontiguousarray(scores, dtype=np.float64).ravel(),
-               np.arange(n, dtype=np.int64), np.arange(0, n + 1, k, dtype=np.int64), source)
+    return Run(IntIds(np.arange(first, first + n_users, dtype=np.int64)),
+               np.repeat(np.arange(n_users, dtype=np.int32), k), IntIds(items.astype(np.int64).ravel()),
+               np.ascontiguousarray(scores, dtype=np.float64).ravel(), np.arange(n, dtype=np.int64),
+               np.arange(0, n + 1, k, dtype=np.int64), source)
 
 
-def _repeats(items: np.ndarray, source: str, duplicates: str) -> bool:
-    """Whether an item appears twice in a row, as a document twice in a TREC run: an error naming the
-    first such item unless the ``duplicates`` policy resolves it."""
-    repeated = _repeated(items)
-    if repeated is not None and duplicates == 'error':
-        row, first, second = repeated
-        raise DuplicateError(f'item {int(items[row, first])} appears twice in row {row} (columns {first} and '
-                             f'{second}); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
+def _resolved(items: np.ndarray, scores: np.ndarray, repeated: tuple[int, int, int], source: str, duplicates: str,
+              depth: int | None, first: int) -> Run:
+    """The run of rows where an item appears twice (``repeated``: its row and columns), as a document
+    twice in a TREC run: an error, or the ``duplicates`` policy applied as to a long table."""
+    if duplicates == 'error':
+        row, column, later = repeated
+        raise DuplicateError(f'item {int(items[row, column])} appears twice in row {first + row} (columns {column} '
+                             f'and {later}); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
                              f'to keep one', source)
-    return repeated is not None
-
-
-def _resolved(items: np.ndarray, scores: np.ndarray, source: str, duplicates: str, depth: int | None) -> Run:
-    """The run of rows with repeated items, built as a long table is, the ``duplicates`` policy applied."""
-    users = np.repeat(np.arange(items.shape[0], dtype=np.int64), items.shape[1])
-    run = Run.from_columns(users, np.ascontiguousarray(items).ravel(), np.ascontiguousarray(scores).ravel(),
+    users = np.repeat(np.arange(first, first + items.shape[0], dtype=np.int64), items.shape[1])
+    run = Run.from_columns(users, items.astype(np.int64).ravel(), np.ascontiguousarray(scores).ravel(),
                            source=source, duplicates=duplicates)
     return run.top(depth) if depth else run
 
@@ -242,24 +278,27 @@ def _from_dlpack(obj: Any, name: str) -> np.ndarray:
 
 
 def _indices(items: np.ndarray, name: str) -> np.ndarray:
+    """Item indices checked (integers from 0 to 10**17 - 1, as ids of the integer layout), not copied."""
     if items.dtype.kind not in 'iu':
         raise InputError(f'item indices must be integers, got {items.dtype}', name)
-    negative = np.argwhere(items < 0)
-    if len(negative):
-        row, column = (int(i) for i in negative[0])
-        raise InputError(f'item index {int(items[row, column])} at row {row}, column {column}: indices are >= 0',
-                         name)
-    return items.astype(np.int64, copy=False)
+    for bad, rule in ((items < 0, 'indices are >= 0'), (items >= 10 ** DIGITS, f'indices are below 10**{DIGITS}')):
+        where = np.argwhere(bad)
+        if len(where):
+            row, column = (int(i) for i in where[0])
+            raise InputError(f'item index {int(items[row, column])} at row {row}, column {column}: {rule}', name)
+    return items
 
 
 def _scores(scores: np.ndarray, name: str) -> np.ndarray:
-    values = scores.astype(np.float64, copy=False)
-    bad = np.argwhere(~np.isfinite(values))
+    """Scores checked to be finite numbers, not copied (booleans become 0.0 and 1.0)."""
+    if scores.dtype.kind == 'b':
+        return scores.astype(np.float64)
+    bad = np.argwhere(~np.isfinite(scores))
     if len(bad):
         row, column = (int(i) for i in bad[0])
-        raise InputError(f'the score {values[row, column].item()!r} at row {row}, column {column} is not a '
+        raise InputError(f'the score {scores[row, column].item()!r} at row {row}, column {column} is not a '
                          f'finite number', name)
-    return values
+    return scores
 
 
 def _is_sparse(obj: Any) -> bool:

@@ -16,7 +16,8 @@ def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Ids) -> np.nd
     """Row indices in trec_eval order: query code ascending, score descending, doc id descending.
 
     Runs are usually written grouped by query and sorted by score; that case is
-    detected in linear time and only the tied rows are reordered.
+    detected in linear time and only the tied rows are reordered.  Other runs are sorted by
+    :func:`by_query_then_score`.
     """
     n = len(qidx)
     if n == 0:
@@ -25,13 +26,41 @@ def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Ids) -> np.nd
     if np.all(qidx[1:] >= qidx[:-1]) and np.all(~same_query | (scores[1:] <= scores[:-1])):
         order, s = np.arange(n, dtype=np.int64), scores
     else:
-        order = np.lexsort((-scores, qidx)).astype(np.int64)
+        order = by_query_then_score(qidx, scores)
         same_query = qidx[order][1:] == qidx[order][:-1]
         s = scores[order]
     tied = same_query & (s[1:] == s[:-1])          # row i ties with row i + 1
     if tied.any():
         _order_ties_by_doc_desc(order, tied, doc_ids)
     return order
+
+
+def by_query_then_score(qidx: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Row indices by query code ascending, then score descending (tied scores in any order).
+
+    Cheaper than a sort on two keys: rows are grouped by query with a stable sort of the codes (a
+    radix sort; nothing to do when a model wrote each query's rows together), then each query's
+    scores are sorted on their own, side by side as the rows of a matrix padded with infinity when
+    the queries' sizes allow (the usual case: top-k lists of one length), else by one sort of every
+    score followed by a stable regrouping by query.
+    """
+    n = len(qidx)
+    grouped = bool(np.all(qidx[1:] >= qidx[:-1]))
+    by_query = np.arange(n, dtype=np.int64) if grouped else np.argsort(qidx, kind='stable').astype(np.int64)
+    query = qidx[by_query]
+    negated = -scores[by_query]
+    sizes = np.bincount(query)
+    if grouped and len(sizes) and sizes.min() == sizes.max():          # top-k lists of one length
+        k = int(sizes[0])
+        return (np.argsort(negated.reshape(-1, k), axis=1) + np.arange(0, n, k)[:, None]).ravel()
+    if len(sizes) * int(sizes.max()) <= 2 * n + 1024:
+        padded = np.full((len(sizes), int(sizes.max())), np.inf)
+        position = ranges(sizes)
+        padded[query, position] = negated
+        within = np.argsort(padded, axis=1)[query, position]           # the padding sorts last
+        return by_query[within + (np.cumsum(sizes) - sizes)[query]]
+    order = np.argsort(negated)
+    return by_query[order[np.argsort(query[order], kind='stable')]]
 
 
 def _order_ties_by_doc_desc(order: np.ndarray, tied: np.ndarray, doc_ids: Ids) -> None:

@@ -173,3 +173,31 @@ def test_an_array_on_a_device_is_copied_to_the_cpu_or_refused_with_a_hint(data):
     with pytest.raises(InputError, match=r'run array: cannot copy the array from its device \(DLPack type 2\) to '
                                          r'the CPU \(the array is on device cuda:0\); .*\.cpu\(\)'):
         irm.to_run(DeviceTensor(scores, copies=False))
+
+
+@pytest.mark.parametrize('kind', ['scores', 'top-k', 'pair', 'top-k with repeats'])
+def test_a_large_array_run_evaluated_in_blocks_of_users_gives_the_numbers_of_the_whole(monkeypatch, data, kind):
+    from irmetrics.api import evaluator
+    grades, scores = data
+    rng = np.random.default_rng(3)
+    top = np.stack([rng.permutation(scores.shape[1])[:12] for _ in range(scores.shape[0])])
+    run = {'scores': scores, 'top-k': top, 'pair': (top, scores[:, :12]),
+           'top-k with repeats': np.where(rng.random(top.shape) < 0.1, top[:, :1], top)}[kind]
+    measures = ['nDCG@10', 'P@5', 'RR', 'NumRet', 'R@3']                  # RR, NumRet: whole rankings
+    for chosen in (measures, measures[:2]):                                # ... and ranked 10 deep
+        whole = irm.calc(chosen, grades, run, duplicates='first')
+        monkeypatch.setattr(evaluator, 'ARRAY_BLOCK_CELLS', 7 * run_width(run))      # blocks of 7 users
+        blocks = irm.calc(chosen, grades, run, duplicates='first')
+        monkeypatch.undo()
+        assert blocks.query_ids == whole.query_ids
+        np.testing.assert_array_equal(blocks.values, whole.values)
+    if kind == 'top-k with repeats':
+        monkeypatch.setattr(evaluator, 'ARRAY_BLOCK_CELLS', 7 * run_width(run))
+        with pytest.raises(DuplicateError, match=r'run array: item \d+ appears twice in row (\d+)') as info:
+            irm.calc(measures, grades, run)
+        first_row = int(np.flatnonzero([len(set(r)) < len(r) for r in run.tolist()])[0])
+        assert f'row {first_row} ' in str(info.value)                      # the row of the whole array
+
+
+def run_width(run):
+    return (run[0] if isinstance(run, tuple) else run).shape[1]

@@ -24,6 +24,8 @@ from .base import Ids, fingerprint_bytes
 #: the most decimal digits an id of this layout has
 DIGITS = 17
 _POWERS = 10 ** np.arange(DIGITS + 1, dtype=np.int64)
+#: a vocabulary whose largest id is below this (or below four times its size) is looked up through a table
+_TABLE_MIN = 1 << 20
 
 
 def holds(values: Any) -> bool:
@@ -127,11 +129,16 @@ class IntIds(Ids):
         return np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1]))).astype(np.int64)
 
     def _lookup(self, vocabulary: IntIds) -> np.ndarray:
+        """By a table indexed by the id when the vocabulary's ids are small numbers (items, users),
+        else by binary search in the sorted vocabulary."""
         vocab = vocabulary.values
         if len(vocab) == 0:
             return np.full(len(self.values), -1, dtype=np.int64)
-        if np.array_equal(vocab, np.arange(len(vocab))):        # the rows or columns of an array
-            return np.where(self.values < len(vocab), self.values, -1)
+        top = int(vocab.max())
+        if top < max(4 * len(vocab), _TABLE_MIN):
+            table = np.full(top + 2, -1, dtype=np.int64)          # the last slot answers every larger id
+            table[vocab] = np.arange(len(vocab))
+            return table[np.minimum(self.values, top + 1)]
         order = np.argsort(vocab, kind='stable')
         ordered = vocab[order]
         at = np.minimum(np.searchsorted(ordered, self.values), len(vocab) - 1)
