@@ -42,7 +42,11 @@ def top_k_data(users: int):
     """Each user's top 100 (distinct items, rank order) and a CSR matrix of 5 relevant items among them."""
     import scipy.sparse as sp
     rng = np.random.default_rng(0)
-    top = ((rng.integers(0, CATALOGUE, (users, 1)) + np.arange(K) * 397) % CATALOGUE).astype(np.int32)
+    first = rng.integers(0, CATALOGUE, users).astype(np.int32)
+    top = np.empty((users, K), dtype=np.int32)
+    steps = (np.arange(K) * 397).astype(np.int32)
+    for lo in range(0, users, 100_000):                  # in blocks: generating costs no more than the array
+        np.remainder(first[lo:lo + 100_000, None] + steps, CATALOGUE, out=top[lo:lo + 100_000])
     relevant = top[:, RELEVANT_COLUMNS]
     qrels = sp.csr_matrix((np.ones(relevant.size, np.int8), relevant.ravel(), np.arange(0, relevant.size + 1, 5)),
                           shape=(users, CATALOGUE))

@@ -26,6 +26,7 @@ from .api.partitions import Partitions
 from .api.results import CalcResults, Metric
 from .bridges import use_in_ir_measures
 from .data.inputs import to_qrels, to_run
+from .data.items import Items
 from .data.qrels import Qrels
 from .data.records import Qrel, ScoredDoc
 from .data.run import Run
@@ -69,6 +70,6 @@ __all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'co
            'ComparisonError', 'define', 'DuplicateError', 'evaluator', 'Evaluator', 'InputError',
            'IrmetricsError', 'IrmetricsWarning', 'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError',
            'Metric', 'OptionError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',
-           'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'read_trec_qrels',
+           'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',
            'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
            'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]

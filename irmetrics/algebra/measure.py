@@ -56,6 +56,8 @@ class MeasureDef:
     ``scope``: what a value is computed from (:data:`SCOPES`): one query's ranking (the default),
     a whole run, a run and a baseline, or several runs; each scope has its place in the engine
     interface (:class:`~irmetrics.providers.base.Prepared`) and in the API.
+    ``items``: what the measure reads of the items beyond the judgments ('popularity', 'users',
+    'features'), given as :class:`irmetrics.Items` to the evaluation.
     ``reads_to_cutoff``: a measure of the family with an integer cutoff ``k`` that ranks every document
     (not ``judged_only``) reads only the first ``k`` of each ranking, so a ranking cut at ``k`` gives
     the same value (:attr:`Measure.depth`; true of every built-in family, and tested for each).
@@ -77,6 +79,7 @@ class MeasureDef:
     subtopics: bool = False
     scope: str = 'query'
     reads_to_cutoff: bool = True
+    items: tuple[str, ...] = ()
     _index: dict[str, Param] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

@@ -9,45 +9,47 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..algebra.measure import Measure
+from ..data.items import Items
 from .evaluator import Evaluator, MeasuresLike, MemoryLimit
 from .results import CalcResults, Metric
 
 
 def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
-              dialect: str | None = None) -> Evaluator:
+              dialect: str | None = None, items: Items | None = None) -> Evaluator:
     """An :class:`Evaluator` of ``measures`` against ``qrels``, reusable across runs.
 
     ``provider`` forces one engine; ``strict=True`` makes suspicious input an error instead of an
     :class:`~irmetrics.errors.IrmetricsWarning` (no run query in the qrels, qrels queries missing from
     the run, skipped blank lines, ...); ``dialect`` reads measure names in one dialect only
-    (:func:`irmetrics.parse_measures`).
+    (:func:`irmetrics.parse_measures`); ``items``: item popularity and features (:class:`irmetrics.Items`)
+    for the measures beyond accuracy that read them.
     """
-    return Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect)
+    return Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect, items=items)
 
 
 def calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
          duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
-         dialect: str | None = None) -> CalcResults:
+         dialect: str | None = None, items: Items | None = None) -> CalcResults:
     """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``.
 
     ``baseline`` (the run the measures of scope ``'baseline'`` compare with), ``duplicates`` and
     ``memory_limit``: see :meth:`Evaluator.calc`; the others: see :func:`evaluator`.
     """
-    prepared = Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect)
+    prepared = Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect, items=items)
     return prepared.calc(run, baseline=baseline, duplicates=duplicates, memory_limit=memory_limit)
 
 
 def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
                    duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
-                   dialect: str | None = None) -> dict[Measure, float]:
+                   dialect: str | None = None, items: Items | None = None) -> dict[Measure, float]:
     """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``; options as :func:`calc`."""
     return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
-                memory_limit=memory_limit, strict=strict, dialect=dialect).aggregated
+                memory_limit=memory_limit, strict=strict, dialect=dialect, items=items).aggregated
 
 
 def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
               duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
-              dialect: str | None = None) -> Iterator[Metric]:
+              dialect: str | None = None, items: Items | None = None) -> Iterator[Metric]:
     """``Metric(query_id, measure, value)`` for every qrels query and measure; options as :func:`calc`."""
     return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
-                memory_limit=memory_limit, strict=strict, dialect=dialect).iter_metrics()
+                memory_limit=memory_limit, strict=strict, dialect=dialect, items=items).iter_metrics()

@@ -15,6 +15,7 @@ the numbers are the same to the last bit.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
@@ -27,6 +28,7 @@ from ..data import ids
 from ..data.arrays import ArrayRun, is_array, is_array_pair
 from ..data.ids.index import IdIndex
 from ..data.inputs import is_source, to_qrels, to_run
+from ..data.items import Items
 from ..data.large import is_larger_than, map_query_chunks, memory_budget
 from ..data.qrels import Qrels
 from ..data.run import Run
@@ -71,15 +73,19 @@ class Evaluator:
     """
 
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
-                 dialect: str | None = None):
+                 dialect: str | None = None, items: Items | None = None):
         """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning;
-        ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`)."""
+        ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`); ``items``: what is
+        known of the items (:class:`irmetrics.Items`: popularity, features), for the measures that read it."""
         self.strict = strict
         self.provider = provider
         with errors.strict(strict):
             self.all_measures: list[Measure] = parse_measures(measures, dialect)
             self.qrels: Qrels = to_qrels(qrels)
+            if items is not None:
+                self.qrels = dataclasses.replace(self.qrels, items=items)
             _check_qrels(self.qrels, self.all_measures)
+            _check_items(items, self.all_measures)
             diagnostics.check_levels(self.qrels, self.all_measures)
         #: the measures of one query's ranking: the columns of every per-query matrix
         self.measures = [m for m in self.all_measures if m.definition.scope == 'query']
@@ -272,6 +278,16 @@ class Evaluator:
     def __repr__(self) -> str:
         plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in self._groups)
         return f'<Evaluator {plan} on {self.qrels!r}>'
+
+
+def _check_items(items: Items | None, measures: list[Measure]) -> None:
+    """A measure that reads what is known of the items (popularity, features) needs it given."""
+    for m in measures:
+        missing = [what for what in m.definition.items if items is None or not items.has(what)]
+        if missing:
+            example = ', '.join(f'{what}=...' for what in missing)
+            raise MeasureError(f'{m!r} reads item {" and ".join(missing)}: give them as items=irmetrics.Items('
+                               f'{example})')
 
 
 def _values(measures: list[Measure], plan: Plan, qrels: Qrels, run: Run,

@@ -14,6 +14,7 @@ from ..errors import DuplicateError, InputError
 from . import ids, numeric
 from .duplicates import Duplicates
 from .ids import Ids
+from .items import Items
 from .locate import RowLocator, id_at
 from .policies import QRELS_DUPLICATES
 from .records import Qrel
@@ -42,6 +43,8 @@ class Qrels:
     #: (problem, line) when a document is judged under several iterations and the policy is 'error':
     #: measures that read one grade per document refuse these qrels (diversity measures read them)
     judged_twice: tuple[str, int | None] | None = None
+    #: what is known of the items beyond the judgments (popularity, features), for the measures that read it
+    items: Items | None = None
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
@@ -101,7 +104,7 @@ class Qrels:
         qidx = np.repeat(np.arange(len(queries), dtype=self.qidx.dtype), sizes)
         offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         return Qrels(self.query_ids.take(queries), qidx, self.doc_ids.take(rows), self.relevance[rows],
-                     self.iteration.take(rows), offsets, self.source, self.judged_twice)
+                     self.iteration.take(rows), offsets, self.source, self.judged_twice, self.items)
 
     def __len__(self) -> int:
         return len(self.qidx)

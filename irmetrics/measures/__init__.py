@@ -5,7 +5,7 @@ Importing this package registers every definition in the measure registry.
 from .accuracy import Accuracy
 from .ap import AP, YAAP
 from .auc import AUC
-from .beyond_accuracy import Coverage, Gini
+from .beyond_accuracy import ARP, ILD, Coverage, Gini, HeadRecall, Novelty, TailRecall, TailShare
 from .bpref import Bpref
 from .compat import Compat
 from .counts import NumQ, NumRel, NumRet
@@ -45,5 +45,5 @@ __all__ = ['AP', 'Bpref', 'IPrec', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'RR', '
            'nERR']
 __all__ += ['BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11', 'SDCG',
             'AP_IA', 'ERR_IA', 'NRBP', 'P_IA', 'StRecall', 'alpha_DCG', 'alpha_nDCG', 'nERR_IA', 'nNRBP']
-__all__ += ['Coverage', 'Gini']
+__all__ += ['ARP', 'Coverage', 'Gini', 'HeadRecall', 'ILD', 'Novelty', 'TailRecall', 'TailShare']
 __all__ += ['G', 'IDCG', 'IPrecAvg', 'RnDCG', 'Unjudged', 'Utility', 'YAAP', 'nDCGRel']

@@ -1,13 +1,16 @@
-"""Beyond accuracy: what a whole run recommends across its users (scope ``'run'``: one value per run,
-not a mean over queries).
+"""Beyond accuracy: what a run recommends, judged or not.
 
-Both read the top k of the ranking of every query of the qrels that the run holds, judged documents or
-not, and the size of the catalogue the items come from (``catalogue``), so that items never recommended
-count.
+Coverage and Gini are measures of a whole run (scope ``'run'``: one value per run, not a mean over
+queries): both read the top k of the ranking of every query of the qrels that the run holds, and the
+size of the catalogue the items come from (``catalogue``), so that items never recommended count.
+
+ARP, Novelty, ILD, TailShare, HeadRecall and TailRecall are per user (query) and read what is known
+of the items beyond the judgments (``items``: popularity, features), given to the evaluation as
+:class:`irmetrics.Items`.
 """
 from ..algebra.measure import MeasureDef, register
-from ..algebra.params import CUTOFF_REQUIRED, REQUIRED, Param
-from ..constraints import Int
+from ..algebra.params import CUTOFF_REQUIRED, REL, REQUIRED, Param
+from ..constraints import Choice, Float, Int
 
 CATALOGUE = Param('catalogue', Int(minimum=1), REQUIRED,
                   'number of items in the catalogue the run recommends from (required)')
@@ -37,4 +40,98 @@ Gini = register(MeasureDef(
     notes='One value for the whole run (scope run); 0 for a run that recommends nothing. Lower is more even.',
     higher_is_better=False,
     scope='run',
+))
+
+# --- popularity bias, novelty and diversity: per user, from the top k and what is known of the items ----
+
+HEAD = Param('head', Float(0.0, 1.0, low_open=True, high_open=True), 0.2,
+             'share of the items with a popularity that form the head: the most popular ones (the rest is the '
+             'tail)')
+
+ARP = register(MeasureDef(
+    name='ARP',
+    params=(CUTOFF_REQUIRED,),
+    summary='Average recommendation popularity: the mean popularity of the items a user is recommended.',
+    formula='ARP@k(u) = (1 / |L|) sum_{i in L} popularity(i), L the top k of u (|L| <= k); items without a '
+            'popularity count 0',
+    citation='H. Yin, B. Cui, J. Li, J. Yao, C. Chen. Challenging the long tail recommendation. VLDB 2012; '
+             'H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
+             'personalized re-ranking. FLAIRS 2019.',
+    notes='Needs item popularity (items=irmetrics.Items(popularity=...)). 0 for an empty ranking. Lower '
+          'recommends less popular items.',
+    bounds=None,
+    higher_is_better=False,
+    items=('popularity',),
+))
+
+UNSEEN = Param('unseen', Choice('error', 'once'), 'error',
+               "a recommended item without interactions: 'error' (its self-information is infinite), or 'once' "
+               "(counted as if one user had interacted with it: log2(users))")
+
+Novelty = register(MeasureDef(
+    name='Novelty',
+    params=(CUTOFF_REQUIRED, UNSEEN),
+    summary='Novelty: the mean self-information of the recommended items (how unlikely a user already knows '
+            'them).',
+    formula='Novelty@k(u) = (1 / |L|) sum_{i in L} -log2(popularity(i) / users), L the top k of u',
+    citation='T. Zhou, Z. Kuscsik, J.-G. Liu, M. Medo, J. R. Wakeling, Y.-C. Zhang. Solving the apparent '
+             'diversity-accuracy dilemma of recommender systems. PNAS 107(10), 2010.',
+    notes='Needs item popularity and the number of users it comes from (Items(popularity=..., users=...)). A '
+          "recommended item of popularity 0 has no finite self-information: an error, unless unseen='once' counts "
+          'it as seen once. 0 for an empty ranking.',
+    bounds=None,
+    items=('popularity', 'users'),
+))
+
+ILD = register(MeasureDef(
+    name='ILD',
+    params=(CUTOFF_REQUIRED,),
+    summary='Intra-list diversity: the mean distance between two items recommended to the same user.',
+    formula='ILD@k(u) = (2 / (|L| (|L| - 1))) sum_{i < j in L} d(i, j), L the top k of u; d the cosine distance '
+            '1 - f_i.f_j / (|f_i| |f_j|) of the item features, or the given distances',
+    citation='C.-N. Ziegler, S. M. McNee, J. A. Konstan, G. Lausen. Improving recommendation lists through topic '
+             'diversification. WWW 2005; B. Smyth, P. McClave. Similarity vs. diversity. ICCBR 2001.',
+    notes='Needs item features or distances (Items(features=...) or Items(distances=...)); a recommended item '
+          'without them is an error. Undefined (left out of the mean) for a ranking of fewer than two items.',
+    bounds=None,
+    skips_undefined=True,
+    items=('features',),
+))
+
+TailShare = register(MeasureDef(
+    name='TailShare',
+    params=(CUTOFF_REQUIRED, HEAD),
+    summary='Share of long-tail items among the recommended ones (APLT).',
+    formula='TailShare@k(u) = |L ∩ tail| / |L|, L the top k of u; the head is the ceil(head * n) most popular of '
+            'the n items with a popularity (ties by item id), the tail every other item',
+    citation='H. Abdollahpouri, R. Burke, B. Mobasher. Controlling popularity bias in learning-to-rank '
+             'recommendation. RecSys 2017.',
+    notes='Needs item popularity. 0 for an empty ranking.',
+    items=('popularity',),
+))
+
+HeadRecall = register(MeasureDef(
+    name='HeadRecall',
+    params=(CUTOFF_REQUIRED, HEAD, REL),
+    summary='Recall of the relevant head items: the popularity-bias split of recall, head side.',
+    formula='HeadRecall@k(u) = |top_k(u) ∩ R_u ∩ head| / |R_u ∩ head|, R_u the items judged >= rel',
+    citation='H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
+             'personalized re-ranking. FLAIRS 2019 (accuracy split by popularity).',
+    notes='Needs item popularity; head and tail as for TailShare. Undefined (left out of the mean) for a user '
+          'without a relevant head item.',
+    skips_undefined=True,
+    items=('popularity',),
+))
+
+TailRecall = register(MeasureDef(
+    name='TailRecall',
+    params=(CUTOFF_REQUIRED, HEAD, REL),
+    summary='Recall of the relevant tail items: the popularity-bias split of recall, tail side.',
+    formula='TailRecall@k(u) = |top_k(u) ∩ R_u ∩ tail| / |R_u ∩ tail|, R_u the items judged >= rel',
+    citation='H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
+             'personalized re-ranking. FLAIRS 2019 (accuracy split by popularity).',
+    notes='Needs item popularity; head and tail as for TailShare. Undefined (left out of the mean) for a user '
+          'without a relevant tail item.',
+    skips_undefined=True,
+    items=('popularity',),
 ))

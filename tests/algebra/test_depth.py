@@ -12,6 +12,10 @@ from irmetrics.api.custom import undefine
 
 #: a value for each required parameter other than the cutoff
 REQUIRED_VALUES = {'catalogue': 300, 'max_rel': 3}
+_RNG = np.random.default_rng(7)
+#: what the measures beyond accuracy read of the documents of _data
+ITEMS = irm.Items({f'd{x}': int(_RNG.integers(1, 50)) for x in range(200)}, users=60,
+                  features={f'd{x}': _RNG.random(4) + 0.01 for x in range(200)})
 CUTOFF_FAMILIES = [d for d in REGISTRY.definitions() if d.has_param('cutoff') and d.reads_to_cutoff]
 
 
@@ -51,7 +55,7 @@ def test_a_ranking_cut_at_the_depth_gives_the_same_value(family, seed):
         assert measure.depth == cutoff
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
-            evaluator = irm.evaluator([measure], qrels)
+            evaluator = irm.evaluator([measure], qrels, items=ITEMS)
             whole, cut = evaluator.calc(run), evaluator.calc(run.top(cutoff))
         np.testing.assert_array_equal(np.asarray(cut.values), np.asarray(whole.values))
         assert dict(cut.run_values) == dict(whole.run_values)

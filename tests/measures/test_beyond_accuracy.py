@@ -56,3 +56,127 @@ def test_the_command_line_prints_the_run_value(tmp_path):
     shown = irmetrics('qrels', 'run', 'AP', 'Coverage(catalogue=5)@2', '-f', 'tsv', cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.splitlines()[-1] == 'Coverage(catalogue=5)@2\t0.6000'
+
+
+# --- popularity, novelty, diversity and the head/tail split: per user, from Items ---------------------------
+
+TOP = np.array([[0, 1, 2], [3, 0, 5]])                         # users 0 and 1, items in rank order
+GRADES = np.zeros((2, 6), dtype=int)
+GRADES[0, [1, 4]] = [1, 2]                                      # user 0: items 1 and 4 relevant (both tail)
+GRADES[1, [3, 5]] = [1, 1]                                      # user 1: item 3 (head) and item 5 (tail)
+POPULARITY = np.array([10, 5, 1, 8, 2, 4])                      # head (20% of 6 -> 2 items): items 0 and 3
+FEATURES = np.array([[1, 0], [0, 1], [1, 1], [1, 0], [-1, 0], [0, 2]], dtype=float)
+ITEMS = irm.Items(POPULARITY, users=20, features=FEATURES)
+
+
+def per_user(name, items=ITEMS, run=TOP):
+    results = irm.calc([name], GRADES, run, items=items)
+    return {q: float(v) for q, v in zip(results.query_ids, results.values[:, 0], strict=True)}, \
+        results.aggregated[irm.parse_measure(name)]
+
+
+def test_popularity_and_novelty_hand_computed():
+    assert per_user('ARP@3') == ({'0': 16 / 3, '1': 22 / 3}, pytest.approx(19 / 3))
+    users, mean = per_user('Novelty@3')
+    assert users['0'] == pytest.approx((1 + 2 + np.log2(20)) / 3)                # -log2(10/20), (5/20), (1/20)
+    assert users['1'] == pytest.approx((np.log2(20 / 8) + 1 + np.log2(5)) / 3)
+    assert mean == pytest.approx((users['0'] + users['1']) / 2)
+    assert per_user('ARP@1')[0] == {'0': 10.0, '1': 8.0}
+
+
+def test_intra_list_diversity_hand_computed_from_features_and_from_distances():
+    users, mean = per_user('ILD@3')
+    assert users['0'] == pytest.approx((1 + 2 * (1 - 1 / np.sqrt(2))) / 3)     # (1,0) (0,1) (1,1): 1, 1-1/sqrt2 twice
+    assert users['1'] == pytest.approx(2 / 3)                                   # (1,0) (1,0) (0,2): 0, 1, 1
+    unit = FEATURES / np.linalg.norm(FEATURES, axis=1, keepdims=True)
+    distances = irm.Items(distances=1 - unit @ unit.T)
+    assert per_user('ILD@3', distances)[0] == pytest.approx(users)
+    one = per_user('ILD@1')                                                     # a single item: undefined
+    assert np.isnan(list(one[0].values())).all() and np.isnan(one[1])
+
+
+def test_head_and_tail_hand_computed():
+    assert per_user('TailShare@3')[0] == pytest.approx({'0': 2 / 3, '1': 1 / 3})
+    users, mean = per_user('HeadRecall@3')
+    assert np.isnan(users['0']) and users['1'] == 1.0 and mean == 1.0         # user 0 has no relevant head item
+    assert per_user('TailRecall@3') == ({'0': 0.5, '1': 1.0}, 0.75)
+    assert per_user('TailRecall(head=0.5)@3')[0]['1'] == 1.0                   # head: items 0, 3, 1 -> tail 5
+    assert per_user('HeadRecall(head=0.5)@3')[0]['0'] == 1.0                   # user 0's item 1 is now head
+
+
+def brute_force(name, k, top, grades, popularity, users, features):
+    """Each measure of one user straight from its formula, item by item (the reference of the kernels)."""
+    n = len(popularity)
+    by_id = sorted(range(n), key=str, reverse=True)                   # ties: id descending as text
+    head = set(sorted(by_id, key=lambda i: -popularity[i])[:int(np.ceil(0.2 * n))])
+    out = {}
+    for u in range(len(top)):
+        if not grades[u].any():
+            continue
+        ranked = list(top[u][:k])
+        relevant = set(np.flatnonzero(grades[u] >= 1).tolist())
+        if name == 'ARP':
+            out[u] = np.mean([popularity[i] for i in ranked])
+        elif name == 'Novelty':
+            out[u] = np.mean([-np.log2(popularity[i] / users) for i in ranked])
+        elif name == 'ILD':
+            pairs = [(a, b) for x, a in enumerate(ranked) for b in ranked[x + 1:]]
+            cos = [features[a] @ features[b] / np.linalg.norm(features[a]) / np.linalg.norm(features[b])
+                   for a, b in pairs]
+            out[u] = np.mean([1 - c for c in cos]) if pairs else np.nan
+        elif name == 'TailShare':
+            out[u] = np.mean([i not in head for i in ranked])
+        else:
+            group = {i for i in relevant if (i in head) == (name == 'HeadRecall')}
+            out[u] = len(group & set(ranked)) / len(group) if group else np.nan
+    return out
+
+
+@pytest.mark.parametrize('name', ['ARP', 'Novelty', 'ILD', 'TailShare', 'HeadRecall', 'TailRecall'])
+@pytest.mark.parametrize('seed', range(3))
+def test_the_kernels_agree_with_the_formulas_item_by_item(name, seed):
+    rng = np.random.default_rng(seed)
+    catalogue, k = 30, 7
+    top = np.stack([rng.permutation(catalogue)[:12] for _ in range(25)])
+    grades = rng.choice([0, 0, 0, 1, 2], size=(25, catalogue))
+    popularity = rng.integers(1, 9, catalogue)                              # ties at the head's edge
+    features = rng.normal(size=(catalogue, 5))
+    items = irm.Items(popularity, users=40, features=features)
+    results = irm.calc([f'{name}@{k}'], grades, top, items=items)
+    got = {int(q): v for q, v in zip(results.query_ids, results.values[:, 0], strict=True)}
+    expected = brute_force(name, k, top, grades, popularity, 40, features)
+    assert got.keys() == expected.keys()
+    for u, value in expected.items():
+        assert got[u] == pytest.approx(value, nan_ok=True, abs=1e-12)
+
+
+def test_what_the_items_lack_is_an_error_naming_it():
+    with pytest.raises(MeasureError, match=r'Novelty@3 reads item users: give them as items=irmetrics.Items\(users'):
+        irm.calc(['Novelty@3'], GRADES, TOP, items=irm.Items(POPULARITY))
+    with pytest.raises(MeasureError, match=r'ARP@3 reads item popularity'):
+        irm.calc(['ARP@3'], GRADES, TOP)
+    sparse = irm.Items({'0': 3, '1': 3, '3': 1, '5': 1}, users=4)
+    with pytest.raises(MeasureError, match=r"item '2', recommended to '0', has popularity 0.*unseen='once'"):
+        irm.calc(['Novelty@3'], GRADES, TOP, items=sparse)
+    once = irm.calc(["Novelty(unseen='once')@3"], GRADES, TOP, items=sparse).values[:, 0]
+    assert once.tolist() == pytest.approx([(np.log2(4 / 3) * 2 + 2) / 3, (2 + np.log2(4 / 3) + 2) / 3])   # '2' once
+    with pytest.raises(MeasureError, match=r"item '5' has no features"):
+        irm.calc(['ILD@3'], GRADES, TOP, items=irm.Items(features=FEATURES[:5]))
+    with pytest.raises(MeasureError, match=r"item '3' has a zero feature vector"):
+        irm.calc(['ILD@3'], GRADES, TOP, items=irm.Items(features=FEATURES * [[1], [1], [1], [0], [1], [1]]))
+    for bad, message in [(dict(popularity=[1, -2]), 'one count of interactions'),
+                         (dict(popularity=[1, 30], users=20), 'more than the 20 users'),
+                         (dict(features=[[1.0, np.nan]]), "features: the value of item '0' is not a finite"),
+                         (dict(distances=np.ones((2, 3))), 'a square array'),
+                         (dict(features=[[1.0]], distances=[[0.0]]), 'not both')]:
+        with pytest.raises(irm.InputError, match=message):
+            irm.Items(**bad)
+
+
+def test_items_named_by_id_meet_a_trec_run():
+    run = 'u 0 b 1 3 r\nu 0 a 2 2 r\nv 0 c 1 1 r\n'.replace(' 0 ', ' Q0 ')
+    qrels = 'u 0 a 1\nv 0 c 1\n'
+    items = irm.Items({'a': 4, 'b': 2, 'c': 1}, users=8)
+    got = irm.calc_aggregate(['ARP@2', 'Novelty@1'], qrels, run, items=items)
+    assert got[irm.parse_measure('ARP@2')] == pytest.approx(((2 + 4) / 2 + 1) / 2)
+    assert got[irm.parse_measure('Novelty@1')] == pytest.approx((np.log2(8 / 2) + np.log2(8)) / 2)

@@ -76,6 +76,12 @@ def parameterisations() -> list[irm.Measure]:
 
 MEASURES = parameterisations()
 
+_ITEM_RNG = np.random.default_rng(99)
+_DOCS = [f'd{q}-{i}' for q in range(8) for i in range(40)]
+#: what the measures beyond accuracy read of the documents of random_case (popularity >= 1: finite novelty)
+ITEMS = irm.Items({d: int(p) for d, p in zip(_DOCS, _ITEM_RNG.integers(1, 90, len(_DOCS)), strict=True)},
+                  users=100, features={d: _ITEM_RNG.random(3) + 0.01 for d in _DOCS})
+
 
 def random_case(seed: int) -> tuple[dict, list[tuple[str, str, float]]]:
     """Qrels with graded and negative grades (one query missing from the run), a run with ties whose
@@ -96,7 +102,7 @@ def random_case(seed: int) -> tuple[dict, list[tuple[str, str, float]]]:
 
 
 def values(measures, qrels, run) -> dict:
-    results = irm.calc(measures, qrels, run)
+    results = irm.calc(measures, qrels, run, items=ITEMS)
     return {(q, m): results.values[i, j] for i, q in enumerate(results.query_ids)
             for j, m in enumerate(results.measures)}
 
@@ -120,7 +126,7 @@ def test_every_shipped_measure_is_covered():
 @pytest.mark.parametrize('seed', SEEDS)
 def test_values_lie_within_the_declared_bounds(seed):
     qrels, run = random_case(seed)
-    results = irm.calc(MEASURES, qrels, run)
+    results = irm.calc(MEASURES, qrels, run, items=ITEMS)
     for j, m in enumerate(results.measures):
         column = results.values[:, j]
         if m.definition.skips_undefined:
@@ -176,7 +182,7 @@ def test_an_evaluator_reused_gives_fresh_numbers_in_flat_memory():
     qrels = cases[0][0]
     runs = [run for _, run in cases]
     fresh = [values(MEASURES, qrels, run) for run in runs]
-    ev = irm.evaluator(MEASURES, qrels)
+    ev = irm.evaluator(MEASURES, qrels, items=ITEMS)
 
     def reuse(n: int) -> None:
         for i in range(n):
@@ -203,8 +209,8 @@ def test_evaluation_never_mutates_its_inputs():
     frame = pd.DataFrame(run, columns=['query_id', 'doc_id', 'score'])
     arrays = {c: frame[c].to_numpy().copy() for c in frame.columns}
     qrels_before, frame_before, run_before = copy.deepcopy(qrels), frame.copy(deep=True), list(run)
-    irm.calc(MEASURES, qrels, frame)
-    irm.calc(MEASURES, qrels, run)
+    irm.calc(MEASURES, qrels, frame, items=ITEMS)
+    irm.calc(MEASURES, qrels, run, items=ITEMS)
     assert qrels == qrels_before and run == run_before
     pd.testing.assert_frame_equal(frame, frame_before)
     for c, a in arrays.items():

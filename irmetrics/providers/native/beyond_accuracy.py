@@ -1,13 +1,20 @@
-"""Catalogue coverage and the Gini index of exposure: one value per run, from the top k of every
-qrels query the run holds (judged or not)."""
+"""Beyond accuracy, from the top k of every qrels query the run holds (judged or not): catalogue
+coverage and the Gini index of exposure (one value per run); popularity, novelty, intra-list diversity
+and the head/tail split of recall (per query), from what is known of the items (:class:`Items`)."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
-from ...algebra.measure import Measure
+from ...algebra.measure import UNDEFINED, Measure
+from ...data.ids import Ids
+from ...data.items import Items, ItemValues
+from ...data.locate import id_at
+from ...data.segments import ranges
 from ...errors import MeasureError
-from ...measures import Coverage, Gini
-from .kernels import kernel
+from ...measures import ARP, ILD, Coverage, Gini, HeadRecall, Novelty, TailRecall, TailShare
+from .kernels import kernel, safe_divide
 from .table import RankedTable
 
 
@@ -38,3 +45,162 @@ def gini(measure: Measure, t: RankedTable) -> float:
         return 0.0
     weights = 2 * np.arange(1, n + 1) - n - 1
     return float((weights * slots).sum() / (n * total))
+
+
+# --- per user, from the top k and what is known of the items (Items) -------------------------------------
+
+def _top(t: RankedTable, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``k`` rows of the ranking of every qrels query the run holds: the qrels query code of
+    each row and its run row, sorted by query, in rank order within each."""
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        run = t.run
+        qmap = run.query_ids.lookup(t.index.qrels.query_ids)              # run query -> qrels query, -1
+        query = run.qidx[run.order]
+        rank = np.arange(len(run.order)) - run.offsets[query]
+        keep = np.flatnonzero((qmap[query] >= 0) & (rank < k))
+        codes, rows = qmap[query[keep]], run.order[keep]
+        by_query = np.argsort(codes, kind='stable')
+        return codes[by_query], rows[by_query]
+    return t.memo(('top', k), compute)
+
+
+def _items(t: RankedTable) -> Items:
+    items = t.index.qrels.items
+    assert items is not None                   # the evaluator refuses these measures without items
+    return items
+
+
+def _mean_per_query(t: RankedTable, query: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per qrels query, the mean of ``values`` over its rows (0 for a query without rows)."""
+    return safe_divide(np.bincount(query, weights=values, minlength=t.nq), np.bincount(query, minlength=t.nq))
+
+
+def _popularity(t: RankedTable, rows: np.ndarray) -> np.ndarray:
+    """The popularity of the items of run rows ``rows`` (0 for an item without one)."""
+    popularity = _items(t).popularity
+    assert popularity is not None
+    at = popularity.rows_of(t.run.doc_ids.take(rows))
+    return np.where(at >= 0, popularity.values[np.maximum(at, 0)], 0.0)
+
+
+@kernel(ARP)
+def arp(measure: Measure, t: RankedTable) -> np.ndarray:
+    query, rows = _top(t, measure['cutoff'])
+    return _mean_per_query(t, query, _popularity(t, rows))
+
+
+@kernel(Novelty)
+def novelty(measure: Measure, t: RankedTable) -> np.ndarray:
+    query, rows = _top(t, measure['cutoff'])
+    popularity = _popularity(t, rows)
+    unknown = np.flatnonzero(popularity == 0)
+    if measure['unseen'] == 'once':
+        popularity[unknown] = 1.0
+    elif len(unknown):
+        row = rows[unknown[0]]
+        raise MeasureError(f'{measure!r}: item {id_at(t.run.doc_ids, row)!r}, recommended to '
+                           f'{id_at(t.index.qrels.query_ids, query[unknown[0]])!r}, has popularity 0: its '
+                           f'self-information is infinite ({len(unknown)} such recommendation(s)): pass '
+                           f"unseen='once' to count such an item as seen once, or give it a popularity")
+    users = _items(t).users
+    assert users is not None
+    return _mean_per_query(t, query, -np.log2(popularity / users))
+
+
+def _head(t: RankedTable, share: float) -> np.ndarray:
+    """Per row of the popularity table, whether the item is in the head: the ceil(share * n) most popular
+    of its n items, ties by item id descending as text (trec_eval's tie rule)."""
+    popularity = _items(t).popularity
+    assert popularity is not None
+
+    def compute() -> np.ndarray:
+        n = len(popularity.values)
+        by_id = popularity.ids.order_within_groups(np.zeros(n, dtype=np.int64))
+        order = by_id[np.argsort(-popularity.values[by_id], kind='stable')]
+        head = np.zeros(n, dtype=bool)
+        head[order[:math.ceil(share * n)]] = True
+        return head
+    return t.index.cached(('head', share), compute)
+
+
+def _in_head(t: RankedTable, share: float, items: Ids) -> np.ndarray:
+    popularity = _items(t).popularity
+    assert popularity is not None
+    at = popularity.rows_of(items)
+    return (at >= 0) & _head(t, share)[np.maximum(at, 0)]
+
+
+@kernel(TailShare)
+def tail_share(measure: Measure, t: RankedTable) -> np.ndarray:
+    query, rows = _top(t, measure['cutoff'])
+    tail = ~_in_head(t, measure['head'], t.run.doc_ids.take(rows))
+    return _mean_per_query(t, query, tail.astype(np.float64))
+
+
+def _group_recall(measure: Measure, t: RankedTable, head: bool) -> np.ndarray:
+    index, rel, k = t.index, measure['rel'], measure['cutoff']
+    in_head = _in_head(t, measure['head'], index.doc_vocab)                     # per judged document
+    doc_of_judgment = index.keys % index.n_docs
+    judged = (index.grades >= rel) & (in_head[doc_of_judgment] == head)
+    found = (t.rank < k) & (t.grade >= rel) & (in_head[doc_of_judgment[t.judgment]] == head)
+    total = np.bincount(index.query[judged], minlength=t.nq)
+    values = safe_divide(t.count(found), total)
+    values[total == 0] = UNDEFINED
+    return values
+
+
+@kernel(HeadRecall)
+def head_recall(measure: Measure, t: RankedTable) -> np.ndarray:
+    return _group_recall(measure, t, head=True)
+
+
+@kernel(TailRecall)
+def tail_recall(measure: Measure, t: RankedTable) -> np.ndarray:
+    return _group_recall(measure, t, head=False)
+
+
+@kernel(ILD)
+def ild(measure: Measure, t: RankedTable) -> np.ndarray:
+    query, rows = _top(t, measure['cutoff'])
+    items = _items(t)
+    known = items.features if items.features is not None else items.distances
+    assert known is not None
+    at = known.rows_of(t.run.doc_ids.take(rows))
+    if (at < 0).any():
+        bad = int(np.flatnonzero(at < 0)[0])
+        raise MeasureError(f'{measure!r}: item {id_at(t.run.doc_ids, rows[bad])!r} has no '
+                           f'{known.what}; give every recommended item {known.what}')
+    size = np.bincount(query, minlength=t.nq).astype(np.float64)
+    pairs = size * (size - 1) / 2
+    if items.features is not None:
+        total = pairs - _cosine_similarity_sums(measure, known, at, query, t.nq, t)
+    else:
+        total = _distance_sums(known.values, at, query, t.nq)
+    values = safe_divide(total, pairs)
+    values[size < 2] = UNDEFINED
+    return values
+
+
+def _cosine_similarity_sums(measure: Measure, features: ItemValues, at: np.ndarray, query: np.ndarray, nq: int,
+                            t: RankedTable) -> np.ndarray:
+    """Per query, the sum over its pairs of items of their cosine similarity: with s the sum of the
+    items' unit vectors, sum_{i<j} cos(i, j) = (|s|^2 - n) / 2, linear in the items."""
+    norms = np.linalg.norm(features.values, axis=1)
+    zero = np.flatnonzero(norms[at] == 0)
+    if len(zero):
+        raise MeasureError(f'{measure!r}: item {id_at(t.run.doc_ids, _top(t, measure["cutoff"])[1][zero[0]])!r} '
+                           f'has a zero feature vector: its cosine distance is undefined')
+    unit = features.values[at] / norms[at, None]
+    sums = np.zeros((nq, unit.shape[1]))
+    np.add.at(sums, query, unit)
+    return ((sums ** 2).sum(axis=1) - np.bincount(query, minlength=nq)) / 2
+
+
+def _distance_sums(distances: np.ndarray, at: np.ndarray, query: np.ndarray, nq: int) -> np.ndarray:
+    """Per query, the sum of the given distances over its pairs of items (rows sorted by query)."""
+    size = np.bincount(query, minlength=nq)
+    position = ranges(size)
+    later = np.repeat(size, size) - position - 1                    # items after each one in its list
+    first = np.repeat(np.arange(len(query)), later)
+    second = first + 1 + ranges(later)
+    return np.bincount(query[first], weights=distances[at[first], at[second]], minlength=nq)

@@ -1,0 +1,93 @@
+"""What is known of the items beyond the judgments: how popular they are, and how they differ.
+
+The measures of popularity bias, novelty and diversity read it (:mod:`irmetrics.measures.beyond_accuracy`).
+Each attribute is keyed by item id, as documents are: an array's row ``j`` describes the item ``'j'``
+(the column ``j`` of a score matrix), a dict or a pandas Series names its items.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from . import ids
+from .ids import Ids
+
+
+class ItemValues:
+    """Values (a number or a vector each) of some items, found by item id."""
+
+    def __init__(self, values: Any, what: str):
+        self.what = what
+        if isinstance(values, dict):
+            keys, rows = list(values), list(values.values())
+        elif hasattr(values, 'index') and hasattr(values, 'to_numpy'):      # a pandas Series or DataFrame
+            keys, rows = list(values.index), values.to_numpy()
+        else:
+            rows = values
+            keys = None
+        try:
+            array = np.asarray(rows, dtype=np.float64)
+        except (TypeError, ValueError) as ex:
+            raise InputError(f'{what}: expected numbers ({ex})', 'items') from None
+        if array.ndim == 0:
+            raise InputError(f'{what}: expected a value per item (an array or a dict), got one number', 'items')
+        if len(array) and not np.all(np.isfinite(array)):
+            bad = int(np.flatnonzero((~np.isfinite(array.reshape(len(array), -1))).any(axis=1))[0])
+            raise InputError(f'{what}: the value of item {self._name(keys, bad)!r} is not a finite number', 'items')
+        self.values = array
+        self.ids: Ids = ids.column(np.arange(len(array)) if keys is None else keys)
+
+    @staticmethod
+    def _name(keys: list[Any] | None, row: int) -> str:
+        return str(row) if keys is None else str(keys[row])
+
+    def rows_of(self, items: Ids) -> np.ndarray:
+        """The row of each of ``items`` (an id column), -1 for an item without a value."""
+        return items.lookup(self.ids)
+
+
+class Items:
+    """Item popularity and item features, for the measures beyond accuracy.
+
+    ``popularity``: the number of interactions of each item (in the training data, as a rule), and
+    ``users``: how many users those interactions come from (novelty reads the share
+    ``popularity / users``).  An item without a popularity has popularity 0.  ``features``: a vector per
+    item (a 2-D array, row ``j`` the item ``'j'``, or ``{item_id: vector}``), compared by cosine
+    distance; or ``distances``: a square array of item-to-item distances (row and column ``j`` the item
+    ``'j'``).
+    """
+
+    def __init__(self, popularity: Any = None, *, users: int | None = None, features: Any = None,
+                 distances: Any = None):
+        self.popularity = None if popularity is None else ItemValues(popularity, 'popularity')
+        if self.popularity is not None and (self.popularity.values.ndim != 1 or (self.popularity.values < 0).any()):
+            raise InputError('popularity: expected one count of interactions (>= 0) per item', 'items')
+        if users is not None and (not isinstance(users, (int, np.integer)) or users < 1):
+            raise InputError(f'users: expected a number of users >= 1, got {users!r}', 'items')
+        if users is not None and self.popularity is not None and len(self.popularity.values) and \
+                self.popularity.values.max() > users:
+            raise InputError(f'popularity: an item has {self.popularity.values.max():g} interactions, more than '
+                             f'the {users} users (users= counts the users, popularity the users of each item)',
+                             'items')
+        self.users = None if users is None else int(users)
+        if features is not None and distances is not None:
+            raise InputError('give item features or item distances, not both', 'items')
+        self.features = None if features is None else ItemValues(features, 'features')
+        if self.features is not None and self.features.values.ndim != 2:
+            raise InputError('features: expected a vector per item (a 2-D array)', 'items')
+        self.distances = None if distances is None else ItemValues(distances, 'distances')
+        if self.distances is not None and (self.distances.values.ndim != 2 or
+                                           self.distances.values.shape[0] != self.distances.values.shape[1]):
+            raise InputError('distances: expected a square array (items x items)', 'items')
+
+    def has(self, attribute: str) -> bool:
+        """Whether the items hold ``attribute``: 'popularity', 'users' or 'features' (features or distances)."""
+        if attribute == 'features':
+            return self.features is not None or self.distances is not None
+        return getattr(self, attribute) is not None
+
+    def __repr__(self) -> str:
+        held = [name for name in ('popularity', 'users', 'features', 'distances') if getattr(self, name) is not None]
+        return f'<Items: {", ".join(held) or "nothing"}>'
