@@ -154,9 +154,10 @@ class Evaluator:
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
                 return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
-            if (is_array(run) or is_array_pair(run)) and not self.run_measures:
+            if is_array(run) or is_array_pair(run):
                 arrays = ArrayRun(run)
-                if arrays.cells > ARRAY_BLOCK_CELLS:             # blocks of users: memory of a block, not a run
+                arrays.check_fits(self.qrels.matrix_shape)
+                if arrays.cells > ARRAY_BLOCK_CELLS and not self.run_measures:     # memory of a block, not a run
                     parts = (self.calc_queries(part) for part in arrays.blocks(duplicates, self.depth,
                                                                                ARRAY_BLOCK_CELLS))
                     return self.combine(parts, arrays.source)

@@ -17,6 +17,7 @@ become id columns of integers, which the id layer turns into their text.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -110,6 +111,23 @@ class ArrayRun:
         rows = max(1, cells // max(self.shape[1], 1))
         for first in range(0, self.shape[0], rows):
             yield self.run(duplicates, depth, first, min(first + rows, self.shape[0]))
+
+    def check_fits(self, shape: tuple[int, int] | None) -> None:
+        """That this run fits judgments given as a users x items matrix of ``shape`` (None: not a matrix):
+        as many users (row ``i`` of both is one user), and items within the matrix's columns."""
+        if shape is None:
+            return
+        users, catalogue = shape
+        if self.shape[0] != users:
+            raise InputError(f'the run has {self.shape[0]} users (rows) and the qrels array {users}: row i of '
+                             f'both must be the same user', self.source)
+        if self.items is None and self.shape[1] != catalogue:
+            raise InputError(f'the run scores {self.shape[1]} items (columns) and the qrels array has {catalogue}: '
+                             f'column j of both must be the same item', self.source)
+        if self.items is not None and self.items.size and int(self.items.max()) >= catalogue:
+            row, column = (int(i) for i in np.argwhere(self.items >= catalogue)[0])
+            raise InputError(f'item index {int(self.items[row, column])} at row {row}, column {column} is out of '
+                             f'range: the qrels array has {catalogue} items (columns)', self.source)
 
     @property
     def cells(self) -> int:
@@ -216,8 +234,10 @@ def qrels_from_matrix(obj: Any, duplicates: str = 'error') -> Qrels:
     if _is_sparse(obj):
         coo = obj.tocoo()
         users, items, grades = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+        shape = (int(obj.shape[0]), int(obj.shape[1]))
     else:
         matrix = _matrix(obj, 'qrels array')
+        shape = (int(matrix.shape[0]), int(matrix.shape[1]))
         users, items = np.nonzero(matrix)
         grades = matrix[users, items]
     whole = np.isfinite(grades) & (grades == np.round(grades)) if grades.dtype.kind == 'f' else None
@@ -240,11 +260,12 @@ def qrels_from_matrix(obj: Any, duplicates: str = 'error') -> Qrels:
                                  f'judged twice for user {row} ({len(twice)} repeated cell(s) in all); pass '
                                  f'duplicates="max" to keep the highest grade', 'qrels array')
         if len(twice):
-            return Qrels.from_columns(users, items, grades.astype(np.int64), source='qrels array',
-                                      duplicates=duplicates)
+            qrels = Qrels.from_columns(users, items, grades.astype(np.int64), source='qrels array',
+                                       duplicates=duplicates)
+            return dataclasses.replace(qrels, matrix_shape=shape)
     query_ids, qidx = IntIds(users).encode()
     return Qrels(query_ids, qidx, IntIds(items), grades.astype(np.int64), ids.repeat('0', len(users)),
-                 offsets_of(qidx, len(query_ids)), 'qrels array')
+                 offsets_of(qidx, len(query_ids)), 'qrels array', matrix_shape=shape)
 
 
 def _matrix(obj: Any, name: str) -> np.ndarray:

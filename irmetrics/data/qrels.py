@@ -45,6 +45,8 @@ class Qrels:
     judged_twice: tuple[str, int | None] | None = None
     #: what is known of the items beyond the judgments (popularity, features), for the measures that read it
     items: Items | None = None
+    #: (users, items) of the matrix the judgments were given as, if they were: a run given as arrays must fit it
+    matrix_shape: tuple[int, int] | None = None
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
@@ -104,7 +106,8 @@ class Qrels:
         qidx = np.repeat(np.arange(len(queries), dtype=self.qidx.dtype), sizes)
         offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         return Qrels(self.query_ids.take(queries), qidx, self.doc_ids.take(rows), self.relevance[rows],
-                     self.iteration.take(rows), offsets, self.source, self.judged_twice, self.items)
+                     self.iteration.take(rows), offsets, self.source, self.judged_twice, self.items,
+                     self.matrix_shape)
 
     def __len__(self) -> int:
         return len(self.qidx)

@@ -201,3 +201,19 @@ def test_a_large_array_run_evaluated_in_blocks_of_users_gives_the_numbers_of_the
 
 def run_width(run):
     return (run[0] if isinstance(run, tuple) else run).shape[1]
+
+
+def test_a_run_array_that_does_not_fit_the_qrels_array_is_refused(data):
+    grades, scores = data
+    with pytest.raises(InputError, match=r'run array: the run has 29 users \(rows\) and the qrels array 30'):
+        irm.calc(['P@5'], grades, scores[:29])
+    with pytest.raises(InputError, match=r'run array: the run scores 24 items \(columns\) and the qrels array has 25'):
+        irm.calc(['P@5'], sp.csr_matrix(grades), scores[:, :24])
+    top = np.tile(np.arange(5), (30, 1))
+    top[4, 2] = 25
+    with pytest.raises(InputError, match=r'run array: item index 25 at row 4, column 2 is out of range: the qrels '
+                                         r'array has 25 items'):
+        irm.calc(['P@5'], grades, top)
+    with pytest.raises(InputError, match=r'run arrays: .*has 29 users'):
+        irm.calc(['P@5'], grades, (top[:29], scores[:29, :5]))
+    assert irm.calc(['P@5'], trec_qrels(grades), scores[:29]).query_ids        # TREC qrels: no shape to fit
