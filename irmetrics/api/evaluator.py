@@ -43,7 +43,7 @@ from .results import CalcResults, Metric, QueryValues
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 
 #: a run given as arrays with more cells than this is evaluated in blocks of users of about this many cells
-ARRAY_BLOCK_CELLS = 1 << 22
+ARRAY_BLOCK_CELLS = 1 << 20
 
 #: How each scope of a measure of a whole run is computed by a prepared engine: (engine, run, baseline).
 _RUN_LEVEL: dict[str, Callable[[Prepared, Run, Run | None], dict[Measure, float]]] = {

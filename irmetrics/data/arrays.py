@@ -235,34 +235,38 @@ def qrels_from_matrix(obj: Any, duplicates: str = 'error') -> Qrels:
         coo = obj.tocoo()
         users, items, grades = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
         shape = (int(obj.shape[0]), int(obj.shape[1]))
+        ordered = obj.format == 'csr' and bool(obj.has_canonical_format)    # rows, then columns; no cell twice
     else:
         matrix = _matrix(obj, 'qrels array')
         shape = (int(matrix.shape[0]), int(matrix.shape[1]))
         users, items = np.nonzero(matrix)
         grades = matrix[users, items]
-    whole = np.isfinite(grades) & (grades == np.round(grades)) if grades.dtype.kind == 'f' else None
-    if whole is not None and not whole.all():
-        bad = int(np.flatnonzero(~whole)[0])
-        raise InputError(f'the grade {grades[bad].item()!r} at row {int(users[bad])}, column {int(items[bad])} is '
-                         f'not a whole number', 'qrels array')
-    huge = np.flatnonzero(np.abs(grades.astype(np.float64)) >= LARGEST_GRADE)
-    if len(huge):
-        raise InputError(f'the grade {grades[huge[0]].item()!r} at row {int(users[huge[0]])}, column '
-                         f'{int(items[huge[0]])} is too large', 'qrels array')
-    cells = users * (int(items.max(initial=0)) + 1) + items
-    if not np.all(cells[1:] > cells[:-1]):
-        order = np.lexsort((items, users))
-        users, items, grades, cells = users[order], items[order], grades[order], cells[order]
-        twice = np.flatnonzero(cells[1:] == cells[:-1])
-        if len(twice) and duplicates == 'error':
-            row, column = int(users[twice[0]]), int(items[twice[0]])
-            raise DuplicateError(f'the cell at row {row}, column {column} is stored more than once: item {column} '
-                                 f'judged twice for user {row} ({len(twice)} repeated cell(s) in all); pass '
-                                 f'duplicates="max" to keep the highest grade', 'qrels array')
-        if len(twice):
-            qrels = Qrels.from_columns(users, items, grades.astype(np.int64), source='qrels array',
-                                       duplicates=duplicates)
-            return dataclasses.replace(qrels, matrix_shape=shape)
+        ordered = True
+    if grades.dtype.kind == 'f':
+        whole = np.isfinite(grades) & (grades == np.round(grades))
+        if not whole.all():
+            bad = int(np.flatnonzero(~whole)[0])
+            raise InputError(f'the grade {grades[bad].item()!r} at row {int(users[bad])}, column {int(items[bad])} '
+                             f'is not a whole number', 'qrels array')
+    if len(grades) and max(abs(float(grades.min())), abs(float(grades.max()))) >= LARGEST_GRADE:
+        huge = int(np.flatnonzero(np.abs(grades.astype(np.float64)) >= LARGEST_GRADE)[0])
+        raise InputError(f'the grade {grades[huge].item()!r} at row {int(users[huge])}, column {int(items[huge])} is '
+                         f'too large', 'qrels array')
+    if not ordered:
+        cells = users * (int(items.max(initial=0)) + 1) + items
+        if not np.all(cells[1:] > cells[:-1]):
+            order = np.lexsort((items, users))
+            users, items, grades, cells = users[order], items[order], grades[order], cells[order]
+            twice = np.flatnonzero(cells[1:] == cells[:-1])
+            if len(twice) and duplicates == 'error':
+                row, column = int(users[twice[0]]), int(items[twice[0]])
+                raise DuplicateError(f'the cell at row {row}, column {column} is stored more than once: item '
+                                     f'{column} judged twice for user {row} ({len(twice)} repeated cell(s) in all); '
+                                     f'pass duplicates="max" to keep the highest grade', 'qrels array')
+            if len(twice):
+                qrels = Qrels.from_columns(users, items, grades.astype(np.int64), source='qrels array',
+                                           duplicates=duplicates)
+                return dataclasses.replace(qrels, matrix_shape=shape)
     query_ids, qidx = IntIds(users).encode()
     return Qrels(query_ids, qidx, IntIds(items), grades.astype(np.int64), ids.repeat('0', len(users)),
                  offsets_of(qidx, len(query_ids)), 'qrels array', matrix_shape=shape)
@@ -302,10 +306,13 @@ def _indices(items: np.ndarray, name: str) -> np.ndarray:
     """Item indices checked (integers from 0 to 10**17 - 1, as ids of the integer layout), not copied."""
     if items.dtype.kind not in 'iu':
         raise InputError(f'item indices must be integers, got {items.dtype}', name)
-    for bad, rule in ((items < 0, 'indices are >= 0'), (items >= 10 ** DIGITS, f'indices are below 10**{DIGITS}')):
-        where = np.argwhere(bad)
-        if len(where):
-            row, column = (int(i) for i in where[0])
+    if items.size == 0:
+        return items
+    for outside, rule in ((int(items.min()) < 0, 'indices are >= 0'),
+                          (int(items.max()) >= 10 ** DIGITS, f'indices are below 10**{DIGITS}')):
+        if outside:
+            bad = (items < 0) if rule == 'indices are >= 0' else (items.astype(np.uint64) >= 10 ** DIGITS)
+            row, column = (int(i) for i in np.argwhere(bad)[0])
             raise InputError(f'item index {int(items[row, column])} at row {row}, column {column}: {rule}', name)
     return items
 
