@@ -27,7 +27,7 @@ from ..algebra.measure import COMPUTED, Measure
 from ..data import ids
 from ..data.arrays import ArrayRun, is_array, is_array_pair
 from ..data.ids.index import IdIndex
-from ..data.inputs import is_source, to_qrels, to_run
+from ..data.inputs import is_source, is_table, to_qrels, to_run
 from ..data.items import Items
 from ..data.large import is_larger_than, map_query_chunks, memory_budget
 from ..data.qrels import Qrels
@@ -44,6 +44,9 @@ MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 
 #: a run given as arrays with more cells than this is evaluated in blocks of users of about this many cells
 ARRAY_BLOCK_CELLS = 1 << 20
+#: an Arrow table or polars DataFrame run with more rows than this, each query's rows together, is evaluated in
+#: blocks of complete queries of about this many rows
+TABLE_BLOCK_ROWS = 1 << 20
 
 #: How each scope of a measure of a whole run is computed by a prepared engine: (engine, run, baseline).
 _RUN_LEVEL: dict[str, Callable[[Prepared, Run, Run | None], dict[Measure, float]]] = {
@@ -154,6 +157,11 @@ class Evaluator:
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
                 return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
+            if is_table(run) and not self.run_measures:
+                from ..data.tables import kind_name, run_blocks
+                blocks = run_blocks(run, TABLE_BLOCK_ROWS, duplicates)
+                if blocks is not None:                                       # memory of a block, not a table
+                    return self.combine(map(self.calc_queries, blocks), f'run {kind_name(run)}')
             if is_array(run) or is_array_pair(run):
                 arrays = ArrayRun(run)
                 arrays.check_fits(self.qrels.matrix_shape)

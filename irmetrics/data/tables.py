@@ -8,6 +8,7 @@ numeric columns become numpy views of the Arrow buffers.  Column names are those
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ import pyarrow.compute as pc
 
 from ..errors import InputError
 from . import ids
-from .arrow_arrays import numbers
+from .arrow_arrays import arrow_array, numbers
 from .columns import find_columns
 from .ids import Ids
 from .locate import RowLocator
@@ -105,3 +106,29 @@ def _no_missing(column: pa.ChunkedArray, name: str, source: str) -> None:
         row = pc.index(pc.is_null(column), True).as_py()
         raise InputError(f'item {row + 1}: {name} is missing (null)', source)
 
+
+
+def run_blocks(obj: Any, rows: int, duplicates: str = 'error') -> Iterator[Run] | None:
+    """The run of an Arrow table or polars DataFrame as the runs of consecutive blocks of complete
+    queries, about ``rows`` rows each, when it has more rows than that and each query's rows are
+    together, as a model writes them (in any order within a query); None otherwise.
+
+    Each block is built and evaluated on its own, so memory follows a block, not the table; a faulty
+    row is named by its item number in the whole table.
+    """
+    table = as_table(obj)
+    if table.num_rows <= rows:
+        return None
+    what = f'run {kind_name(obj)}'
+    named = canonical_table(table, 'run', what)
+    starts = id_column(named, 'query_id', what).run_starts()            # where each run of one query starts
+    if len(id_column(named.take(arrow_array(starts)), 'query_id', what).encode()[0]) != len(starts):
+        return None                                                      # a query in several places
+    cuts = np.searchsorted(starts, np.arange(rows, table.num_rows, rows))
+    bounds = np.unique(np.concatenate(([0], starts[cuts[cuts < len(starts)]], [table.num_rows])))
+
+    def blocks() -> Iterator[Run]:
+        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            where = RowLocator(what, items=lambda lo=lo, hi=hi: np.arange(lo + 1, hi + 1))
+            yield run_from_table(named.slice(lo, hi - lo), what, duplicates=duplicates, where=where)
+    return blocks()

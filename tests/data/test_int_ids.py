@@ -86,3 +86,22 @@ def test_integer_columns_evaluate_as_their_text(seed):
         got = irm.calc(measures, q, r)
         assert got.query_ids == as_text.query_ids
         np.testing.assert_array_equal(got.values, as_text.values)
+
+
+@pytest.mark.parametrize('shape', ['equal-grouped', 'ragged', 'one-long-query', 'shuffled'])
+def test_sorting_by_query_then_score_agrees_with_a_two_key_sort(shape):
+    """Each way by_query_then_score takes (rows of one length side by side, a padded matrix, one sort of
+    every score) orders as numpy's two-key lexsort does, up to the order of tied scores."""
+    from irmetrics.data.ranking import by_query_then_score
+    rng = np.random.default_rng(len(shape))
+    sizes = {'equal-grouped': np.full(50, 20), 'ragged': rng.integers(1, 30, 50),
+             'one-long-query': np.concatenate(([5000], np.ones(50, dtype=int))), 'shuffled': rng.integers(1, 30, 50)}
+    qidx = np.repeat(np.arange(len(sizes[shape]), dtype=np.int32), sizes[shape])
+    scores = rng.integers(0, 5, len(qidx)).astype(float)
+    if shape == 'shuffled':
+        order = rng.permutation(len(qidx))
+        qidx, scores = qidx[order], scores[order]
+    got = by_query_then_score(qidx, scores)
+    expected = np.lexsort((-scores, qidx))
+    assert sorted(got.tolist()) == list(range(len(qidx)))
+    assert np.array_equal(qidx[got], qidx[expected]) and np.array_equal(scores[got], scores[expected])

@@ -164,3 +164,38 @@ def test_import_irmetrics_stays_light():
             'assert not heavy, heavy\n')
     proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize('layout', ['ints-model', 'strings-sorted', 'interleaved'])
+def test_a_large_table_evaluated_in_blocks_of_queries_gives_the_numbers_of_the_whole(monkeypatch, layout):
+    """Blocks of complete queries (the table's rows of one query together) give the whole table's numbers;
+    a table whose queries are interleaved is evaluated whole; a faulty row is named by its item number in
+    the whole table."""
+    from irmetrics.api import evaluator
+    rng = np.random.default_rng(4)
+    users, k = 60, 15
+    query = np.repeat(np.arange(users), k)
+    doc = (rng.integers(0, 300, (users, 1)) + np.arange(k) * 7).ravel() % 300
+    score = rng.integers(0, 4, users * k).astype(float)                     # ties
+    if layout == 'interleaved':
+        order = rng.permutation(users * k)
+        query, doc, score = query[order], doc[order], score[order]
+    run = pa.table({'query_id': query, 'doc_id': doc, 'score': score})
+    if layout == 'strings-sorted':
+        run = pa.table({'query_id': pa.array(query).cast(pa.string()), 'doc_id': pa.array(doc).cast(pa.string()),
+                        'score': score})
+    judged = (np.repeat(rng.integers(0, 300, users + 5), 3) + np.tile([0, 101, 202], users + 5)) % 300
+    qrels = pa.table({'query_id': np.repeat(np.arange(users + 5), 3), 'doc_id': judged,
+                      'relevance': rng.integers(0, 3, 3 * (users + 5))})
+    measures = ['nDCG@10', 'AP', 'P@5', 'RR', 'NumRet']
+    whole = irm.calc(measures, qrels, run, duplicates='first')
+    monkeypatch.setattr(evaluator, 'TABLE_BLOCK_ROWS', 4 * k + 3)
+    from irmetrics.data import tables
+    assert (tables.run_blocks(run, 4 * k + 3) is None) == (layout == 'interleaved')
+    blocks = irm.calc(measures, qrels, run, duplicates='first')
+    assert blocks.query_ids == whole.query_ids
+    np.testing.assert_array_equal(blocks.values, whole.values)
+    if layout == 'ints-model':
+        bad = run.set_column(2, 'score', pa.array(np.where(np.arange(users * k) == 700, np.nan, score)))
+        with pytest.raises(irm.InputError, match=r'run Arrow table: item 701: score nan is not a finite number'):
+            irm.calc(measures, qrels, bad)
