@@ -12,6 +12,7 @@ from ..api.evaluator import Evaluator
 from ..api.results import aggregate
 from ..constraints import Choice, Float, Int, Option
 from ..data.inputs import to_run
+from ..data.items import Items
 from ..dialects import parse_measures
 from ..errors import InputError, IrmetricsError, MeasureError
 from ..rendering.figures import figure_svg
@@ -19,7 +20,7 @@ from ..rendering.markup import html_page, html_table, latex_escape, markdown_esc
 from ..rendering.text import text_table
 from ..rendering.values import format_value
 
-__all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Option', 'InputError', 'IrmetricsError',
+__all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError', 'IrmetricsError',
            'Measure', 'MeasureError', 'aggregate', 'figure_svg', 'format_value', 'html_page', 'html_table',
            'latex_escape', 'markdown_escape', 'parse_measures', 'text_table', 'to_run']
 

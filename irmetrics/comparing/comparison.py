@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import plots, report
-from .base import ComparisonError, Evaluator, Measure, MeasureError, parse_measures
+from .base import ComparisonError, Evaluator, Items, Measure, MeasureError, parse_measures
 from .settings import Settings
 from .statistics import paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
@@ -24,7 +24,8 @@ from .vocabulary import RunsLike, name_runs
 def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None = None,
             test: str | Sequence[str] = 't', correction: str | None = None, correction_scope: str = 'measure',
             alpha: float = 0.05, ci: float = 0.95, ci_method: str = 't', n_resamples: int = 10000,
-            seed: int | None = 0, provider: str | None = None, duplicates: str = 'error') -> Comparison:
+            seed: int | None = 0, provider: str | None = None, duplicates: str = 'error',
+            items: Items | None = None) -> Comparison:
     """Compare runs on ``measures`` against ``qrels`` with paired significance tests.
 
     ``runs``: ``{name: run}`` or a list of runs (named by their paths, else ``run1``, ``run2``, ...),
@@ -35,8 +36,9 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
     measure over its comparisons, or with ``correction_scope='all'`` over every comparison of every
     measure.  ``alpha``: the significance level.  ``ci``: the confidence level of the intervals,
     ``ci_method`` ``'t'``, ``'bootstrap'`` (percentile) or ``'bca'``.  ``n_resamples`` and ``seed``
-    drive the resampling tests and intervals (same seed, same result).  ``provider`` and
-    ``duplicates`` as in :func:`irmetrics.calc`.
+    drive the resampling tests and intervals (same seed, same result).  ``provider``, ``duplicates``
+    and ``items`` (item popularity and features, for the measures beyond accuracy) as in
+    :func:`irmetrics.calc`.
 
     >>> cmp = irmetrics.compare({'bm25': 'bm25.txt', 'dense': 'dense.txt'}, 'qrels.txt',
     ...                         ['AP', 'nDCG@10'], baseline='bm25', correction='holm')  # doctest: +SKIP
@@ -46,7 +48,7 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
     names, inputs = name_runs(runs)
     if baseline is not None and baseline not in names:
         raise ComparisonError(f'unknown baseline {baseline!r}: the runs are {", ".join(map(repr, names))}')
-    evaluator = Evaluator(measures, qrels, provider=provider)
+    evaluator = Evaluator(measures, qrels, provider=provider, items=items)
     check_comparable(evaluator.all_measures)
     results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
     values = np.stack([r.values for r in results])

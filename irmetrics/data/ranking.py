@@ -45,6 +45,8 @@ def by_query_then_score(qidx: np.ndarray, scores: np.ndarray) -> np.ndarray:
     score followed by a stable regrouping by query.
     """
     n = len(qidx)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
     grouped = bool(np.all(qidx[1:] >= qidx[:-1]))
     by_query = np.arange(n, dtype=np.int64) if grouped else np.argsort(qidx, kind='stable').astype(np.int64)
     query = qidx[by_query]

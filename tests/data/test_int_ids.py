@@ -45,6 +45,9 @@ def test_every_operation_agrees_with_the_text_layout(seed):
     vocab_int, codes_int = as_int.encode()
     vocab_text, codes_text = as_text.encode()
     assert vocab_int.to_list() == vocab_text.to_list() and np.array_equal(codes_int, codes_text)
+    small = rng.integers(0, 50, 500)                                  # encoded through a table
+    assert IntIds(small).encode()[0].to_list() == _text(small).encode()[0].to_list()
+    assert np.array_equal(IntIds(small).encode()[1], _text(small).encode()[1])
     grouped = np.sort(values)
     assert [v.to_list() for v in IntIds(grouped).encode()[:1]] == [_text(grouped).encode()[0].to_list()]
     assert np.array_equal(IntIds(grouped).encode()[1], _text(grouped).encode()[1])

@@ -180,3 +180,15 @@ def test_items_named_by_id_meet_a_trec_run():
     got = irm.calc_aggregate(['ARP@2', 'Novelty@1'], qrels, run, items=items)
     assert got[irm.parse_measure('ARP@2')] == pytest.approx(((2 + 4) / 2 + 1) / 2)
     assert got[irm.parse_measure('Novelty@1')] == pytest.approx((np.log2(8 / 2) + np.log2(8)) / 2)
+
+
+def test_runs_are_compared_on_the_measures_beyond_accuracy_given_the_items():
+    other = TOP[:, ::-1].copy()
+    cmp = irm.compare({'a': TOP, 'b': other}, GRADES, ['ARP@2', 'TailShare@2'], items=ITEMS, test='sign')
+    frame = cmp.to_dataframe()
+    assert {(r, m): v for r, m, v in zip(frame['run'], frame['measure'], frame['mean'], strict=True)} == {
+        ('a', 'ARP@2'): 8.25, ('a', 'TailShare@2'): 0.25, ('b', 'ARP@2'): 5.0, ('b', 'TailShare@2'): 0.75}
+    assert irm.calc_aggregate(['ARP@2'], GRADES, other, items=ITEMS)[irm.parse_measure('ARP@2')] == \
+        pytest.approx((1 + 5 + 4 + 10) / 4)                        # b: items 2, 1 and 5, 0
+    with pytest.raises(MeasureError, match='reads item popularity'):
+        irm.compare({'a': TOP, 'b': other}, GRADES, ['ARP@2'])

@@ -110,6 +110,15 @@ class IntIds(Ids):
             codes = np.zeros(len(values), dtype=np.int32)
             codes[starts[1:]] = 1
             return IntIds(values[starts]), np.cumsum(codes, dtype=np.int32)
+        top = int(values.max())
+        if top < 4 * len(values) + 1024:                                   # small numbers: a table, no sort
+            first = np.full(top + 1, len(values), dtype=np.int64)
+            np.minimum.at(first, values, np.arange(len(values)))
+            seen = np.flatnonzero(first < len(values))
+            distinct = seen[np.argsort(first[seen], kind='stable')]
+            code_of = np.empty(top + 1, dtype=np.int32)
+            code_of[distinct] = np.arange(len(distinct), dtype=np.int32)
+            return IntIds(distinct), code_of[values]
         distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
         appearance = np.argsort(first)
         code_of = np.empty(len(distinct), dtype=np.int32)

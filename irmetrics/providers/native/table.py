@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...data.qrels import Qrels
+from ...data.ranking import by_query_then_score
 from ...data.run import Run
 from ...data.segments import offsets_of, ranges, running_count
 
@@ -42,7 +43,9 @@ class QrelsIndex:
         self._filter = np.zeros(1 << bits, dtype=bool)
         self._filter[(self.doc_vocab.fingerprint() & self._filter_mask).astype(np.int64)] = True
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
-        order = np.lexsort((qrels.relevance, keys))        # by key, highest grade last
+        order = np.argsort(keys, kind='stable')
+        if np.any(keys[order][1:] == keys[order][:-1]):   # a document judged twice (subtopics): highest grade last
+            order = np.lexsort((qrels.relevance, keys))
         keys, grades = keys[order], qrels.relevance[order]
         last = np.ones(len(keys), dtype=bool)
         last[:-1] = keys[1:] != keys[:-1]
@@ -82,7 +85,7 @@ class QrelsIndex:
         within each query, cut at ``cutoff``.  Returns (query, 0-based position, value)."""
         positive = values > 0
         q, v = self.query[positive], values[positive]
-        order = np.lexsort((-v, q))
+        order = by_query_then_score(q, v)                   # queries ascending, values descending
         q, v = q[order], v[order]
         position = ranges(np.bincount(q, minlength=self.nq))
         within = position < cutoff
@@ -139,10 +142,13 @@ class RankedTable:
         position = self._positions(rows)
         rank = position - run.offsets[run.qidx[rows]]
         query = row_query[rows].astype(np.int64)
-        order = np.lexsort((rank, query))
-        self.query = query[order]
-        self.rank = rank[order]
-        self.judgment = at[order]
+        later = (query[1:] > query[:-1]) | ((query[1:] == query[:-1]) & (rank[1:] > rank[:-1]))
+        if not later.all():                          # rows not yet by (query, rank): a run not in ranked order
+            order = np.lexsort((rank, query))
+            query, rank, at = query[order], rank[order], at[order]
+        self.query = query
+        self.rank = rank
+        self.judgment = at
         self.grade = index.grades[self.judgment]
         self.offsets = offsets_of(self.query, self.nq)
         judged = self.grade >= 0
