@@ -8,7 +8,7 @@ ARP, Novelty, ILD, TailShare, HeadRecall and TailRecall are per user (query) and
 of the items beyond the judgments (``items``: popularity, features), given to the evaluation as
 :class:`irmetrics.Items`.
 """
-from ..algebra.measure import MeasureDef, register
+from ..algebra.measure import Measure, MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, REL, REQUIRED, Param
 from ..constraints import Choice, Float, Int
 
@@ -110,28 +110,21 @@ TailShare = register(MeasureDef(
     items=('popularity',),
 ))
 
-HeadRecall = register(MeasureDef(
-    name='HeadRecall',
-    params=(CUTOFF_REQUIRED, HEAD, REL),
-    summary='Recall of the relevant head items: the popularity-bias split of recall, head side.',
-    formula='HeadRecall@k(u) = |top_k(u) ∩ R_u ∩ head| / |R_u ∩ head|, R_u the items judged >= rel',
-    citation='H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
-             'personalized re-ranking. FLAIRS 2019 (accuracy split by popularity).',
-    notes='Needs item popularity; head and tail as for TailShare. Undefined (left out of the mean) for a user '
-          'without a relevant head item.',
-    skips_undefined=True,
-    items=('popularity',),
-))
+def _split_recall(name: str, side: str) -> Measure:
+    """The recall of the relevant items of one side (head or tail) of the popularity split."""
+    return register(MeasureDef(
+        name=name,
+        params=(CUTOFF_REQUIRED, HEAD, REL),
+        summary=f'Recall of the relevant {side} items: the popularity-bias split of recall, {side} side.',
+        formula=f'{name}@k(u) = |top_k(u) ∩ R_u ∩ {side}| / |R_u ∩ {side}|, R_u the items judged >= rel',
+        citation='H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
+                 'personalized re-ranking. FLAIRS 2019 (accuracy split by popularity).',
+        notes=f'Needs item popularity; head and tail as for TailShare. Undefined (left out of the mean) for a user '
+              f'without a relevant {side} item.',
+        skips_undefined=True,
+        items=('popularity',),
+    ))
 
-TailRecall = register(MeasureDef(
-    name='TailRecall',
-    params=(CUTOFF_REQUIRED, HEAD, REL),
-    summary='Recall of the relevant tail items: the popularity-bias split of recall, tail side.',
-    formula='TailRecall@k(u) = |top_k(u) ∩ R_u ∩ tail| / |R_u ∩ tail|, R_u the items judged >= rel',
-    citation='H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
-             'personalized re-ranking. FLAIRS 2019 (accuracy split by popularity).',
-    notes='Needs item popularity; head and tail as for TailShare. Undefined (left out of the mean) for a user '
-          'without a relevant tail item.',
-    skips_undefined=True,
-    items=('popularity',),
-))
+
+HeadRecall = _split_recall('HeadRecall', 'head')
+TailRecall = _split_recall('TailRecall', 'tail')
