@@ -192,3 +192,11 @@ def test_runs_are_compared_on_the_measures_beyond_accuracy_given_the_items():
         pytest.approx((1 + 5 + 4 + 10) / 4)                        # b: items 2, 1 and 5, 0
     with pytest.raises(MeasureError, match='reads item popularity'):
         irm.compare({'a': TOP, 'b': other}, GRADES, ['ARP@2'])
+
+
+def test_the_head_is_ceil_of_its_share_of_the_items_without_rounding_errors():
+    """0.2 * 30 is 6.000000000000001 in floating point: the head is still 6 items, not 7."""
+    popularity = np.arange(30, 0, -1)                                     # item j has 30 - j interactions
+    top = np.arange(30)[None, :]
+    share = irm.calc(['TailShare@30'], np.ones((1, 30), dtype=int), top, items=irm.Items(popularity)).values[0, 0]
+    assert share == 24 / 30

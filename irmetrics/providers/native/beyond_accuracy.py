@@ -118,7 +118,7 @@ def _head(t: RankedTable, share: float) -> np.ndarray:
         by_id = popularity.ids.order_within_groups(np.zeros(n, dtype=np.int64))
         order = by_id[np.argsort(-popularity.values[by_id], kind='stable')]
         head = np.zeros(n, dtype=bool)
-        head[order[:math.ceil(share * n)]] = True
+        head[order[:math.ceil(round(share * n, 9))]] = True               # 0.2 * 30 is 6.000000000000001
         return head
     return t.index.cached(('head', share), compute)
 
