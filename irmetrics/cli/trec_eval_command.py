@@ -12,6 +12,7 @@ interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstrin
 """
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -264,10 +265,19 @@ def _text_column(ln: Line, inv: Invocation, ev: Evaluator, rankings: list[Run], 
         return Column(ln.name, None, tag)
     if not inv.by_query:
         return Column(ln.name, None, None)
-    depth = int(ln.params.get('depth', 10.0))               # trec_eval truncates the number to an integer
+    depth = c_long(ln.params.get('depth', 10.0))            # m_relstring.c: (long) params[0]
     strings = [ev.relevance_strings(ranking, depth, inv.judged_only) for ranking in rankings]
     texts = [('' if reset else strings[1][i]) if missing[i] else strings[0][i] for i in order.tolist()]
     return Column(ln.name, [f"'{text}'" for text in texts], None)
+
+
+def c_long(value: float) -> int:
+    """``(long) value`` as C on x86-64 computes it: truncation toward zero, and LONG_MIN for a value a long
+    cannot hold (infinite, NaN, or beyond 2**63: the processor's "integer indefinite"), so that a huge
+    relstring depth prints '' as trec_eval's does, never a traceback."""
+    if not math.isfinite(value) or not -2.0 ** 63 <= value < 2.0 ** 63:
+        return -2 ** 63
+    return int(value)
 
 
 # --- help and version ----------------------------------------------------------------------------------

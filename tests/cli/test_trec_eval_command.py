@@ -143,3 +143,16 @@ def test_the_trec_eval_layout_of_the_evaluate_command_is_the_same_code(args):
     assert status == 0, err
     kept = [line for line in theirs.decode().splitlines() if line.split('\t')[0].rstrip() in names]
     assert ours.decode().splitlines() == kept
+
+
+@pytest.mark.parametrize('depth', ['1e19', '1e400', '9.3e18'])
+def test_a_relstring_depth_no_long_can_hold_prints_empty_strings_as_trec_eval_does(depth):
+    """m_relstring.c casts the depth to a long: beyond 2**63 (or infinite) that is LONG_MIN on x86-64, and
+    trec_eval 10 prints '' for every query (checked against the binary built from source); never a
+    traceback."""
+    status, out, err = run_in_process(['trec_eval', '-q', '-m', f'relstring.{depth}',
+                                       str(FIXTURES / 'trec_eval' / 'nist' / 'qrels.test'),
+                                       str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
+    assert status == 0, err
+    lines = out.decode().splitlines()
+    assert lines and all(line.startswith(f'relstring_{depth}') and line.endswith("\t''") for line in lines)

@@ -49,13 +49,22 @@ def rbp_gain(measure: Measure, t: RankedTable, rows: np.ndarray) -> np.ndarray:
     return gain
 
 
+def running_powers(p: float, n: int) -> np.ndarray:
+    """``p**i`` for ``i`` in ``0 .. n - 1`` as a running product (``p * p * ...``, left to right), the way
+    m_rbp.c computes them: a power computed directly can differ in its last bit."""
+    factors = np.full(max(n, 1), p, dtype=np.float64)
+    factors[0] = 1.0
+    return np.cumprod(factors)
+
+
 @kernel(RBP)
 def rank_biased_precision(measure: Measure, t: RankedTable):
+    """m_rbp.c's order: the sum over ranks of gain * p**i (p**i a running product), then times (1 - p)."""
     p = measure['p']
     rank = t.rank_in(measure['judged_only'])
     within = (rank >= 0) & (rank < cutoff_of(measure))
-    weight = (1.0 - p) * np.power(p, rank[within])
-    return t.total(within, rbp_gain(measure, t, np.flatnonzero(within)) * weight)
+    powers = running_powers(p, int(rank[within].max(initial=0)) + 1)
+    return (1.0 - p) * t.total(within, rbp_gain(measure, t, np.flatnonzero(within)) * powers[rank[within]])
 
 
 @kernel(RBPResidual)
