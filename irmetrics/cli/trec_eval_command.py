@@ -128,7 +128,7 @@ def parse_invocation(argv: Sequence[str]) -> Invocation:
 
 
 def _integer(option: Option, value: str | None) -> int:
-    if value is None or not re.fullmatch(r'\s*[+-]?\d+', value):
+    if value is None or not re.fullmatch(r'\s*[+-]?\d+', value, re.ASCII):     # ASCII digits, as atol reads
         raise TrecEvalUsageError(f'-{option.letter} expects an integer, not {value!r}')
     return int(value)
 

@@ -54,9 +54,11 @@ _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALL_LEVELS = tuple(i / 10 for i in range(11))
 #: Parameters that are settings of a trec_eval invocation; in a preset only their presence counts.
 INVOCATION_PARAMS = ('rel', 'judged_only', 'num_docs', 'rounding', 'gains')
-_NUMBER = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?')
-_UNSIGNED = re.compile(r'\d+\.?\d*|\.\d+')
-_GRADE = re.compile(r'[+-]?\d+')
+# ASCII digits only, as C's atof and atol read them: Python's \d (and int, float) also take other
+# scripts' digits ('２'), which trec_eval never reads as numbers
+_NUMBER = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?', re.ASCII)
+_UNSIGNED = re.compile(r'\d+\.?\d*|\.\d+', re.ASCII)
+_GRADE = re.compile(r'[+-]?\d+', re.ASCII)
 
 
 class Settings(NamedTuple):

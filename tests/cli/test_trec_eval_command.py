@@ -156,3 +156,19 @@ def test_a_relstring_depth_no_long_can_hold_prints_empty_strings_as_trec_eval_do
     assert status == 0, err
     lines = out.decode().splitlines()
     assert lines and all(line.startswith(f'relstring_{depth}') and line.endswith("\t''") for line in lines)
+
+
+@pytest.mark.parametrize('args, message', [
+    (['-l', '２', '-m', 'map'], "-l expects an integer, not '２'"),
+    (['-M', '２', '-m', 'map'], "-M expects an integer, not '２'"),
+    (['-m', 'P.５'], "invalid parameter '５' in trec_eval measure 'P'"),
+    (['-m', 'ndcg.１=5'], "trec_eval measure 'ndcg' has no parameter '１'"),
+])
+def test_digits_of_other_scripts_are_never_read_as_numbers(args, message):
+    """Python's int() reads '２' (fullwidth) as 2, trec_eval's atol as 0 (map 1.0 against 0.5): a number
+    in an option or a parameter is ASCII digits, and anything else is one error line, never another
+    number."""
+    status, out, err = run_in_process(['trec_eval', *args, str(FIXTURES / 'trec_eval' / 'nist' / 'qrels.test'),
+                                       str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
+    assert (status, out) == (2, b'')
+    assert err.strip().splitlines() == [err.strip()] and message in err
