@@ -87,3 +87,16 @@ def test_first_repeated_key_is_the_first_group_of_all_duplicates(monkeypatch, co
             assert first is not None and first.tolist() == found.first().tolist()
     unique = NumpyIds.from_values(['a', 'b', 'c'])
     assert Duplicates.first_of(unique, unique.fingerprint(), np.zeros(3, dtype=np.int64)) is None
+
+
+def test_both_ways_of_hashing_a_block_give_the_same_fingerprints():
+    """A block of short ids is hashed word position by position, a block holding a long id word by word
+    (linear in the bytes: a 1 MB id costs what its bytes cost); each id's fingerprint is the same either
+    way, in both layouts."""
+    rng = np.random.default_rng(0)
+    ids = [''.join(map(chr, rng.integers(97, 123, int(n)))) for n in rng.integers(1, 40, 300)] + ['é€' * 7, 'a']
+    alone = [int(NumpyIds(np.array([v], dtype=object)).fingerprint()[0]) for v in ids]     # short: by position
+    with_long = ids + ['x' * 100_000]                                                       # long: by word
+    assert NumpyIds(np.array(with_long, dtype=object)).fingerprint().tolist()[:-1] == alone
+    assert ArrowIds(pa.array(with_long)).fingerprint().tolist()[:-1] == alone
+    assert len(set(alone)) == len(set(ids))

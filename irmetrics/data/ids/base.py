@@ -22,10 +22,10 @@ import numpy as np
 from ...errors import InputError
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
-_MULT = np.uint64(0x100000001B3)          # FNV 64-bit prime
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
 _AVALANCHE = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _BLOCK = 1 << 13      # strings per block: temporaries of 64 KiB stay below malloc's mmap threshold (128 KiB)
+_SHORT_WORDS = 4      # a block whose strings have at most this many words is hashed word position by position
 
 
 class Ids(ABC):
@@ -184,9 +184,14 @@ def _is_unicode(text: str) -> bool:
 
 
 def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Fingerprints of the strings ``data[offsets[i]:offsets[i+1]]``, hashed eight bytes at a time, then
-    avalanched (splitmix64's finaliser), so that every bit depends on every byte: any few bits of a
-    fingerprint make a hash of the id (filters and buckets take some).
+    """Fingerprints of the strings ``data[offsets[i]:offsets[i+1]]``.
+
+    Each 8-byte word of a string is mixed with its position (splitmix64's finaliser of word + (j + 1)
+    times the golden-ratio constant), the mixed words are summed (mod 2**64) and the sum, with the
+    string's length, avalanched again: every bit depends on every byte, so any few bits of a
+    fingerprint make a hash of the id (filters and buckets take some).  The words of a string are
+    independent of each other, so the work is linear in the bytes whatever the lengths: a block of
+    short strings is hashed word position by word position, a block holding long ones word by word.
 
     Works in cache-sized blocks of strings, so temporaries stay small.
     """
@@ -201,23 +206,68 @@ def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
         starts = offsets[lo:hi] - first
         lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
-        shortest = int(lengths.min(initial=0))
+        n_words = (lengths + 7) // 8
+        if int(n_words.max(initial=0)) <= _SHORT_WORDS:
+            total = _sum_by_position(words, starts, lengths, n_words)
+        else:
+            total = _sum_by_word(words, starts, lengths, n_words)
         with np.errstate(over='ignore'):
-            h = lengths.astype(np.uint64) * _MIX
-            for j in range((int(lengths.max(initial=0)) + 7) // 8):
-                word = words[np.minimum(starts + 8 * j, last - first)]
-                if shortest < 8 * (j + 1):                     # some strings end within this word
-                    word &= _BYTE_MASKS[np.clip(lengths - 8 * j, 0, 8)]
-                mixed = (h ^ word) * _MULT
-                mixed ^= mixed >> np.uint64(29)
-                h = mixed if shortest > 8 * j else np.where(lengths > 8 * j, mixed, h)  # a string's own words only
-            h ^= h >> np.uint64(30)
-            h *= _AVALANCHE[0]
-            h ^= h >> np.uint64(27)
-            h *= _AVALANCHE[1]
-            h ^= h >> np.uint64(31)
-        out[lo:hi] = h
+            out[lo:hi] = _avalanche(total ^ (lengths.astype(np.uint64) * _MIX))
     return out
+
+
+def _masked_words(words: np.ndarray, position: np.ndarray, remaining: np.ndarray) -> np.ndarray:
+    """The words starting at byte ``position`` of the block, cut to the ``remaining`` bytes of their
+    string (the bytes of the next string zeroed)."""
+    word = words[position]
+    word &= _BYTE_MASKS[np.clip(remaining, 0, 8)]
+    return word
+
+
+def _sum_by_position(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_words: np.ndarray) -> np.ndarray:
+    total = np.zeros(len(starts), dtype=np.uint64)
+    with np.errstate(over='ignore'):
+        for j in range(int(n_words.max(initial=0))):
+            live = n_words > j
+            position = np.where(live, starts + 8 * j, 0)
+            mixed = _position_mix(_masked_words(words, position, lengths - 8 * j), np.uint64(j + 1))
+            total += np.where(live, mixed, np.uint64(0))
+    return total
+
+
+def _sum_by_word(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_words: np.ndarray) -> np.ndarray:
+    string = np.repeat(np.arange(len(starts)), n_words)
+    index = np.arange(int(n_words.sum()), dtype=np.int64) - np.repeat(np.cumsum(n_words) - n_words, n_words)
+    mixed = _position_mix(_masked_words(words, starts[string] + 8 * index, lengths[string] - 8 * index),
+                          index.astype(np.uint64) + np.uint64(1))
+    total = np.zeros(len(starts), dtype=np.uint64)
+    has_words = np.flatnonzero(n_words > 0)
+    if len(has_words):
+        with np.errstate(over='ignore'):
+            total[has_words] = np.add.reduceat(mixed, (np.cumsum(n_words) - n_words)[has_words])
+    return total
+
+
+def _position_mix(word: np.ndarray, index: Any) -> np.ndarray:
+    """splitmix64's finaliser of ``word + index * golden ratio``: each word of a string mixed on its own."""
+    with np.errstate(over='ignore'):
+        z = word + index * _MIX
+        z ^= z >> np.uint64(30)
+        z *= _AVALANCHE[0]
+        z ^= z >> np.uint64(27)
+        z *= _AVALANCHE[1]
+        z ^= z >> np.uint64(31)
+    return z
+
+
+def _avalanche(h: np.ndarray) -> np.ndarray:
+    with np.errstate(over='ignore'):
+        h = h ^ (h >> np.uint64(30))
+        h *= _AVALANCHE[0]
+        h ^= h >> np.uint64(27)
+        h *= _AVALANCHE[1]
+        h ^= h >> np.uint64(31)
+    return h
 
 
 def mix(fingerprints: np.ndarray, *codes: np.ndarray) -> np.ndarray:
