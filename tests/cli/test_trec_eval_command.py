@@ -172,3 +172,17 @@ def test_digits_of_other_scripts_are_never_read_as_numbers(args, message):
                                        str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
     assert (status, out) == (2, b'')
     assert err.strip().splitlines() == [err.strip()] and message in err
+
+
+@pytest.mark.parametrize('measure, expected', [
+    ('P.1,3000000000', ['P_1                   \tall\t0.3333', 'P_3000000000          \tall\t0.0000']),
+    ('Rprec_mult.100000', ['Rprec_mult_100000.00  \tall\t0.0000']),
+])
+def test_where_trec_eval_overflows_irmetrics_prints_the_values_of_what_was_asked(measure, expected):
+    """Documented differences (docs/conventions.md): trec_eval 10 prints 'P_1 43.6667' after
+    'P_3000000000' (the cutoff overflows an int) and cuts the name 'Rprec_mult_100000.0'; irmetrics
+    prints the values of the cutoffs asked for, under their whole names."""
+    status, out, err = run_in_process(['trec_eval', '-m', measure, str(FIXTURES / 'trec_eval' / 'nist' / 'qrels.test'),
+                                       str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
+    assert status == 0, err
+    assert out.decode().splitlines() == expected
