@@ -221,9 +221,10 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
 def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray) -> tuple[list[Run], np.ndarray, str]:
     """The rankings trec_eval evaluates: the run's, and, under -c, a stand-in for each query of the
     qrels missing from it (cut by -M); which queries those are; the run's tag."""
-    from ..data.trec.reader import read_trec_run_with_tag
+    from ..data.trec.reader import read_trec_run_as_trec_eval
     run_path = inv.files[1]
-    ranked, tag = read_trec_run_with_tag(sys.stdin.buffer.read() if run_path == '-' else run_path)
+    ranked, tag = read_trec_run_as_trec_eval(sys.stdin.buffer.read() if run_path == '-' else run_path,
+                                             qrels.query_ids, inv.depth)
     if tag is None:
         raise InputError('the run holds no ranking (trec_eval refuses an empty run file)', run_path)
     missing = qrels.query_ids.lookup(ranked.query_ids) < 0

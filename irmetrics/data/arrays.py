@@ -201,8 +201,8 @@ def _resolved(items: np.ndarray, scores: np.ndarray, repeated: tuple[int, int, i
     if duplicates == 'error':
         row, column, later = repeated
         raise DuplicateError(f'item {int(items[row, column])} appears twice in row {first + row} (columns {column} '
-                             f'and {later}); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
-                             f'to keep one', source)
+                             f'and {later}), as a document twice in a TREC run, which trec_eval refuses: pass '
+                             f'duplicates="first", "last" or "max" to keep one', source)
     users = np.repeat(np.arange(first, first + items.shape[0], dtype=np.int64), items.shape[1])
     run = Run.from_columns(users, items.astype(np.int64).ravel(), np.ascontiguousarray(scores).ravel(),
                            source=source, duplicates=duplicates)

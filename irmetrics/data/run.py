@@ -72,8 +72,8 @@ class Run:
                     DuplicateError,
                     f'duplicate document {id_at(docs, g[0])!r}: retrieved more than once for query '
                     f'{id_at(qids, g[0])!r}{where.at(g)} ({dups.count} duplicated '
-                    f'pair(s) in all); trec_eval refuses such runs: pass duplicates="first", "last" or "max" '
-                    f'to keep one', int(g[1]))
+                    f'pair(s) in all); trec_eval 10 refuses a document twice among those it evaluates: pass '
+                    f'duplicates="first", "last" or "max" (--duplicates on the command line) to keep one', int(g[1]))
             drop = dups.to_drop(duplicates, sc)
             keep = np.ones(len(sc), dtype=bool)
             keep[drop] = False

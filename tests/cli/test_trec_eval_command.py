@@ -186,3 +186,38 @@ def test_where_trec_eval_overflows_irmetrics_prints_the_values_of_what_was_asked
                                        str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
     assert status == 0, err
     assert out.decode().splitlines() == expected
+
+
+DUPLICATE_QRELS = b'q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d1 1\n'
+# d1 twice for q1 (ranks 1 and 4), x twice for q3, a query the qrels do not have
+DUPLICATE_RUN = b'q1 Q0 d1 1 5 t\nq1 Q0 d2 2 4 t\nq1 Q0 d3 3 3 t\nq1 Q0 d1 4 2 t\nq2 Q0 d1 1 2 t\nq3 Q0 x 1 2 t\n' \
+    b'q3 Q0 x 2 1 t\n'
+
+
+@pytest.mark.parametrize('depth, q1_retrieved', [('2', 2), ('3', 3)])
+def test_a_duplicate_trec_eval_never_looks_at_is_evaluated_as_trec_eval_does(tmp_path, depth, q1_retrieved):
+    """trec_eval checks for a document retrieved twice only within the first -M documents of the queries
+    it evaluates: below -M (d1 at rank 4) or in a run-only query (q3) the run is evaluated.  The expected
+    lines are the trec_eval 10 binary's (built from source) for these files."""
+    (tmp_path / 'qrels').write_bytes(DUPLICATE_QRELS)
+    (tmp_path / 'run').write_bytes(DUPLICATE_RUN)
+    status, out, err = run_in_process(['trec_eval', '-q', f'-M{depth}', '-m', 'map', '-m', 'num_ret', '-m', 'P.2',
+                                       str(tmp_path / 'qrels'), str(tmp_path / 'run')])
+    assert status == 0, err
+    assert out.decode().splitlines() == [
+        f'num_ret               \tq1\t{q1_retrieved}', 'map                   \tq1\t1.0000',
+        'P_2                   \tq1\t1.0000', 'num_ret               \tq2\t1', 'map                   \tq2\t1.0000',
+        'P_2                   \tq2\t0.5000', f'num_ret               \tall\t{q1_retrieved + 1}',
+        'map                   \tall\t1.0000', 'P_2                   \tall\t0.7500']
+
+
+@pytest.mark.parametrize('depth', [[], ['-M4']])
+def test_a_duplicate_within_what_trec_eval_evaluates_is_one_error_line(tmp_path, depth):
+    (tmp_path / 'qrels').write_bytes(DUPLICATE_QRELS)
+    (tmp_path / 'run').write_bytes(DUPLICATE_RUN)
+    status, out, err = run_in_process(['trec_eval', *depth, '-m', 'map', str(tmp_path / 'qrels'),
+                                       str(tmp_path / 'run')])
+    assert (status, out) == (2, b'')
+    assert err.strip() == (f"irmetrics: error: {tmp_path / 'run'}:4: duplicate document 'd1': retrieved more than "
+                           f"once for query 'q1', at lines 1, 4, within the documents trec_eval evaluates (the "
+                           f"first -M of each query of the qrels): trec_eval 10 refuses the run (\"duplicate docs\")")

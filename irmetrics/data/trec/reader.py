@@ -15,9 +15,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...errors import InputError, warn
+from ...errors import DuplicateError, InputError, warn
+from .. import numeric
+from ..duplicates import Duplicates
+from ..ids import Ids
+from ..locate import RowLocator, id_at
 from ..qrels import Qrels
+from ..ranking import canonical_order
 from ..run import Run
+from ..segments import offsets_of
 from . import small
 from .format import BOM, QRELS, RUN, BlankLines, Data, FileData, Layout, canonical, is_single_spaced
 from .tag import last_tag
@@ -143,6 +149,49 @@ def read_trec_run_with_tag(source: str | os.PathLike | bytes, duplicates: str = 
     (None for a run without lines)."""
     data, name = load(source)
     return _run(data, name, duplicates), last_tag(data)
+
+
+def read_trec_run_as_trec_eval(source: str | os.PathLike | bytes, evaluated: Ids,
+                               depth: int | None) -> tuple[Run, str | None]:
+    """The run as trec_eval 10 reads it, and its tag: a document retrieved twice is refused only where
+    trec_eval looks for one (form_res_rels.c), among the first ``depth`` documents of the ranking of a
+    query of ``evaluated`` (the qrels' queries), duplicates counted in the ranking; elsewhere (below
+    ``depth``, or in a query trec_eval does not evaluate) the higher-ranked occurrence is kept, which
+    leaves the first ``depth`` documents as trec_eval ranks them."""
+    data, name = load(source)
+    cols, lines = parse(data, name, RUN)
+    try:
+        run = Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name, lines=lines)
+    except DuplicateError:
+        _refuse_duplicates_trec_eval_sees(cols, lines, name, evaluated, depth)
+        run = Run.from_columns(cols['query_id'], cols['doc_id'], cols['score'], source=name, duplicates='max',
+                               lines=lines)
+    return run, last_tag(data)
+
+
+def _refuse_duplicates_trec_eval_sees(cols: dict, lines, name: str, evaluated: Ids, depth: int | None) -> None:
+    """A DuplicateError for the first document that appears twice within the first ``depth`` of the
+    ranking (duplicates included) of a query of ``evaluated``; nothing if there is none."""
+    where = RowLocator(name, lines)
+    queries, docs = where.ids(cols['query_id'], 'query_id'), where.ids(cols['doc_id'], 'doc_id')
+    scores = numeric.column(cols['score'], 'score', where).astype(np.float64)
+    vocab, codes = queries.encode()
+    order = canonical_order(codes, scores, docs)
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order)) - offsets_of(codes[order], len(vocab))[codes[order]]
+    dups = Duplicates.find(docs, docs.fingerprint(), codes)
+    assert dups is not None                              # Run.from_columns found one
+    ranked = np.lexsort((position[dups.rows], dups.group))
+    rows, group = dups.rows[ranked], dups.group[ranked]
+    second = rows[np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1]))) + 1]   # each group's 2nd
+    seen = (vocab.lookup(evaluated) >= 0)[codes[second]] & (position[second] < (np.inf if depth is None else depth))
+    if seen.any():
+        row = int(second[np.argmax(seen)])
+        same = rows[group == group[np.flatnonzero(rows == row)[0]]]
+        raise where.error(DuplicateError, f'duplicate document {id_at(docs, row)!r}: retrieved more than once for '
+                                          f'query {id_at(queries, row)!r}{where.at(np.sort(same))}, within the '
+                                          f'documents trec_eval evaluates (the first -M of each query of the '
+                                          f'qrels): trec_eval 10 refuses the run ("duplicate docs")', row)
 
 
 def _run(data: Data, name: str, duplicates: str) -> Run:
