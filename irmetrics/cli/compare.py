@@ -6,11 +6,14 @@ by its file name with or without extension when that is unambiguous.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import tempfile
 from collections.abc import Sequence
 from typing import TextIO
 
 from ..comparing import ComparisonError, compare
+from .args import UsageError
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
@@ -42,6 +45,7 @@ def render(comparison, fmt: str, places: int) -> str:
 def run(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     check_runs(args.runs)
+    check_output(args.output, [args.qrels, *args.runs])
     if len(args.runs) < 2:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '
                               f'irmetrics compare QRELS RUN RUN... -m MEASURE')
@@ -56,8 +60,37 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                          ci=args.ci, ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed,
                          provider=args.provider)
     text = render(comparison, args.format, args.places)
-    if args.output:
-        with open(args.output, 'w', encoding='utf-8') as f:
-            f.write(text)
+    if args.output is not None:
+        write_replacing(args.output, text)
     else:
         out.write(text)
+
+
+def check_output(path: str | None, inputs: Sequence[str]) -> None:
+    """``--output`` names a file, and none of the inputs (the same file, however it is named): the report
+    must never overwrite what it was computed from."""
+    if path is None:
+        return
+    if not path.strip():
+        raise UsageError('--output needs a file name, got an empty one')
+    for given in inputs:
+        same = os.path.abspath(given) == os.path.abspath(path) or (
+            os.path.exists(given) and os.path.exists(path) and os.path.samefile(given, path))
+        if same:
+            raise UsageError(f'--output {path!r} is one of the inputs ({given!r}): writing it would destroy that '
+                             f'input; write the report to another file')
+
+
+def write_replacing(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory, renamed into place: an
+    interrupted or failed write leaves no half-written report (and the old file, if any, as it was)."""
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix='.irmetrics-',
+                                         suffix='.part')
+    try:
+        with os.fdopen(handle, 'w', encoding='utf-8') as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

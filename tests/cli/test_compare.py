@@ -52,6 +52,17 @@ def test_output_file_and_options(root, tmp_path):
     out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--format', 'latex', '--output', str(target),
                  '--seed', '3', '--test', 'bootstrap', '--resamples', '200', '--ci-method', 'bca', '-p', '3')
     assert out == '' and '0.409' in target.read_text() and '200 resamples, seed 3' in target.read_text()
+    assert [p.name for p in tmp_path.iterdir()] == ['report.tex']                  # no temporary file left
+
+
+def test_a_report_replaces_the_old_file_whole_and_an_unwritable_path_leaves_nothing(root, tmp_path):
+    target = tmp_path / 'report.md'
+    target.write_text('the old report\n')
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--format', 'markdown', '--output', str(target))
+    assert out == '' and target.read_text().startswith('|')
+    missing = tmp_path / 'no-such-directory' / 'report.md'
+    assert_user_error(irmetrics('compare', *EXAMPLES, '-m', 'AP', '--output', str(missing), cwd=root))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['report.md']
 
 
 @pytest.mark.parametrize('args, fragments', [
@@ -67,6 +78,10 @@ def test_output_file_and_options(root, tmp_path):
     (['compare', 'examples/qrels.txt', 'examples/run_bm25.txt', 'missing.txt', '-m', 'AP'], ['missing.txt']),
     (['compare', 'examples/qrels.txt', 'examples/run_bm25.txt', 'examples/run_bm25.txt', '-m', 'AP'],
      ['two runs are named']),
+    (['compare', *EXAMPLES, '-m', 'AP', '--output', 'examples/run_bm25.txt'],
+     ["--output 'examples/run_bm25.txt' is one of the inputs", 'would destroy that input']),
+    (['compare', *EXAMPLES, '-m', 'AP', '--output', './examples/../examples/qrels.txt'], ['is one of the inputs']),
+    (['compare', *EXAMPLES, '-m', 'AP', '--output', ''], ['--output needs a file name']),
 ])
 def test_errors_are_one_line_and_exit_2(root, args, fragments):
     assert_user_error(irmetrics(*args, cwd=root), *fragments)
