@@ -141,7 +141,7 @@ def render_markdown(cmp: ComparisonView, places: int = 4) -> str:
         for r, cells in enumerate(_grid(cmp, test, places, cell)):
             lines.append(f'| ({letter(r)}) {markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
         notes = legend(cmp, test) + ['Bold: the best value of each measure.']
-        blocks.append('\n'.join(lines) + '\n\n' + ' '.join(notes) + '\n')
+        blocks.append('\n'.join(lines) + '\n\n' + ' '.join(map(markdown_escape, notes)) + '\n')
     return '\n'.join(blocks)
 
 

@@ -2,7 +2,8 @@
 
 ``table``   aligned columns for people: one row per run and a column per measure (measures become
             rows when that would not fit the terminal); with ``-q`` one row per query.
-``tsv``     ir_measures' layout: ``measure<TAB>value``; with ``-q`` ``query<TAB>measure<TAB>value``
+``tsv``     ir_measures' layout: ``measure<TAB>value``; with ``-q`` ``query<TAB>measure<TAB>value`` (a tab,
+            newline or backslash inside a name written as ``\\t``, ``\\n``, ``\\\\``)
             and ``all`` lines; with several runs a first ``run`` column.
 ``csv``     the tsv columns, comma-separated, under a header line.
 ``jsonl``   ir_measures' layout: one ``{"query_id", "measure", "value"}`` object a line
@@ -70,8 +71,18 @@ def _tidy_rows(runs: Sequence[RunResults], opts: Options, value: Callable) -> It
 
 def render_tsv(runs: Sequence[RunResults], opts: Options) -> str:
     places = _places(opts)
-    lines = ['\t'.join(row) for row in _tidy_rows(runs, opts, lambda m, v: format_value(m, v, places))]
+    lines = ['\t'.join(map(tsv_field, row)) for row in _tidy_rows(runs, opts, lambda m, v: format_value(m, v, places))]
     return ''.join(line + '\n' for line in lines)
+
+
+_TSV_ESCAPES = str.maketrans({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})
+
+
+def tsv_field(text: str) -> str:
+    """A field of a tab-separated line: a backslash, tab, newline or carriage return inside it (a run
+    named by a file name that holds one) written as ``\\\\``, ``\\t``, ``\\n``, ``\\r``, so a row
+    keeps its columns."""
+    return text.translate(_TSV_ESCAPES)
 
 
 def render_csv(runs: Sequence[RunResults], opts: Options) -> str:

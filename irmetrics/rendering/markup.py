@@ -20,7 +20,9 @@ def markdown_table(header: list[str], rows: list[list[str]], numeric_from: int =
 
 
 LATEX_SPECIAL = {'\\': r'\textbackslash{}', '&': r'\&', '%': r'\%', '$': r'\$', '#': r'\#', '_': r'\_',
-                 '{': r'\{', '}': r'\}', '~': r'\textasciitilde{}', '^': r'\textasciicircum{}'}
+                 '{': r'\{', '}': r'\}', '~': r'\textasciitilde{}', '^': r'\textasciicircum{}',
+                 # in LaTeX's default font encoding (OT1) these three print as other glyphs (¡ ¿ —)
+                 '<': r'\textless{}', '>': r'\textgreater{}', '|': r'\textbar{}'}
 
 
 def latex_escape(text: str) -> str:

@@ -380,3 +380,21 @@ def test_the_comparison_package_loads_on_first_use():
             'print(before, "irmetrics.comparing" in sys.modules, f.__module__, irm.Comparison.__name__)')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.split() == ['False', 'True', 'irmetrics.comparing.comparison', 'Comparison']
+
+
+HOSTILE = '<script>alert(1)</script> | *x* _y_ [z](u) `c` & $ % # { } ~ ^ \\ <b>'
+
+
+def test_a_hostile_run_name_stays_text_in_every_report():
+    """Every place a run name appears, in every format: rendered by a real Markdown library it stays
+    text (no live tag), in LaTeX each special character is a command that prints it, in HTML escaped."""
+    from markdown_it import MarkdownIt
+    cmp = irm.compare({HOSTILE: BM25, 'dense': DENSE}, QRELS, 'AP', baseline=HOSTILE)
+    rendered = MarkdownIt().enable('table').render(cmp.to_markdown())
+    assert '<script>' not in rendered and '<b>' not in rendered and '&lt;script&gt;alert(1)&lt;/script&gt;' in rendered
+    assert rendered.count('&lt;script&gt;') == 2                          # the table's row and the legend
+    escaped = (r'\textless{}script\textgreater{}alert(1)\textless{}/script\textgreater{} \textbar{} *x* \_y\_ '
+               r'[z](u) `c` \& \$ \% \# \{ \} \textasciitilde{} \textasciicircum{} \textbackslash{} '
+               r'\textless{}b\textgreater{}')
+    assert [line for line in cmp.to_latex().splitlines() if line.startswith('    a & ')][0].startswith(f'    a & {escaped} & ')
+    assert '<script>' not in cmp.to_html()

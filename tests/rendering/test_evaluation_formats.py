@@ -76,3 +76,14 @@ def test_results_are_immutable(results):
     with pytest.raises(ValueError):
         results.values[0, 0] = 1.0
     assert results.aggregated[irm.AP] == pytest.approx(((1 + 2 / 3) / 2 + 0) / 2)    # q1: a, c relevant at 1, 3
+
+
+def test_a_tab_or_newline_in_a_name_keeps_a_tsv_row_in_its_columns(results):
+    """A run named by a file name holding a tab (or a query id holding one, from a DataFrame) would break
+    a tab-separated row into more columns: it is written as \\t (newline \\n, backslash \\\\)."""
+    from irmetrics.rendering.evaluation import Options, RunResults, render_tsv
+    text = render_tsv([RunResults('a\tb\\c\nd', results), RunResults('plain', results)], Options())
+    rows = [line.split('\t') for line in text.splitlines()]
+    assert {len(row) for row in rows} == {3}
+    assert rows[0][0] == 'a\\tb\\\\c\\nd' and rows[-1][0] == 'plain'
+    assert latex_escape('a < b | c > d') == r'a \textless{} b \textbar{} c \textgreater{} d'
