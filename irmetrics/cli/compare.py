@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..comparing import ComparisonError, compare
-from .args import UsageError
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
@@ -72,12 +71,12 @@ def check_output(path: str | None, inputs: Sequence[str]) -> None:
     if path is None:
         return
     if not path.strip():
-        raise UsageError('--output needs a file name, got an empty one')
+        raise ComparisonError('--output needs a file name, got an empty one')
     for given in inputs:
         same = os.path.abspath(given) == os.path.abspath(path) or (
             os.path.exists(given) and os.path.exists(path) and os.path.samefile(given, path))
         if same:
-            raise UsageError(f'--output {path!r} is one of the inputs ({given!r}): writing it would destroy that '
+            raise ComparisonError(f'--output {path!r} is one of the inputs ({given!r}): writing it would destroy that '
                              f'input; write the report to another file')
 
 
