@@ -105,8 +105,7 @@ class ArrayRun:
             items, scores = np.take_along_axis(items, order, axis=1), np.take_along_axis(scores, order, axis=1)
         return _ranked_run(items, scores, self.source, depth, first)
 
-    def blocks(self, duplicates: str = 'error', depth: int | None = None,
-               cells: int = 1 << 22) -> Iterator[Run]:
+    def blocks(self, duplicates: str, depth: int | None, cells: int) -> Iterator[Run]:
         """The runs of consecutive blocks of users, about ``cells`` array cells each."""
         rows = max(1, cells // max(self.shape[1], 1))
         for first in range(0, self.shape[0], rows):

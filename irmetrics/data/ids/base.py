@@ -237,14 +237,15 @@ def _sum_by_position(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
 
 def _sum_by_word(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_words: np.ndarray) -> np.ndarray:
     string = np.repeat(np.arange(len(starts)), n_words)
-    index = np.arange(int(n_words.sum()), dtype=np.int64) - np.repeat(np.cumsum(n_words) - n_words, n_words)
+    first_word = np.cumsum(n_words) - n_words                      # each string's first word among all
+    index = np.arange(int(n_words.sum()), dtype=np.int64) - np.repeat(first_word, n_words)
     mixed = _position_mix(_masked_words(words, starts[string] + 8 * index, lengths[string] - 8 * index),
                           index.astype(np.uint64) + np.uint64(1))
     total = np.zeros(len(starts), dtype=np.uint64)
     has_words = np.flatnonzero(n_words > 0)
     if len(has_words):
         with np.errstate(over='ignore'):
-            total[has_words] = np.add.reduceat(mixed, (np.cumsum(n_words) - n_words)[has_words])
+            total[has_words] = np.add.reduceat(mixed, first_word[has_words])
     return total
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...algebra.measure import UNDEFINED, Measure
 from ...data.ids import Ids
-from ...data.items import Items, ItemValues
+from ...data.items import Items
 from ...data.locate import id_at
 from ...data.segments import ranges
 from ...errors import MeasureError
@@ -173,7 +173,12 @@ def ild(measure: Measure, t: RankedTable) -> np.ndarray:
     size = np.bincount(query, minlength=t.nq).astype(np.float64)
     pairs = size * (size - 1) / 2
     if items.features is not None:
-        total = pairs - _cosine_similarity_sums(measure, known, at, query, t.nq, t)
+        norms = np.linalg.norm(known.values[at], axis=1)
+        zero = np.flatnonzero(norms == 0)
+        if len(zero):
+            raise MeasureError(f'{measure!r}: item {id_at(t.run.doc_ids, rows[zero[0]])!r} has a zero feature '
+                               f'vector: its cosine distance is undefined')
+        total = pairs - _cosine_similarity_sums(known.values[at] / norms[:, None], query, t.nq)
     else:
         total = _distance_sums(known.values, at, query, t.nq)
     values = safe_divide(total, pairs)
@@ -181,16 +186,9 @@ def ild(measure: Measure, t: RankedTable) -> np.ndarray:
     return values
 
 
-def _cosine_similarity_sums(measure: Measure, features: ItemValues, at: np.ndarray, query: np.ndarray, nq: int,
-                            t: RankedTable) -> np.ndarray:
-    """Per query, the sum over its pairs of items of their cosine similarity: with s the sum of the
-    items' unit vectors, sum_{i<j} cos(i, j) = (|s|^2 - n) / 2, linear in the items."""
-    norms = np.linalg.norm(features.values, axis=1)
-    zero = np.flatnonzero(norms[at] == 0)
-    if len(zero):
-        raise MeasureError(f'{measure!r}: item {id_at(t.run.doc_ids, _top(t, measure["cutoff"])[1][zero[0]])!r} '
-                           f'has a zero feature vector: its cosine distance is undefined')
-    unit = features.values[at] / norms[at, None]
+def _cosine_similarity_sums(unit: np.ndarray, query: np.ndarray, nq: int) -> np.ndarray:
+    """Per query, the sum over its pairs of items of their cosine similarity, from the items' unit
+    vectors ``unit``: with s their sum, sum_{i<j} cos(i, j) = (|s|^2 - n) / 2, linear in the items."""
     sums = np.zeros((nq, unit.shape[1]))
     np.add.at(sums, query, unit)
     return ((sums ** 2).sum(axis=1) - np.bincount(query, minlength=nq)) / 2
