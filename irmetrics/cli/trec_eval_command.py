@@ -25,7 +25,7 @@ from ..algebra.measure import Measure, MeasureDef
 from ..api.evaluator import Evaluator
 from ..data.qrels import Qrels
 from ..data.run import Run
-from ..dialects.trec_eval import NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
+from ..dialects.trec_eval import LONG_MAX, NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..errors import InputError, MeasureError
 from .args import UsageError
 from .gnu_getopt import GetoptError, Option, parse
@@ -128,9 +128,10 @@ def parse_invocation(argv: Sequence[str]) -> Invocation:
 
 
 def _integer(option: Option, value: str | None) -> int:
-    if value is None or not re.fullmatch(r'\s*[+-]?\d+', value, re.ASCII):     # ASCII digits, as atol reads
+    """The option's integer as trec_eval's atol reads it: ASCII digits, saturated to a C long."""
+    if value is None or not re.fullmatch(r'\s*[+-]?\d+', value, re.ASCII):
         raise TrecEvalUsageError(f'-{option.letter} expects an integer, not {value!r}')
-    return int(value)
+    return max(-LONG_MAX - 1, min(int(value), LONG_MAX))
 
 
 # --- which lines to print ---------------------------------------------------------------------------
@@ -177,6 +178,9 @@ def plan(inv: Invocation) -> list[Line]:
 # --- evaluation ----------------------------------------------------------------------------------------
 #: The document trec_eval -c puts in the ranking of a query missing from the run (scored 1.0).
 BOGUS_DOCUMENT = 'ceci_nest_pas_un_docno'
+#: The measures whose trec_eval code never pairs the ranking with the judgments (no form_res_rels call):
+#: with only these, trec_eval checks neither file for a document given twice.
+UNINSPECTING = ('num_q', 'runid')
 #: Lines trec_eval sets back to 0 (or '') for such a query, matched by the printed name (so ``utility``
 #: is reset and ``utility_2,-1,0,0`` is not); every name starting with ``unj`` is.
 _RESET = ('num_ret', 'utility', 'relstring', 'rbp_resid')
@@ -188,10 +192,11 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
     from ..data.trec.reader import read_trec_qrels
     from ..measures import NumRel, NumRet
     lines = plan(inv)
-    qrels = read_trec_qrels(inv.files[0])
+    inspects = any(ln.entry.trec not in UNINSPECTING for ln in lines)
+    qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max')
     qids = qrels.query_ids.to_list()
     order = trec_order(qids)
-    rankings, missing, tag = _rankings(inv, qrels, order)
+    rankings, missing, tag = _rankings(inv, qrels, order, inspects)
     ranking_length, num_rel, num_rel_1 = NumRet(judged_only=inv.judged_only), NumRel(rel=inv.rel), NumRel
     measures = list(dict.fromkeys([ln.measure for ln in lines if ln.measure is not None]
                                   + [ranking_length, num_rel, num_rel_1]))
@@ -218,13 +223,15 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
     write(out, [qids[i] for i in order], columns, inv.by_query, inv.summary)
 
 
-def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray) -> tuple[list[Run], np.ndarray, str]:
+def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
+              inspects: bool) -> tuple[list[Run], np.ndarray, str]:
     """The rankings trec_eval evaluates: the run's, and, under -c, a stand-in for each query of the
-    qrels missing from it (cut by -M); which queries those are; the run's tag."""
+    qrels missing from it (cut by -M); which queries those are; the run's tag.  ``inspects``: whether
+    trec_eval looks at the rankings' documents at all (a duplicate is refused only where it does)."""
     from ..data.trec.reader import read_trec_run_as_trec_eval
     run_path = inv.files[1]
     ranked, tag = read_trec_run_as_trec_eval(sys.stdin.buffer.read() if run_path == '-' else run_path,
-                                             qrels.query_ids, inv.depth)
+                                             qrels.query_ids, inv.depth if inspects else 0)
     if tag is None:
         raise InputError('the run holds no ranking (trec_eval refuses an empty run file)', run_path)
     missing = qrels.query_ids.lookup(ranked.query_ids) < 0

@@ -87,7 +87,13 @@ def write(out: Callable[[str], object], query_ids: Sequence[str], columns: Seque
 
 
 def _line(name: str, qid: str, text: str) -> str:
-    return f'{name:<{NAME_WIDTH}}\t{qid}\t{text}\n'
+    return f'{padded(name)}\t{qid}\t{text}\n'
+
+
+def padded(name: str) -> str:
+    """``name`` padded to :data:`NAME_WIDTH` bytes, as C's ``%-22s`` pads (a character beyond ASCII is
+    several bytes in UTF-8)."""
+    return name + ' ' * max(0, NAME_WIDTH - len(name.encode('utf-8', 'surrogateescape')))
 
 
 def _write_queries(out: Callable[[str], object], query_ids: Sequence[str], columns: Sequence[Column],
@@ -102,7 +108,7 @@ def _write_queries(out: Callable[[str], object], query_ids: Sequence[str], colum
     for start in range(0, len(query_ids), _CHUNK):
         stop = min(start + _CHUNK, len(query_ids))
         specs, cells = zip(*(_cells(c, start, stop, places) for c in columns), strict=True)
-        template = ''.join(f'{c.name:<{NAME_WIDTH}}'.replace('%', '%%') + f'\t%s\t{spec}\n'
+        template = ''.join(padded(c.name).replace('%', '%%') + f'\t%s\t{spec}\n'
                            for c, spec in zip(columns, specs, strict=True))
         arguments: list = [None] * (2 * len(columns))
         block = []

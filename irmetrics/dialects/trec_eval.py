@@ -56,6 +56,8 @@ _RECALL_LEVELS = tuple(i / 10 for i in range(11))
 INVOCATION_PARAMS = ('rel', 'judged_only', 'num_docs', 'rounding', 'gains')
 # ASCII digits only, as C's atof and atol read them: Python's \d (and int, float) also take other
 # scripts' digits ('２'), which trec_eval never reads as numbers
+#: The greatest C long (x86-64): where trec_eval's atol stops a larger number.
+LONG_MAX = 2 ** 63 - 1
 _NUMBER = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?', re.ASCII)
 _UNSIGNED = re.compile(r'\d+\.?\d*|\.\d+', re.ASCII)
 _GRADE = re.compile(r'[+-]?\d+', re.ASCII)
@@ -124,8 +126,9 @@ class Cutoffs(Form):
 
     @staticmethod
     def _parse(item: str) -> int | float:
-        # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError
-        return integer_literal(item) if item.isdigit() else float(item)
+        # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError; one
+        # beyond a C long is LONG_MAX, as trec_eval's atol reads it
+        return min(integer_literal(item), LONG_MAX) if item.isdigit() else float(item)
 
     def _label(self, entry: TrecName, value: Any) -> str:
         return f'{entry.trec}_{value}'

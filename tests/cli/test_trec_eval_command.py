@@ -177,11 +177,15 @@ def test_digits_of_other_scripts_are_never_read_as_numbers(args, message):
 @pytest.mark.parametrize('measure, expected', [
     ('P.1,3000000000', ['P_1                   \tall\t0.3333', 'P_3000000000          \tall\t0.0000']),
     ('Rprec_mult.100000', ['Rprec_mult_100000.00  \tall\t0.0000']),
+    ('ndcg.1=1e19', ['ndcg_1=1e19           \tall\t0.4021']),
+    ('ndcg.1=.5', ['ndcg_1=.5             \tall\t0.4021']),
 ])
 def test_where_trec_eval_overflows_irmetrics_prints_the_values_of_what_was_asked(measure, expected):
     """Documented differences (docs/conventions.md): trec_eval 10 prints 'P_1 43.6667' after
-    'P_3000000000' (the cutoff overflows an int) and cuts the name 'Rprec_mult_100000.0'; irmetrics
-    prints the values of the cutoffs asked for, under their whole names."""
+    'P_3000000000' (the cutoff overflows an int), cuts the name 'Rprec_mult_100000.0', and prints nDCG
+    0.0000 for gains 2^31 or more, or less than 1, apart (its gain comparison returns their difference
+    as an int); irmetrics prints the values of the cutoffs and gains asked for (these qrels grade 0 and
+    1 only, so any gain of grade 1 gives plain nDCG, 0.4021), under their whole names."""
     status, out, err = run_in_process(['trec_eval', '-m', measure, str(FIXTURES / 'trec_eval' / 'nist' / 'qrels.test'),
                                        str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
     assert status == 0, err
@@ -221,3 +225,39 @@ def test_a_duplicate_within_what_trec_eval_evaluates_is_one_error_line(tmp_path,
     assert err.strip() == (f"irmetrics: error: {tmp_path / 'run'}:4: duplicate document 'd1': retrieved more than "
                            f"once for query 'q1', at lines 1, 4, within the documents trec_eval evaluates (the "
                            f"first -M of each query of the qrels): trec_eval 10 refuses the run (\"duplicate docs\")")
+
+
+@pytest.mark.parametrize('measures, expected', [
+    (['-m', 'num_q', '-m', 'runid'], ['runid                 \tall\tt', 'num_q                 \tall\t2']),
+    (['-q', '-m', 'num_q'], ['num_q                 \tall\t2']),
+])
+def test_num_q_and_runid_alone_read_neither_file_for_duplicates(tmp_path, measures, expected):
+    """trec_eval's num_q and runid never pair a ranking with its judgments (no form_res_rels call), so
+    with only these trec_eval checks neither file for a document given twice: a document judged twice
+    and one retrieved twice are printed over, as by the trec_eval 10 binary built from source."""
+    (tmp_path / 'qrels').write_bytes(DUPLICATE_QRELS + b'q2 0 d1 0\n')
+    (tmp_path / 'run').write_bytes(DUPLICATE_RUN)
+    status, out, err = run_in_process(['trec_eval', *measures, str(tmp_path / 'qrels'), str(tmp_path / 'run')])
+    assert status == 0, err
+    assert out.decode().splitlines() == expected
+
+
+def test_a_document_judged_twice_is_refused_once_a_measure_reads_judgments(tmp_path):
+    (tmp_path / 'qrels').write_bytes(DUPLICATE_QRELS + b'q2 0 d1 0\n')
+    (tmp_path / 'run').write_bytes(b'q1 Q0 d1 1 5 t\nq2 Q0 d1 1 2 t\n')
+    status, out, err = run_in_process(['trec_eval', '-m', 'runid', '-m', 'num_ret', str(tmp_path / 'qrels'),
+                                       str(tmp_path / 'run')])
+    assert (status, out) == (2, b'')
+    assert f"{tmp_path / 'qrels'}:5: duplicate judgment: document 'd1' judged more than once for query 'q2'" in err
+
+
+@pytest.mark.parametrize('args, expected', [
+    (['-m', 'P.9223372036854775808'], ['P_9223372036854775807 \tall\t0.0000']),
+    (['-N', '99999999999999999999', '-m', 'utility.1,-1,0,1'], ['utility_1,-1,0,1      \tall\t9223372036854775808.0000']),
+])
+def test_a_number_beyond_a_c_long_is_read_as_atol_reads_it(args, expected):
+    """trec_eval's atol saturates at the greatest long (the expected lines are the trec_eval 10 binary's)."""
+    status, out, err = run_in_process(['trec_eval', *args, str(FIXTURES / 'trec_eval' / 'nist' / 'qrels.test'),
+                                       str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
+    assert status == 0, err
+    assert out.decode().splitlines() == expected

@@ -8,7 +8,7 @@ import pytest
 from cli_support import run_in_process
 
 import irmetrics as irm
-from irmetrics.cli.trec_layout import Column, cell, sequential_summary, trec_order, write
+from irmetrics.cli.trec_layout import NAME_WIDTH, Column, cell, padded, sequential_summary, trec_order, write
 from irmetrics.data.segments import offsets_of, running_sum, suffix_max
 from irmetrics.data.trec import reader
 from irmetrics.data.trec.format import FileData
@@ -110,3 +110,10 @@ def test_the_trec_eval_layout_leaves_out_undefined_values(tmp_path):
     assert out.decode().splitlines() == ['LAG                   \tq1\t1.0000', 'map                   \tq1\t0.5000',
                                          'map                   \tq2\t0.0000', 'LAG                   \tall\t1.0000',
                                          'map                   \tall\t0.2500']
+
+
+def test_names_are_padded_by_bytes_as_printf_pads():
+    """trec_eval's "%-22s" counts bytes: a name with a two-byte character gets one space fewer."""
+    assert padded('ndcg') == 'ndcg' + ' ' * 18
+    assert padded('é') == 'é' + ' ' * 20 and len(padded('é').encode()) == NAME_WIDTH
+    assert padded('x' * 30) == 'x' * 30

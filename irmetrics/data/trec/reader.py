@@ -157,7 +157,8 @@ def read_trec_run_as_trec_eval(source: str | os.PathLike | bytes, evaluated: Ids
     trec_eval looks for one (form_res_rels.c), among the first ``depth`` documents of the ranking of a
     query of ``evaluated`` (the qrels' queries), duplicates counted in the ranking; elsewhere (below
     ``depth``, or in a query trec_eval does not evaluate) the higher-ranked occurrence is kept, which
-    leaves the first ``depth`` documents as trec_eval ranks them."""
+    leaves the first ``depth`` documents as trec_eval ranks them.  ``depth`` 0: trec_eval inspects no
+    document (its measures are num_q and runid only)."""
     data, name = load(source)
     cols, lines = parse(data, name, RUN)
     try:
