@@ -253,7 +253,8 @@ def test_a_document_judged_twice_is_refused_once_a_measure_reads_judgments(tmp_p
 
 @pytest.mark.parametrize('args, expected', [
     (['-m', 'P.9223372036854775808'], ['P_9223372036854775807 \tall\t0.0000']),
-    (['-N', '99999999999999999999', '-m', 'utility.1,-1,0,1'], ['utility_1,-1,0,1      \tall\t9223372036854775808.0000']),
+    (['-N', '99999999999999999999', '-m', 'utility.1,-1,0,1'],
+     ['utility_1,-1,0,1      \tall\t9223372036854775808.0000']),
 ])
 def test_a_number_beyond_a_c_long_is_read_as_atol_reads_it(args, expected):
     """trec_eval's atol saturates at the greatest long (the expected lines are the trec_eval 10 binary's)."""
