@@ -97,3 +97,70 @@ def _scores(rng: random.Random, n: int) -> list[str]:
 
 def _text(lines: list[str]) -> bytes:
     return ''.join(line + '\n' for line in lines).encode('utf-8')
+
+
+# --- edge cases: long ids, option values at the limits of trec_eval's reading ----------------------------
+#: Lengths of the long document ids an edge case puts in its files (1 KB to 1 MB).
+LONG_ID_LENGTHS = [1_000, 4_096, 20_000, 100_000, 1_000_000]
+#: Option values trec_eval reads as numbers and irmetrics must read the same way: signs, padding, 0,
+#: values beyond a C long (atol saturates).
+OPTION_VALUES = {
+    '-l': ['0', '1', '2', '+2', ' 3', '40'],
+    '-M': ['0', '1', '+4', ' 7', '1500', '99999999999999999999'],
+    '-N': ['0', '+250', '99999999999999999999'],
+}
+#: Measure parameters at the limits: cutoffs beyond a long, integer gains, grades beyond those judged.
+MEASURE_VALUES = ['P.9223372036854775808', 'ndcg_cut.+3,07', 'success.99999999999999999999',
+                  'ndcg.0=1,3=2,12=40', 'G.2=0', 'iprec_at_recall.0,1,.5', 'relstring.3', 'relstring.0',
+                  'relstring.1e19', 'utility.+1,-1,0,0', 'rbp.p=0.25', 'unj.99999999999999999999',
+                  'map_cut.1,2', 'Rprec_mult.0.25,4', 'set_F.0', '11pt_avg.0,1']
+#: Values irmetrics refuses with one error line where trec_eval's atol/atof reads something (see
+#: docs/conventions.md): trailing junk, digits of other scripts, hexadecimal, exponents in integers.
+REFUSED_VALUES = {'-l': ['2x', '２', '0x10'], '-M': ['1e3', '٣', '5.'], '-N': ['1_000']}
+REFUSED_MEASURES = ['P.５', 'ndcg.1=２', 'P.5x', 'rbp.p=0x1', 'ndcg_cut.1e3', 'map_cut.1e1']
+
+
+def make_edge_case(seed: int) -> Case:
+    """A generated case (:func:`make_case`) whose documents include ids of 1 KB to 1 MB, judged and not,
+    with command lines of option values from :data:`OPTION_VALUES` and :data:`MEASURE_VALUES`, and one
+    from the refused values."""
+    base = make_case(1000 + seed)
+    rng = random.Random(seed)
+    qrels, run = base.qrels.decode().splitlines(), base.run.decode().splitlines()
+    run_docs = sorted({line.split()[2] for line in run})
+    judged = {line.split()[2] for line in qrels}
+    chosen = rng.sample(run_docs, min(len(run_docs), rng.randint(1, 4)))
+    rename = {}
+    for i, doc in enumerate(chosen):
+        length = rng.choice(LONG_ID_LENGTHS)
+        rename[doc] = (doc + '-' + 'abcdefghij'[i] * length)[:length] if length > len(doc) else doc
+    if judged and rng.random() < 0.5:                       # a long id judged and never retrieved
+        doc = rng.choice(sorted(judged))
+        rename.setdefault(doc, doc + '=' + 'z' * rng.choice(LONG_ID_LENGTHS))
+
+    def renamed(line: str, field: int) -> str:
+        parts = line.split()
+        parts[field] = rename.get(parts[field], parts[field])
+        return ' '.join(parts)
+    commands = []
+    for _ in range(3):
+        args = ['-q', '-c']
+        for option, values in OPTION_VALUES.items():
+            if rng.random() < 0.6:
+                args += [option, rng.choice(values)]
+        for measure in rng.sample(MEASURE_VALUES, 3):
+            args += ['-m', measure]
+        commands.append(tuple(args + ['-m', 'official']))
+    if rng.random() < 0.5:
+        option = rng.choice(sorted(REFUSED_VALUES))
+        commands.append(('-q', '-c', option, rng.choice(REFUSED_VALUES[option]), '-m', 'map'))
+    else:
+        commands.append(('-q', '-c', '-m', rng.choice(REFUSED_MEASURES)))
+    return Case(seed, _text([renamed(line, 2) for line in qrels]), _text([renamed(line, 2) for line in run]),
+                tuple(commands))
+
+
+def refused(args: tuple[str, ...] | list[str]) -> bool:
+    """Whether a command line of :func:`make_edge_case` holds a value irmetrics refuses."""
+    values = set(args)
+    return any(v in values for vs in REFUSED_VALUES.values() for v in vs) or bool(values & set(REFUSED_MEASURES))

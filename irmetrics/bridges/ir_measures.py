@@ -6,7 +6,7 @@ meaning: the measure's name and parameters, written in the syntax both libraries
 (``P(rel=2)@5``), are parsed by :func:`irmetrics.parse_measure`.  It declines, so that
 ir_measures falls back to its own providers, the measures irmetrics cannot parse (a required
 parameter missing: the diversity measures without a cutoff), parameter values irmetrics refuses
-(``rel=0``, ``p=1``), and measures defined at run time with ``ir_measures.define``.
+(``p=1``), and measures defined at run time with ``ir_measures.define``.
 
 It keeps ir_measures' contract for which queries are reported:
 

@@ -103,9 +103,9 @@ def parse_invocation(argv: Sequence[str]) -> Invocation:
         elif letter in 'lNM':
             number = _integer(option, value)
             if letter == 'l':
-                if number < 1:
-                    raise TrecEvalUsageError(f'-l {value}: irmetrics takes relevance levels of 1 or more '
-                                             f'(at level 0 every judged document would be relevant)')
+                if number < 0:
+                    raise TrecEvalUsageError(f'-l {value}: irmetrics takes relevance levels of 0 or more '
+                                             f'(at level 0 every judged document is relevant)')
                 inv.rel = number
             elif letter == 'N':
                 inv.num_docs = number
@@ -301,7 +301,7 @@ docs/conventions.md for the few cases where trec_eval's own arithmetic is undefi
   -n, --nosummary                  no summary
   -c, --complete_rel_info_wanted   evaluate every query of the qrels, one missing from the run as trec_eval
                                    does (without -c such a query is an error, as in trec_eval 10)
-  -l, --level_for_rel LEVEL        lowest grade counted as relevant (default 1)
+  -l, --level_for_rel LEVEL        lowest grade counted as relevant (default 1; 0: every judged document)
   -J, --Judged_docs_only           remove unjudged documents from every ranking first
   -M, --Max_retrieved_per_topic N  keep the first N documents of every ranking
   -N, --Number_docs_in_coll N      documents in the collection (for utility)

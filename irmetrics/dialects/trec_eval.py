@@ -59,7 +59,7 @@ INVOCATION_PARAMS = ('rel', 'judged_only', 'num_docs', 'rounding', 'gains')
 #: The greatest C long (x86-64): where trec_eval's atol stops a larger number.
 LONG_MAX = 2 ** 63 - 1
 _NUMBER = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?', re.ASCII)
-_UNSIGNED = re.compile(r'\d+\.?\d*|\.\d+', re.ASCII)
+_UNSIGNED = re.compile(r'\+?(\d+\.?\d*|\.\d+)', re.ASCII)      # a '+' as atol and atof allow
 _GRADE = re.compile(r'[+-]?\d+', re.ASCII)
 
 
@@ -128,7 +128,8 @@ class Cutoffs(Form):
     def _parse(item: str) -> int | float:
         # a cutoff such as 5.5 stays a float, so that validation refuses it with a MeasureError; one
         # beyond a C long is LONG_MAX, as trec_eval's atol reads it
-        return min(integer_literal(item), LONG_MAX) if item.isdigit() else float(item)
+        digits = item.removeprefix('+')
+        return min(integer_literal(digits), LONG_MAX) if digits.isdigit() else float(digits)
 
     def _label(self, entry: TrecName, value: Any) -> str:
         return f'{entry.trec}_{value}'

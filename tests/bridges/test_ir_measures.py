@@ -245,11 +245,11 @@ def test_declined_measures_fall_back_to_ir_measures(ir_measures_pipeline):
     declined = {
         ir_measures.BPM(T=0.0, max_rel=3)@5: 'cwl_eval',   # irmetrics' T is positive
         ir_measures.alpha_nDCG: 'pyndeval',                # irmetrics needs the cutoff
-        ir_measures.P(rel=0)@5: 'pytrec_eval',       # irmetrics' rel is a grade >= 1
         ir_measures.Compat(p=1.0): 'compat',         # irmetrics' persistence p is below 1
         custom: 'runtime',                           # defined with ir_measures.define
     }
     qrels, run = collection(4)
+    assert provider.supports(ir_measures.P(rel=0)@5)       # trec_eval -l 0, which pytrec_eval refuses
     for measure, fallback in declined.items():
         assert not provider.supports(measure), measure
         assert ir_measures.DefaultPipeline.supports(measure)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from cli_support import run_in_process
 from repo_paths import FIXTURES
-from trec_eval_cases import make_case
+from trec_eval_cases import make_case, make_edge_case, refused
 
 from irmetrics.cli.trec_eval_command import parse_invocation, plan
 
@@ -85,6 +85,23 @@ def test_generated_cases(tmp_path, case):
     check(case['args'], tmp_path / 'qrels', tmp_path / 'run', case)
 
 
+@pytest.mark.parametrize('case', ORACLE['edge'], ids=lambda c: f"seed{c['seed']}-{' '.join(c['args'])}")
+def test_edge_cases(tmp_path, case, layout):
+    """Document ids of 1 KB to 1 MB and option values at the limits of trec_eval's reading, through
+    both reader paths: trec_eval's bytes, or (for a value irmetrics refuses, see docs/conventions.md)
+    one error line."""
+    generated = make_edge_case(case['seed'])
+    assert generated.sha256 == case['sha256'], 'the generator changed: run data/trec_eval/make_oracles.py'
+    (tmp_path / 'qrels').write_bytes(generated.qrels)
+    (tmp_path / 'run').write_bytes(generated.run)
+    if refused(case['args']):
+        status, out, err = run_in_process(['trec_eval', *case['args'], str(tmp_path / 'qrels'), str(tmp_path / 'run')])
+        assert (status, out) == (2, b'') and re.fullmatch(r'irmetrics: error: [^\n]+\n', err), err
+    else:
+        assert case['returncode'] == 0
+        check(case['args'], tmp_path / 'qrels', tmp_path / 'run', case)
+
+
 def conformance_oracles():
     out = []
     for spec in sorted(CONFORMANCE.glob('*/expected.json')):
@@ -111,6 +128,12 @@ def test_the_oracles_cover_what_they_should():
     assert any(c['returncode'] == 4 for c in ORACLE['nist'] + ORACLE['generated'])
     assert sum(c['returncode'] == 0 for c in ORACLE['generated']) >= 100
     assert '-nan' in ''.join(c['stdout'] for c in ORACLE['generated'])      # an empty ranking under -J or -M 0
+    edge = [' '.join(c['args']) for c in ORACLE['edge']]
+    for fragment in ['-l 0', '-l +2', '-M 99999999999999999999', '-N 99999999999999999999', 'P.9223372036854775808']:
+        assert any(fragment in line for line in edge), fragment
+    assert sum(refused(c['args']) for c in ORACLE['edge']) >= 8
+    longest = [max(len(f) for f in make_edge_case(seed).run.split()) for seed in {c['seed'] for c in ORACLE['edge']}]
+    assert min(longest) >= 1_000 and max(longest) >= 1_000_000
 
 
 def test_every_trec_eval_measure_of_qrels_input_is_printed():

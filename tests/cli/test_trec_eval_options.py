@@ -91,7 +91,7 @@ def files(tmp_path):
     (['-Z', 'z'], 'option -Z (--Zscore) is not supported'), (['-D', '1'], 'option -D (--Debug_level)'),
     (['-R', 'prefs'], "-R prefs: irmetrics reads only trec_eval's 'qrels' format"),
     (['-T', 'other'], "'trec_results' format"), (['-x'], "invalid option -- 'x'"),
-    (['-l0'], 'relevance levels of 1 or more'), (['-l', 'x'], '-l expects an integer'),
+    (['-l-1'], 'relevance levels of 0 or more'), (['-l', 'x'], '-l expects an integer'),
     (['-M', '-1'], '0 or more'), (['-m', 'prefs_simp'], '-R prefs'), (['-m', 'all_prefs'], '-R prefs'),
     (['-m', 'foo'], "unknown trec_eval measure 'foo'"), (['-m', 'P.'], 'no parameters after'),
     (['-m', 'P.5,5'], 'given twice'), (['--R', 'qrels'], 'ambiguous'),

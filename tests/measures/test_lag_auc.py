@@ -133,4 +133,4 @@ def test_definitions_say_the_direction():
     assert LAG.definition.higher_is_better is False and LAG.definition.bounds is None
     assert AUC.definition.bounds == (0.0, 1.0)
     with pytest.raises(irm.MeasureError):
-        irm.parse_measure('LAG(rel=0)')
+        irm.parse_measure('LAG(rel=-1)')

@@ -118,7 +118,7 @@ def test_trec_eval_10_rbp_and_residual(run_name):
 
 
 def test_parameters_fail_at_construction():
-    for bad in ('RBP(p=0)', 'RBP(p=1)', 'RBP(p=1.5)', 'RBP(rel=0)', 'RBP(max_rel=0)', 'RBP(rel=1,max_rel=4)',
+    for bad in ('RBP(p=0)', 'RBP(p=1)', 'RBP(p=1.5)', 'RBP(rel=-1)', 'RBP(max_rel=0)', 'RBP(rel=1,max_rel=4)',
                 'RBPResidual(p=0)', 'RBP@0'):
         with pytest.raises(irm.MeasureError):
             irm.parse_measure(bad)
