@@ -10,7 +10,9 @@ Scales (the shapes of the collections people evaluate):
 small      50 q x 100 docs       graded 0-2, about 40 judgments a query, ids ``d123``
 robust     250 q x 1,000 docs    about 1,200 judgments a query graded 0-2: the top 100 mostly judged, a
                                  third of the rest, about 900 judged documents not retrieved (pool-like);
-                                 ids ``FBIS3-12345``
+                                 ids ``FBIS3-12345`` (robust04's shape: a 9 MB run, 6.7 MB qrels);
+                                 ``robust3`` and ``robust15`` the same with 80 and 400 queries (3 and
+                                 15 MB runs)
 msmarco    6,980 q x 1,000 docs  about 1.1 judgments a query, all grade 1, 60 % of them retrieved at
                                  log-uniform ranks; numeric ids
 large      100,000 q x 100 docs  about 3 judgments a query graded 0-3, half retrieved at log-uniform
@@ -53,6 +55,8 @@ class Shape:
 SCALES = {
     'small': Shape(50, 100, 5_000, 0.2, 5, 20, 6.0, 0.7, 2, 'd', 11),
     'robust': Shape(250, 1_000, 500_000, 0.3, 900, 100, 70.0, 0.6, 2, 'fbis', 22),
+    'robust3': Shape(80, 1_000, 500_000, 0.3, 900, 100, 70.0, 0.6, 2, 'fbis', 23),      # a 3 MB run
+    'robust15': Shape(400, 1_000, 500_000, 0.3, 900, 100, 70.0, 0.6, 2, 'fbis', 24),    # a 15 MB run
     'msmarco': Shape(6_980, 1_000, 8_800_000, 0.0, 0, 0, 1.1, 0.6, 1, 'numeric', 33),
     'large': Shape(100_000, 100, 5_000_000, 0.0, 0, 0, 3.0, 0.5, 3, 'numeric', 44),
 }
