@@ -26,10 +26,11 @@ from .. import errors
 from ..algebra.measure import COMPUTED, Measure
 from ..data import ids
 from ..data.arrays import ArrayRun, is_array, is_array_pair
+from ..data.budget import TextOverBudget, memory_budget, reading_within
 from ..data.ids.index import IdIndex
 from ..data.inputs import is_source, is_table, to_qrels, to_run
 from ..data.items import Items
-from ..data.large import is_larger_than, map_query_chunks, memory_budget
+from ..data.large import is_larger_than, map_query_chunks
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import distinct
@@ -170,7 +171,11 @@ class Evaluator:
                                                                                ARRAY_BLOCK_CELLS))
                     return self.combine(parts, arrays.source)
                 run = arrays.run(duplicates, self.depth)
-            run = to_run(run, duplicates=duplicates, depth=self.depth)
+            try:
+                with reading_within(budget):
+                    run = to_run(run, duplicates=duplicates, depth=self.depth)
+            except TextOverBudget:                  # a compressed file whose text the budget cannot hold
+                return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)
             against = None if baseline is None else to_run(baseline, duplicates=duplicates, depth=self.depth)

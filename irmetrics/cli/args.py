@@ -89,7 +89,7 @@ def places(text: str) -> int:
 
 
 def memory_limit(text: str) -> int:
-    from ..data.large import parse_size
+    from ..data.budget import parse_size
     from ..errors import InputError
     try:
         return parse_size(text, 'memory limit')

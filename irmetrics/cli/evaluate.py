@@ -57,14 +57,19 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 def _in_process(args: argparse.Namespace, measures: list, qrels, bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
     from ..api.calc import evaluator
-    from ..data.large import is_larger_than, memory_budget
+    from ..data.budget import TextOverBudget, memory_budget, reading_within
+    from ..data.large import is_larger_than
     ev = evaluator(measures, qrels, provider=args.provider)
     budget = memory_budget(args.memory_limit)
     results = []
     for name in args.runs:
         chunked = is_larger_than(name, budget)
         bar.step(f'reading {name}' if not chunked else f'evaluating {name} in chunks')
-        loaded = name if chunked else load_run(name, args.duplicates)
+        try:
+            with reading_within(budget):
+                loaded = name if chunked else load_run(name, args.duplicates)
+        except TextOverBudget:                      # compressed, more text than the budget: in chunks
+            loaded = name
         bar.step(f'evaluating {name}')
         results.append(RunResults(name, ev.calc(loaded, duplicates=args.duplicates, memory_limit=budget)))
     return results

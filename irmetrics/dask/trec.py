@@ -16,7 +16,7 @@ import dask.dataframe as dd
 import pandas as pd
 import pyarrow as pa
 
-from irmetrics.data.large import parse_size
+from irmetrics.data.budget import parse_size
 from irmetrics.data.trec.blocks import block_table, range_block
 from irmetrics.data.trec.reader import COMPRESSION, load
 from irmetrics.errors import InputError

@@ -1,61 +1,30 @@
-"""Runs larger than a memory budget: the budget, a run file's expected footprint, and its chunks.
+"""Runs larger than a memory budget (:mod:`.budget`): a run file's expected footprint, and its chunks.
 
-Evaluating a run in memory takes about :data:`TEXT_FOOTPRINT` times the size of its TREC text, or
-:data:`ROW_FOOTPRINT` bytes a row of a Parquet run (measured by ``benchmarks/bench_scale.py``).
-A run file whose footprint passes the budget is evaluated in chunks of complete queries
+A run file whose footprint passes the budget, and every compressed run file (its text's size is
+known only once decompressed), is evaluated in chunks of complete queries
 (:mod:`.chunks`), each about a quarter of the budget: streamed when the run is grouped by query,
 otherwise first split by query hash into temporary Parquet files.
 """
 from __future__ import annotations
 
+import contextlib
 import os
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from ..errors import InputError
+from .budget import ROW_FOOTPRINT, TEXT_FOOTPRINT
 from .locate import RowLocator
 from .run import Run
 
-#: peak bytes of evaluating a run in memory, per byte of its TREC text / per row of a Parquet run
-TEXT_FOOTPRINT = 3.0
-ROW_FOOTPRINT = 120
 #: a compressed TREC file's text is taken to be this many times its size (gzip's runs: 4-6)
 COMPRESSED_TEXT = 8
-#: the default budget: this share of the machine's memory
-DEFAULT_SHARE = 0.5
 #: a chunk's share of the budget (the rest: the qrels, the results, the carried-over query)
 CHUNK_SHARE = 0.25
-_UNITS = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30, 't': 1 << 40}
+#: the rows of one query read in chunks may take a chunk, or this many bytes if more (64 MiB: a budget
+#: of a few KB still evaluates queries of thousands of rows); beyond, the query is an error
+QUERY_FLOOR = 1 << 26
 
 T = TypeVar('T')
-
-
-def memory_budget(limit: int | str | None) -> int:
-    """Bytes of a memory limit (see :func:`parse_size`); None: :data:`DEFAULT_SHARE` of the machine's memory."""
-    if limit is None:
-        return int(DEFAULT_SHARE * physical_memory())
-    return parse_size(limit, 'memory limit')
-
-
-def parse_size(size: int | str, what: str) -> int:
-    """Bytes of a size: a number, or text such as ``'512M'``, ``'4G'``, ``'1.5GiB'`` (powers of 1024)."""
-    if isinstance(size, str):
-        match = re.fullmatch(r'\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(?:i?b)?\s*', size.lower())
-        if not match:
-            raise InputError(f'{what} {size!r} is not a size (such as 512M, 4G or 1.5GiB)')
-        size = int(float(match.group(1)) * _UNITS[match.group(2)])
-    if size <= 0:
-        raise InputError(f'{what} {size!r} must be positive')
-    return int(size)
-
-
-def physical_memory() -> int:
-    """The machine's memory in bytes (a large number where the system does not say)."""
-    try:
-        return os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
-    except (AttributeError, ValueError, OSError):
-        return 1 << 50
 
 
 def footprint(source: Any) -> int:
@@ -97,9 +66,34 @@ def map_query_chunks(source: Any, evaluate: Callable[[Run], T], budget: int, dup
         return run_from_table(table, 'run', path, duplicates, where=where)
 
     try:
-        return [evaluate(run_of(t)) for t in aligned(tables())]
+        return [evaluate(run_of(t)) for t in aligned(tables(), path, max(chunk, QUERY_FLOOR))]
     except NotGrouped:
         buckets = max(2, 2 * -(-footprint(path) // chunk))
         import tempfile  # only a run spilled by query hash needs it: not at import
-        with tempfile.TemporaryDirectory(prefix='irmetrics-') as directory:
+        with ended_by_signals(), tempfile.TemporaryDirectory(prefix='irmetrics-') as directory:
             return [evaluate(run_of(t)) for t in spilled(tables(), buckets, directory)]
+
+
+@contextlib.contextmanager
+def ended_by_signals() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP end the program by raising SystemExit (status 128 + the
+    signal's number, as a shell reports a killed program), so that what the block opened is cleaned up
+    (the spill directory); SIGINT already raises KeyboardInterrupt.  Only in the main thread, and only
+    for a signal whose handler is the default one (an application's own handler is left alone)."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+    saved = {}
+    for number in (signal.SIGTERM, getattr(signal, 'SIGHUP', None)):
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            saved[number] = signal.signal(number, stop)
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)

@@ -17,7 +17,7 @@ from scale_support import FAMILY_MEASURES, NINE, assert_same_results, collection
 import irmetrics as irm
 from irmetrics import DuplicateError, InputError
 from irmetrics.data import chunks
-from irmetrics.data.large import memory_budget
+from irmetrics.data.budget import memory_budget
 
 
 @pytest.fixture(scope='module')

@@ -19,8 +19,9 @@ import pyarrow as pa
 
 from ...errors import InputError
 from ..arrow_arrays import arrow_array
-from .format import RUN, Layout
+from .format import RUN, BlankLines, Layout
 from .reader import COMPRESSION, parse
+from .stream import TextGuard
 
 _SCAN = 1 << 16
 FirstLine = int | Callable[[], int]
@@ -42,27 +43,33 @@ def open_text(path: str) -> BinaryIO:
 
 def file_blocks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
     """(block, number of its first line): the file's text in blocks of about ``size`` bytes, each
-    ending at the end of a line (a line longer than ``size`` makes a longer block)."""
+    ending at the end of a line (a line longer than ``size`` makes a longer block).  Each piece read is
+    checked as it arrives (:class:`.stream.TextGuard`), and the pieces of a line longer than ``size``
+    are joined once, when it ends: linear in the length of the line."""
+    guard = TextGuard(path)
     line = 1
-    rest = b''
+    pending: list[bytes] = []                    # the pieces of a line not ended yet
     with open_text(path) as stream:
         while True:
             try:
                 piece = stream.read(size)
+            except MemoryError:
+                raise InputError('out of memory while reading', path) from None
             except (OSError, EOFError) as ex:     # gzip, bz2 and lzma each raise their own kind
                 raise InputError(f'cannot read: corrupt data: {ex}', path) from None
             if not piece:
                 break
-            data = rest + piece
-            end = data.rfind(b'\n') + 1
+            guard.check(piece)
+            end = piece.rfind(b'\n') + 1
             if end == 0:
-                rest = data
+                pending.append(piece)
                 continue
-            yield data[:end], line
-            line += data.count(b'\n', 0, end)
-            rest = data[end:]
-    if rest:
-        yield rest, line
+            data = b''.join([*pending, piece[:end]]) if pending else piece[:end]
+            yield data, line
+            line += data.count(b'\n')
+            pending = [piece[end:]] if end < len(piece) else []
+    if pending:
+        yield b''.join(pending), line
 
 
 def range_block(path: str, start: int, end: int) -> tuple[bytes, Callable[[], int]]:
@@ -98,11 +105,13 @@ def _count_lines(path: str, offset: int) -> int:
 
 
 def block_table(data: bytes, name: str, first_line: FirstLine, file_start: bool, positions: bool = True,
-                layout: Layout = RUN) -> pa.Table:
+                layout: Layout = RUN, blanks: BlankLines | None = None) -> pa.Table:
     """A block's rows as an Arrow table: the layout's kept columns (ids as Arrow strings, the query
-    ids dictionary-encoded, numbers as numbers) and, with ``positions``, each row's line in the file."""
+    ids dictionary-encoded, numbers as numbers) and, with ``positions``, each row's line in the file;
+    its blank lines added to ``blanks`` if given (see :func:`.reader.parse`)."""
     try:
-        columns, lines = parse(data, name, layout, file_start=file_start, small_split=False, first_line=first_line)
+        columns, lines = parse(data, name, layout, file_start=file_start, small_split=False, first_line=first_line,
+                               blanks=blanks)
     except InputError as ex:
         raise in_file(ex, first_line) from None
     out = {c: arrow_array(v) if isinstance(v, np.ndarray) else v for c, v in columns.items()}

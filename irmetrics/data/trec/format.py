@@ -207,7 +207,8 @@ def _blocks(data: Data) -> Iterator[tuple[np.ndarray, Callable[[bytes], int]]]:
         array = np.frombuffer(data, dtype=np.uint8)
         for lo in range(0, len(data), _BLOCK):
             hi = min(lo + _BLOCK, len(data))
-            yield array[max(lo - 1, 0):hi], functools.partial(_find, data, lo, hi)
+            block = array[lo - 1:hi] if lo else np.concatenate((np.full(1, 10, dtype=np.uint8), array[:hi]))
+            yield block, functools.partial(_find, data, lo, hi)
 
 
 # --- the canonical form ----------------------------------------------------------------------------

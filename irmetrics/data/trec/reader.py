@@ -31,6 +31,8 @@ from .tag import last_tag
 #: Inputs up to this size are split by Python's string methods, without importing pyarrow.
 SMALL_FILE = 2 << 20
 COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
+#: Bytes a compressed file is decompressed by at a time.
+DECOMPRESS_PIECE = 1 << 24
 
 
 def load(source) -> tuple[Data, str]:
@@ -56,6 +58,8 @@ def load(source) -> tuple[Data, str]:
             file = FileData(path)
             return (bytes(file) if file.head(len(BOM)) == BOM else file), path
         return _decompress(path, importlib.import_module(compression)), path
+    except InputError:
+        raise
     except FileNotFoundError:
         raise InputError('no such file', path) from None
     except IsADirectoryError:
@@ -74,17 +78,36 @@ def _encoded(text: str) -> bytes:
 
 
 def _decompress(path: str, module) -> bytes:
+    """The decompressed text, read in pieces, each checked as it arrives (:class:`.stream.TextGuard`:
+    a NUL byte, an endless line or a flood of blank lines is refused at once, never held); text that
+    would take more than the memory budget to evaluate (:func:`.budget.fits`) is a
+    :class:`TextOverBudget` as soon as it is seen."""
+    from ..budget import TextOverBudget, fits
+    from .stream import TextGuard
+    guard = TextGuard(path)
+    pieces, size = [], 0
     try:
         with module.open(path, 'rb') as f:
-            return f.read()
-    except (FileNotFoundError, IsADirectoryError):
+            while piece := f.read(DECOMPRESS_PIECE):
+                guard.check(piece)
+                size += len(piece)
+                if not fits(size, guard.lines):
+                    raise TextOverBudget(f'decompresses to more text than the memory budget holds while '
+                                         f'evaluating it (more than {size:,} bytes, {guard.lines:,} lines; '
+                                         f'--memory-limit)', path)
+                pieces.append(piece)
+        return b''.join(pieces)
+    except (FileNotFoundError, IsADirectoryError, InputError):
         raise
+    except MemoryError:
+        raise InputError('out of memory while decompressing', path) from None
     except Exception as ex:           # gzip, bz2 and lzma each raise their own kind of corrupt-data error
         raise InputError(f'cannot read: corrupt {module.__name__} data: {ex}', path) from None
 
 
 def parse(data: Data, name: str, layout: Layout, file_start: bool = True, small_split: bool = True,
-          first_line: int | Callable[[], int] = 1) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
+          first_line: int | Callable[[], int] = 1,
+          blanks: BlankLines | None = None) -> tuple[dict[str, object], Callable[[], np.ndarray]]:
     """Columns (``layout.keep``) of a TREC file, and a function giving each row's line number.
 
     Id columns are id columns (:mod:`.ids`), numeric ones numpy arrays (float64 scores, int64 grades).
@@ -93,16 +116,27 @@ def parse(data: Data, name: str, layout: Layout, file_start: bool = True, small_
     block starts at (or a function counting it, called only when needed); ``small_split=False`` splits
     even a small block with Arrow, so that every block's columns have the same Arrow types.  Blank
     lines are skipped with a warning (:func:`irmetrics.errors.warn`) giving their number and the
-    first one.
+    first one; with ``blanks`` (the tally of a file read block by block) they are added to it instead,
+    for one warning at the end (:func:`warn_blank_lines`).
     """
     if file_start and isinstance(data, bytes) and data.startswith(BOM):   # never part of a query id
         data = data[len(BOM):]
     parsed, blank = _split(data, name, layout, small_split)
     if blank.count and blank.first_line is not None:
-        plural = 's' if blank.count > 1 else ''
         first = blank.first_line + (first_line() if callable(first_line) else first_line) - 1
-        warn(f'{blank.count} blank line{plural} skipped (the first is line {first})', name)
+        if blanks is None:
+            warn_blank_lines(BlankLines(blank.count, None, first), name)
+        else:
+            blanks.count += blank.count
+            blanks.first_line = first if blanks.first_line is None else blanks.first_line
     return parsed
+
+
+def warn_blank_lines(blank: BlankLines, name: str) -> None:
+    """The warning for the blank lines a file's reading skipped (none if it skipped none)."""
+    if blank.count and blank.first_line is not None:
+        plural = 's' if blank.count > 1 else ''
+        warn(f'{blank.count} blank line{plural} skipped (the first is line {blank.first_line})', name)
 
 
 def _split(data: Data, name: str, layout: Layout,

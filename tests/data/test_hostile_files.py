@@ -1,0 +1,194 @@
+"""Files built to hurt a reader (issue 24): compressed bombs, endless lines, floods of blank lines, runs
+spilled to disk under tiny budgets, signals during the spill.  Every bomb is generated here (nothing is
+stored), and each must end in one error line with memory bounded by what the reader checks, not by what
+the file decompresses to.
+"""
+import gzip
+import io
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from repo_paths import ROOT
+
+import irmetrics as irm
+from irmetrics import InputError
+from irmetrics.data import chunks
+from irmetrics.data.budget import TextOverBudget, reading_within
+from irmetrics.data.trec.blocks import file_blocks
+from irmetrics.data.trec.format import FileData, is_single_spaced
+from irmetrics.data.trec.stream import MAX_BLANK_RUN, MAX_LINE
+
+QRELS = ROOT / 'examples' / 'qrels.txt'
+
+
+def gzip_of(path: Path, piece: bytes, total: int) -> Path:
+    """``path``: ``piece`` repeated to ``total`` bytes, gzipped as it is written (never held whole)."""
+    with gzip.open(path, 'wb', compresslevel=1) as f:
+        for _ in range(total // len(piece)):
+            f.write(piece)
+    return path
+
+
+#: Runs a command and prints its exit status and peak resident KB: started from this small process, so
+#: that the peak is the command's own (a child forked from the test process would count the test
+#: process's pages, which Linux keeps in the peak across exec).
+_MEASURE = ('import os, subprocess, sys; p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL); '
+            '_, s, u = os.wait4(p.pid, 0); print(os.waitstatus_to_exitcode(s), u.ru_maxrss)')
+
+
+def cli(*args: str) -> tuple[int, str, float]:
+    """(exit status, stderr, peak resident MB) of ``irmetrics ARGS`` in a child process."""
+    done = subprocess.run([sys.executable, '-c', _MEASURE, sys.executable, '-m', 'irmetrics', *args],
+                          capture_output=True, text=True, cwd=ROOT)
+    status, peak = done.stdout.split()
+    return int(status), done.stderr, int(peak) / 1024
+
+
+@pytest.mark.parametrize('piece, message', [
+    (b'a' * (1 << 20), 'line longer than 67,108,864 bytes'),
+    (b'\n' * (1 << 20), f'more than {MAX_BLANK_RUN:,} bytes of blank lines in a row, from line 1'),
+    (b'\0' * (1 << 20), 'a NUL byte'),
+])
+@pytest.mark.parametrize('limit', [[], ['--memory-limit', '200M']])
+def test_a_compressed_bomb_is_refused_as_soon_as_it_shows(tmp_path, piece, message, limit):
+    """256 MB of one line, of newlines or of zeros, gzipped to a few hundred KB: one error line, and the
+    reader holds at most one line's worth (64 MiB) beyond the interpreter (which takes about 120 MB),
+    whatever the budget (before: 2 GB of them reached 4.2 GB)."""
+    bomb = gzip_of(tmp_path / 'run.gz', piece, 256 << 20)
+    status, err, peak = cli(str(QRELS), str(bomb), '-m', 'AP', *limit)
+    assert status == 2 and err.count('\n') == 1 and message in err, err
+    assert 'corrupt' not in err and 'cannot read' not in err
+    assert peak < 350, peak
+
+
+def test_the_trec_eval_command_refuses_a_bomb_as_well(tmp_path):
+    bomb = gzip_of(tmp_path / 'qrels.gz', b'a' * (1 << 20), 128 << 20)
+    status, err, peak = cli('trec_eval', str(bomb), str(ROOT / 'examples' / 'run_bm25.txt'))
+    assert status == 2 and 'line longer than' in err and peak < 350, (err, peak)
+
+
+def test_text_that_does_not_fit_the_budget_once_decompressed_is_read_in_chunks(tmp_path):
+    """A compressed run much smaller than its text (whose footprint the file's size underestimates):
+    decompressing it stops at the budget (TextOverBudget) and the evaluation reads it in chunks, with
+    the numbers of the whole file."""
+    lines = [f'q{q} Q0 d{d} {d + 1} {100 - d} r\n' for q in range(300) for d in range(60)]
+    plain, packed = tmp_path / 'run.txt', tmp_path / 'run.txt.gz'
+    plain.write_text(''.join(lines))
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    qrels = {f'q{q}': {f'd{(q * 7) % 60}': 1, f'd{(q * 3) % 60}': 2} for q in range(300)}
+    budget = 1 << 20                      # the text is 0.6 MB: 1.8 MB to evaluate; the file, 27 KB, says 0.6 MB
+    with reading_within(budget), pytest.raises(TextOverBudget):
+        irm.read_trec_run(packed)
+    ev = irm.evaluator(['AP', 'nDCG@10'], qrels)
+    assert ev.calc(packed, memory_limit=budget).aggregated == ev.calc(plain).aggregated
+
+
+def test_a_query_larger_than_a_chunk_is_one_error(tmp_path):
+    run = tmp_path / 'run.txt'
+    run.write_text(''.join(f'q1 Q0 d{d} {d + 1} {-d} r\n' for d in range(3_000_000)))
+    with pytest.raises(InputError, match="query 'q1' alone takes more than a chunk of the memory budget"):
+        irm.calc_aggregate(['AP'], {'q1': {'d1': 1}}, run, memory_limit='3M')
+
+
+def test_out_of_memory_while_decompressing_is_not_corruption(tmp_path, monkeypatch):
+    class Exhausted(io.BytesIO):
+        def read(self, *args):
+            raise MemoryError
+    path = tmp_path / 'run.gz'
+    path.write_bytes(gzip.compress(b'q1 Q0 d1 1 1 r\n'))
+    monkeypatch.setattr(gzip, 'open', lambda *args, **kw: Exhausted())
+    with pytest.raises(InputError, match='out of memory while decompressing') as info:
+        irm.read_trec_run(path)
+    assert 'corrupt' not in str(info.value)
+
+
+def test_a_long_line_read_in_tiny_blocks_is_joined_once(tmp_path):
+    """file_blocks keeps the pieces of an unfinished line and joins them when it ends: a 4 MB line read
+    64 bytes at a time (65,536 pieces) is one join, where joining piece by piece copied 128 GB."""
+    path = tmp_path / 'run.txt'
+    long_id = 'x' * (4 << 20)
+    path.write_text(f'q1 Q0 a 1 2 r\nq1 Q0 {long_id} 2 1 r\nq2 Q0 b 1 1 r\n')
+    blocks = list(file_blocks(str(path), 64))
+    assert b''.join(b for b, _ in blocks) == path.read_bytes()
+    assert [line for _, line in blocks][:2] == [1, 2] and all(b.endswith(b'\n') for b, _ in blocks)
+
+
+def test_a_line_longer_than_the_reader_takes_is_refused_while_read_in_chunks(tmp_path):
+    path = tmp_path / 'run.txt'
+    with open(path, 'wb') as f:
+        f.write(b'q1 Q0 a 1 2 r\nq1 Q0 ')
+        for _ in range(MAX_LINE // (1 << 20) + 1):
+            f.write(b'y' * (1 << 20))
+    with pytest.raises(InputError, match=r'run.txt:2: line longer than'):
+        list(file_blocks(str(path), 1 << 20))
+
+
+def test_blank_lines_of_a_run_read_in_chunks_are_one_warning_with_the_right_line(tmp_path):
+    lines = [f'q{q} Q0 d{d} {d + 1} {10 - d} r\n' for q in range(40) for d in range(10)]
+    text = lines[:5] + ['\n'] + lines[5:300] + ['\n', '\n'] + lines[300:]
+    run = tmp_path / 'run.txt'
+    run.write_text(''.join(text))
+    qrels = {f'q{q}': {'d1': 1} for q in range(40)}
+    with pytest.warns(irm.IrmetricsWarning) as caught:
+        chunked = irm.calc_aggregate(['AP'], qrels, run, memory_limit='20k')
+    blank = [str(w.message) for w in caught if 'blank' in str(w.message)]
+    assert blank == [f'{run}: 3 blank lines skipped (the first is line 6)']
+    assert chunked == irm.calc_aggregate(['AP'], qrels, run)
+
+
+@pytest.mark.parametrize('text', [b'\nq 0 d 1\n', b'q 0 d 1\n\nq 0 e 1\n', b'\n\n\nq 0 d 1\n\n'])
+def test_blank_lines_are_found_at_the_same_lines_in_bytes_and_in_a_file(tmp_path, text):
+    (tmp_path / 'f').write_bytes(text)
+    assert is_single_spaced(text) == is_single_spaced(FileData(str(tmp_path / 'f')))
+
+
+def test_a_spill_keeps_few_files_open(tmp_path, monkeypatch):
+    """A run not grouped by query, spilled into hundreds of buckets under a tiny budget: at most
+    MAX_OPEN_SPILLS files open at once (before: one a bucket, and "Too many open files" at 1,024)."""
+    rows = [f'q{q} Q0 d{d} {d + 1} {50 - d} r\n' for q in range(400) for d in range(25)]
+    random.Random(3).shuffle(rows)
+    run = tmp_path / 'run.txt'
+    run.write_text(''.join(rows))
+    qrels = {f'q{q}': {f'd{q % 25}': 1} for q in range(400)}
+    opened, most = [0], [0]
+
+    class Counted(chunks.pq.ParquetWriter):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            opened[0] += 1
+            most[0] = max(most[0], opened[0])
+
+        def close(self):
+            opened[0] -= 1
+            super().close()
+    monkeypatch.setattr(chunks.pq, 'ParquetWriter', Counted)
+    monkeypatch.setattr(chunks, 'MAX_OPEN_SPILLS', 3)
+    spilled = irm.calc_aggregate(['AP', 'P@5'], qrels, run, memory_limit='40k')
+    assert spilled == irm.calc_aggregate(['AP', 'P@5'], qrels, run)
+    assert most[0] == 3 and opened[0] == 0
+
+
+@pytest.mark.parametrize('name', ['SIGTERM', 'SIGHUP'])
+def test_a_signal_during_the_spill_removes_the_spill_files(tmp_path, name):
+    rows = [f'q{q} Q0 d{d} {d + 1} {500 - d} r\n' for q in range(200) for d in range(400)]
+    random.Random(5).shuffle(rows)
+    run = tmp_path / 'run.txt'
+    run.write_text(''.join(rows))
+    spill = tmp_path / 'tmp'
+    spill.mkdir()
+    proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', str(QRELS), str(run), '-m', 'AP', '--memory-limit',
+                             '1M'], cwd=ROOT, env=dict(os.environ, TMPDIR=str(spill)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not any(spill.glob('irmetrics-*/*.parquet')) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, 'the spill ended before the signal'
+    proc.send_signal(getattr(signal, name))
+    assert proc.wait(60) == 128 + getattr(signal, name)
+    assert list(spill.iterdir()) == []
