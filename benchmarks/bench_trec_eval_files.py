@@ -9,10 +9,11 @@ What is measured
     ``-n`` times each: the median wall time of each and their ratio (paired: the two share the
     machine's state of the moment).  Outputs are compared byte for byte once.
 
-    What irmetrics cannot avoid is measured too: the interpreter's start (``python -c pass``) and the
-    imports of that very run (the modules ``python -X importtime`` lists at the top level, imported by
-    ``python -c "import ..."``, less the start), each the median of ``-n`` runs; "after start+imports"
-    is irmetrics' time less those two.
+    What irmetrics cannot avoid is measured too: the interpreter's start (``python -c pass``), each
+    library's import (:data:`LIBRARIES`, one after the other), and the imports of that very run (the
+    modules ``python -X importtime`` lists at the top level, imported by ``python -c "import ..."``,
+    less the start), each the fastest of ``-n`` runs (the least disturbed by other processes);
+    "after start+imports" is irmetrics' median time less those two.
 
 How to run (from the repository root; the binary built from github.com/usnistgov/trec_eval, never
 committed)
@@ -38,6 +39,10 @@ from synthetic import ensure
 
 REPO = Path(__file__).resolve().parent.parent
 SCALES = ['small', 'robust3', 'robust', 'robust15', 'msmarco']
+#: The libraries ``irmetrics trec_eval`` imports on a file above the small-file size, in order (their
+#: costs are printed one by one; irmetrics' own modules come last).
+LIBRARIES = ['numpy', 'pyarrow', 'pyarrow.compute', 'pyarrow.csv', 'irmetrics.cli.trec_eval_command',
+             'irmetrics.api.calc', 'irmetrics.data.trec.arrow', 'irmetrics.providers.native']
 
 
 def wall(command: list[str], root: Path = REPO) -> float:
@@ -69,8 +74,13 @@ def main() -> int:
                         'git worktree of an earlier commit: before and after)')
     args = parser.parse_args()
     python = sys.executable
-    start = statistics.median(wall([python, '-c', 'pass']) for _ in range(args.n))
-    print(f'interpreter start {start:.3f} s')
+    start = min(wall([python, '-c', 'pass']) for _ in range(args.n))
+    costs, before = [], start
+    for i, module in enumerate(LIBRARIES):
+        took = min(wall([python, '-c', 'import ' + ', '.join(LIBRARIES[:i + 1])]) for _ in range(args.n))
+        costs.append(f'{module} {took - before:.3f} s')
+        before = took
+    print(f'interpreter start {start:.3f} s; imports, each after the ones before it: ' + ', '.join(costs))
     print(f'{"scale":9} {"run MB":>7} {"qrels MB":>8} {"trec_eval s":>11} {"irmetrics s":>11} {"ratio":>6} '
           f'{"imports s":>9} {"after start+imports s":>21} {"ratio":>6}  output')
     status = 0
@@ -88,8 +98,8 @@ def main() -> int:
             i.append(wall([python, '-m', 'irmetrics', 'trec_eval', str(qrels), str(run)], args.irmetrics))
         tm, im = statistics.median(t), statistics.median(i)
         modules = imported([python, '-m', 'irmetrics', 'trec_eval', str(qrels), str(run)], args.irmetrics)
-        imports = statistics.median(wall([python, '-c', 'import ' + ', '.join(modules)], args.irmetrics)
-                                    for _ in range(args.n)) - start
+        imports = min(wall([python, '-c', 'import ' + ', '.join(modules)], args.irmetrics)
+                      for _ in range(args.n)) - start
         rest = im - start - imports
         print(f'{scale:9} {run.stat().st_size / 1e6:>7.1f} {qrels.stat().st_size / 1e6:>8.1f} {tm:>11.3f} '
               f'{im:>11.3f} {im / tm:>6.2f} {imports:>9.3f} {rest:>21.3f} {rest / tm:>6.2f}  {same}', flush=True)

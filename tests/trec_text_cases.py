@@ -10,7 +10,7 @@ Unicode white space, no-break spaces and control characters inside, long ids, ti
 in every notation strtod reads (exponents, signs, hexadecimal), graded and negative grades, grades
 with a sign, fields after the run tag, blank and comment lines in runs, single comment lines in
 qrels, no final newline, queries only in the qrels or only in the run, and sizes that cross the
-64 KiB and 2 MiB thresholds of the readers.  Nothing is generated where trec_eval's own reader is
+64 KiB and 1 MiB thresholds of the readers.  Nothing is generated where trec_eval's own reader is
 undefined or refuses (see docs/conventions.md): no '#' inside ids, no blank or consecutive comment
 lines in qrels, no duplicates.
 """
@@ -40,7 +40,7 @@ class Case:
 
 
 def size_of(seed: int) -> str:
-    """Seeds 0-39 are small, 40-49 cross 64 KiB, 50-52 cross 2 MiB."""
+    """Seeds 0-39 are small, 40-49 cross 64 KiB, 50-52 cross 1 MiB (2.2 MB)."""
     return 'small' if seed < 40 else '64k' if seed < 50 else '2m'
 
 

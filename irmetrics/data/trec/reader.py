@@ -28,8 +28,9 @@ from . import small
 from .format import BOM, QRELS, RUN, BlankLines, Data, FileData, Layout, canonical, is_single_spaced
 from .tag import last_tag
 
-#: Inputs up to this size are split by Python's string methods, without importing pyarrow.
-SMALL_FILE = 2 << 20
+#: Inputs up to this size (1 MiB) are split by Python's string methods, without importing pyarrow; above it Arrow
+#: splits faster than Python, its import included (a 2 MB qrels: 0.2 s by Python, 0.1 s by Arrow).
+SMALL_FILE = 1 << 20
 COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
 #: Bytes a compressed file is decompressed by at a time.
 DECOMPRESS_PIECE = 1 << 24
