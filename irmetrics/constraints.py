@@ -101,10 +101,16 @@ class Choice(Constraint):
         return value
 
 
-class GainMap(Constraint):
-    """A mapping {grade: gain} of grades >= 0 to gains >= 0; stored as a sorted tuple of pairs."""
+#: The greatest gain a gain map takes (2^960, 9.7e288): a sum of 2^40 discounted gains (as many
+#: documents as a run can hold) stays finite in a double, so no value is an overflow.
+MAX_GAIN = 2.0 ** 960
 
-    description = 'a mapping {grade: gain} from grades >= 0 to numbers >= 0'
+
+class GainMap(Constraint):
+    """A mapping {grade: gain} of grades >= 0 to gains from 0 to :data:`MAX_GAIN`; stored as a sorted tuple
+    of pairs (a gain that is a whole number below 2^53 as an int)."""
+
+    description = 'a mapping {grade: gain} from grades >= 0 to numbers >= 0 and <= 2**960 (9.7e288)'
 
     def check(self, value: Any) -> Any:
         if isinstance(value, tuple):
@@ -115,10 +121,9 @@ class GainMap(Constraint):
         for grade, gain in value.items():
             if isinstance(grade, bool) or not isinstance(grade, int) or grade < 0:
                 raise TypeError('')
-            if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not math.isfinite(gain) \
-                    or gain < 0:
+            if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not 0 <= gain <= MAX_GAIN:
                 raise TypeError('')
-            out.append((int(grade), int(gain) if float(gain).is_integer() else float(gain)))
+            out.append((int(grade), int(gain) if float(gain).is_integer() and gain < 2 ** 53 else float(gain)))
         return tuple(sorted(out))                       # {1:1.0} and {1:1} are one measure, written {1:1}
 
     def repr_value(self, value: Any) -> str:

@@ -114,5 +114,5 @@ def test_the_name_tables_are_checked_against_the_definitions_they_name():
     with pytest.raises(TypeError, match="trec_eval name 'map': AP has no parameter 'cutof'"):
         trec_eval._check_table([trec_eval.TrecName('map', AP, preset={'cutof': 5})])
     with pytest.raises(MeasureError):
-        trec_eval._check_table([trec_eval.TrecName('map', AP, preset={'rel': 0})])     # a value AP refuses
+        trec_eval._check_table([trec_eval.TrecName('map', AP, preset={'rel': -1})])    # a value AP refuses
     trec_eval._check_table(trec_eval.TREC_NAMES)                                         # the shipped table

@@ -8,20 +8,30 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import offsets_of, running_sum
+from ...errors import MeasureError
 from ...measures import DCG, IDCG, RnDCG, nDCG, nDCGRel
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
+
+#: The greatest exponent of an exponential gain (2^960 - 1, as :data:`~irmetrics.constraints.MAX_GAIN`).
+MAX_EXP_GAIN = 960
 
 
 def gain_of(grades: np.ndarray, gains: tuple | None, exp: bool = False) -> np.ndarray:
     """Gain of each grade: the grade itself, or ``gains[grade]``; negative grades gain 0.
 
-    With ``exp`` the gain is ``2^gain - 1`` (gdeval, Burges et al.), still 0 for negative grades.
+    With ``exp`` the gain is ``2^gain - 1`` (gdeval, Burges et al.), still 0 for negative grades; a gain
+    whose power would pass :data:`MAX_EXP_GAIN` is a :class:`MeasureError` (never an infinite sum).
     """
     out = np.maximum(grades, 0).astype(np.float64)
     for grade, gain in gains or ():
         out[grades == grade] = gain
-    return np.exp2(out) - 1.0 if exp else out
+    if not exp:
+        return out
+    if len(out) and out.max() > MAX_EXP_GAIN:
+        raise MeasureError(f'an exponential gain of {out.max():g} (2^{out.max():g} - 1) is beyond a double\'s range: '
+                           f'give gains= of at most {MAX_EXP_GAIN:g}, or the linear gains (dcg=\'log2\')')
+    return np.exp2(out) - 1.0
 
 
 def discount(rank: np.ndarray) -> np.ndarray:
