@@ -59,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     from . import args as grammar
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:                      # started with standard output closed (irmetrics ... >&-)
+        if sys.stderr is not None:
+            _fail('standard output is closed: nowhere to write the results')
+        return EXIT_USAGE
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -72,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(ex, BrokenPipeError):
             return _quiet_broken_pipe()
         return _fail(f'{ex.filename}: {ex.strerror}' if ex.filename and ex.strerror else str(ex))
+    except MemoryError:
+        return _fail('out of memory: the machine (or its ulimit) cannot hold this work; a run file larger '
+                     'than memory is evaluated in chunks with --memory-limit')
     except KeyboardInterrupt:
         sys.stderr.write('irmetrics: interrupted\n')
         return EXIT_INTERRUPTED
@@ -118,8 +125,9 @@ def _trec_eval(invocation) -> None:
 
 
 def _quiet_broken_pipe() -> int:
-    """The reader closed the pipe (``irmetrics ... | head``): stop without a traceback at exit."""
+    """The reader closed the pipe (``irmetrics ... | head``): stop without a traceback at exit, with
+    status 1 (not everything was written), and nothing on stderr (the reader chose to stop)."""
     import os
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
-    return 0
+    return 1

@@ -12,6 +12,7 @@ A usage error is one line on stderr and exit status 2, like every user error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..data.policies import DUPLICATES, QRELS_DUPLICATES
@@ -97,9 +98,18 @@ def memory_limit(text: str) -> int:
         raise argparse.ArgumentTypeError(str(ex)) from None
 
 
+#: Local Dask workers a core, at most: each is a process of its own, and more than a few a core only
+#: wait for a core and take memory.
+MAX_WORKERS_PER_CORE = 4
+
+
 def dask_address(text: str) -> str:
-    if text.startswith('local:') and not (text[6:].isdigit() and int(text[6:]) > 0):
+    if text.startswith('local:') and not (text[6:].isascii() and text[6:].isdigit() and int(text[6:]) > 0):
         raise argparse.ArgumentTypeError(f'{text!r}: local:N needs a number of workers N >= 1')
+    most = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
+    if text.startswith('local:') and int(text[6:]) > most:
+        raise argparse.ArgumentTypeError(f'{text!r}: at most {most} local workers on this machine '
+                                         f'({MAX_WORKERS_PER_CORE} a core: more only wait for the cores)')
     return text
 
 

@@ -11,6 +11,7 @@ from ..algebra.measure import Measure
 from ..api.evaluator import Evaluator
 from ..api.results import aggregate
 from ..constraints import Choice, Float, Int, Option
+from ..data.budget import memory_budget
 from ..data.inputs import to_run
 from ..data.items import Items
 from ..dialects import parse_measures
@@ -22,7 +23,7 @@ from ..rendering.values import format_value
 
 __all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError', 'IrmetricsError',
            'Measure', 'MeasureError', 'aggregate', 'figure_svg', 'format_value', 'html_page', 'html_table',
-           'latex_escape', 'markdown_escape', 'parse_measures', 'text_table', 'to_run']
+           'latex_escape', 'markdown_escape', 'memory_budget', 'parse_measures', 'text_table', 'to_run']
 
 
 class ComparisonError(IrmetricsError, ValueError):

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import corrections, intervals, resampling, significance
-from .base import ComparisonError, Measure, aggregate
+from .base import ComparisonError, Measure, aggregate, memory_budget
 from .settings import Settings
 from .vocabulary import SELF_CORRECTING
 
@@ -36,12 +36,23 @@ class _Draws:
         """Bootstrap replicates of every run's mean and every mean difference, drawn once."""
         if self._replicates is None:
             columns = np.concatenate([self.runs, self.diffs], axis=1)
+            _check_replicates_fit(self.settings.n_resamples, columns.shape[1])
             valid = ~np.isnan(columns)
             replicates = resampling.bootstrap_means(np.where(valid, columns, 0.0), valid,
                                                     self.settings.n_resamples, self.streams['bootstrap'])
             n = self.runs.shape[1]
             self._replicates = {'runs': replicates[:, :n], 'pairs': replicates[:, n:]}
         return self._replicates
+
+
+def _check_replicates_fit(n_resamples: int, columns: int) -> None:
+    """The bootstrap keeps every replicate (its intervals are quantiles of them): refuse, in one line, a
+    count whose replicates would take more than the memory budget (half the machine's memory)."""
+    need, budget = n_resamples * columns * 8, memory_budget(None)
+    if need > budget:
+        raise ComparisonError(f'{n_resamples:,} bootstrap resamples of {columns} means (runs and pairs x measures) '
+                              f'would take {need / 2 ** 30:,.1f} GiB, more than the memory budget '
+                              f'({budget / 2 ** 30:,.1f} GiB): at most {budget // (8 * columns):,} resamples')
 
 
 def pairs_of(runs: Sequence[str], baseline: str | None) -> list[tuple[int, int]]:

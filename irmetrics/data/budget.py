@@ -1,7 +1,7 @@
 """The memory budget: how many bytes a reader and an evaluation may hold, and sizes written as text.
 
 The budget is ``--memory-limit`` / ``memory_limit`` or, by default, :data:`DEFAULT_SHARE` of the
-machine's memory.  Evaluating a run in memory takes about :data:`TEXT_FOOTPRINT` times the size of its
+memory the process may use (the machine's, or a ``ulimit`` or container limit).  Evaluating a run in memory takes about :data:`TEXT_FOOTPRINT` times the size of its
 TREC text, or :data:`ROW_FOOTPRINT` bytes a row (of a Parquet run, or of a text of short lines;
 measured by ``benchmarks/bench_scale.py``): what a compressed file may decompress to in memory
 (:func:`fits`).
@@ -25,10 +25,33 @@ _UNITS = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30, 't': 1 << 40}
 
 
 def memory_budget(limit: int | str | None) -> int:
-    """Bytes of a memory limit (see :func:`parse_size`); None: :data:`DEFAULT_SHARE` of the machine's memory."""
+    """Bytes of a memory limit (see :func:`parse_size`); None: :data:`DEFAULT_SHARE` of the memory this
+    process may use (:func:`available_memory`)."""
     if limit is None:
-        return int(DEFAULT_SHARE * physical_memory())
+        return int(DEFAULT_SHARE * available_memory())
     return parse_size(limit, 'memory limit')
+
+
+def available_memory() -> int:
+    """The memory this process may use: the machine's, or less where a limit says so (the address-space
+    and data limits of ``ulimit -v`` / ``-d``, a cgroup's ``memory.max`` as containers set it)."""
+    limits = [physical_memory()]
+    try:
+        import resource
+        for kind in (resource.RLIMIT_AS, resource.RLIMIT_DATA):
+            soft = resource.getrlimit(kind)[0]
+            if soft != resource.RLIM_INFINITY and soft > 0:
+                limits.append(soft)
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
+    try:
+        with open('/sys/fs/cgroup/memory.max') as f:
+            text = f.read().strip()
+        if text.isdigit():
+            limits.append(int(text))
+    except OSError:
+        pass
+    return min(limits)
 
 
 def parse_size(size: int | str, what: str) -> int:
