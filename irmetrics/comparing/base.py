@@ -15,7 +15,7 @@ from ..data.budget import memory_budget
 from ..data.inputs import to_run
 from ..data.items import Items
 from ..dialects import parse_measures
-from ..errors import InputError, IrmetricsError, MeasureError
+from ..errors import InputError, IrmetricsError, MeasureError, warn
 from ..rendering.figures import figure_svg
 from ..rendering.markup import html_page, html_table, latex_escape, markdown_escape
 from ..rendering.text import text_table
@@ -23,7 +23,7 @@ from ..rendering.values import format_value
 
 __all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError', 'IrmetricsError',
            'Measure', 'MeasureError', 'aggregate', 'figure_svg', 'format_value', 'html_page', 'html_table',
-           'latex_escape', 'markdown_escape', 'memory_budget', 'parse_measures', 'text_table', 'to_run']
+           'latex_escape', 'markdown_escape', 'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
 
 
 class ComparisonError(IrmetricsError, ValueError):

@@ -80,7 +80,7 @@ class Comparison:
 
     __slots__ = ('runs', 'measures', 'query_ids', 'values', 'baseline', 'settings', 'pairs', 'n_paired',
                  'delta', 'effect_size', 'wins', 'ties', 'losses', 'delta_ci', 'mean', 'mean_ci', 'pvalue',
-                 'enumerated', 'p_adjusted', 'significant')
+                 'enumerated', 'p_adjusted', 'significant', 'fewest_queries')
     runs: tuple[str, ...]
     measures: tuple[Measure, ...]
     query_ids: tuple[str, ...]
@@ -101,6 +101,7 @@ class Comparison:
     enumerated: dict[str, int]
     p_adjusted: dict[str, np.ndarray]
     significant: dict[str, np.ndarray]
+    fewest_queries: dict[str, int]
 
     def __init__(self, **fields: Any):
         """Every field at once (:func:`build_comparison` computes them); arrays become read-only."""

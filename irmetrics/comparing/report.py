@@ -242,5 +242,6 @@ def render_json(cmp: ComparisonView) -> str:
            'correction_scope': s.correction_scope, 'alpha': s.alpha, 'ci': s.ci, 'ci_method': s.ci_method,
            'n_resamples': s.n_resamples, 'seed': s.seed,
            'exact': {test: test in cmp.enumerated for test in s.tests if test in ('randomization', 'tukey')},
+           'fewest_queries': cmp.fewest_queries,
            'rows': [{k: clean(v) for k, v in row.items()} for row in cmp.rows()]}
     return json.dumps(doc, indent=2) + '\n'

@@ -15,11 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from . import corrections, intervals, resampling, significance
-from .base import ComparisonError, Measure, aggregate, memory_budget
+from . import corrections, intervals, resampling, significance, small_samples
+from .base import ComparisonError, Measure, aggregate, memory_budget, warn
 from .settings import Settings
-from .vocabulary import SELF_CORRECTING
+from .vocabulary import SELF_CORRECTING, TESTS
 
+#: The interval methods as the warnings name them.
+INTERVAL_NAMES = {'t': "Student's t", 'bootstrap': 'percentile bootstrap', 'bca': 'BCa bootstrap'}
 _CLOSED_FORM = {'t': significance.t_test, 'wilcoxon': significance.wilcoxon_test,
                 'sign': significance.sign_test}
 
@@ -117,6 +119,7 @@ def _differences(measures: Sequence[Measure], diff: np.ndarray, diffs: np.ndarra
 def _interval(columns: np.ndarray, valid: np.ndarray, key: str, settings: Settings,
               draws: _Draws) -> tuple[np.ndarray, np.ndarray]:
     method, level = settings.ci_method, settings.ci
+    _warn_few_for_interval(valid, settings, 'the means' if key == 'runs' else 'the differences')
     if method == 't':
         return intervals.t_interval(columns, valid, level)
     replicates = draws.bootstrap()[key]
@@ -150,8 +153,37 @@ def _tests(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
                 enumerated[test] = exact_count
         pvalue[test] = np.asarray(p, dtype=np.float64).reshape(shape)
     p_adjusted = {test: _correct(test, p, settings) for test, p in pvalue.items()}
-    return {'pvalue': pvalue, 'enumerated': enumerated, 'p_adjusted': p_adjusted,
-            'significant': {test: p <= settings.alpha for test, p in p_adjusted.items()}}
+    nonzero = (valid & (diffs != 0)).sum(axis=0).reshape(shape)
+    fewest = {test: small_samples.fewest_queries(test, settings.alpha, settings.n_resamples) for test in settings.tests}
+    _warn_few(measures, nonzero, fewest, settings)
+    reach = small_samples.reachable(nonzero, settings.alpha)
+    return {'pvalue': pvalue, 'enumerated': enumerated, 'p_adjusted': p_adjusted, 'fewest_queries': fewest,
+            'significant': {test: (p <= settings.alpha) & reach for test, p in p_adjusted.items()}}
+
+
+def _warn_few(measures: Sequence[Measure], nonzero: np.ndarray, fewest: dict[str, int], settings: Settings) -> None:
+    """One warning per test whose comparisons rest on fewer queries with a difference than it supports."""
+    for test, needed in fewest.items():
+        few = nonzero < needed
+        if few.any():
+            worst = int(nonzero.min())
+            floor = float(small_samples.smallest_exact_p(np.array(worst)))
+            what = (f'and {small_samples.distinct_resamples(max(worst, 1)):,} distinct resamples for '
+                    f'{settings.n_resamples:,} draws' if test == 'bootstrap' else '')
+            warn(f'{TESTS[test]}: {int(few.sum())} of {few.size} comparisons rest on fewer than {needed} queries '
+                 f'with a difference (as few as {worst}: the exact randomisation test\'s smallest p-value is then '
+                 f'{floor:.3g}{", " + what if what else ""}); the test supports {needed} or more at alpha = '
+                 f'{settings.alpha:g}, and no comparison the exact test could not find significant is reported '
+                 f'significant')
+
+
+def _warn_few_for_interval(valid: np.ndarray, settings: Settings, what: str) -> None:
+    needed = small_samples.fewest_for_interval(settings.ci_method, settings.n_resamples)
+    counts = valid.sum(axis=0)
+    if (counts < needed).any():
+        warn(f'{INTERVAL_NAMES[settings.ci_method]} intervals of {what} from as few as {int(counts.min())} '
+             f'queries: the method supports {needed} or more (with {settings.n_resamples:,} resamples); the '
+             f'intervals are given but say less than they seem')
 
 
 def _tukey(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tuple[int, int]], settings: Settings,

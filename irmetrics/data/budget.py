@@ -1,10 +1,10 @@
 """The memory budget: how many bytes a reader and an evaluation may hold, and sizes written as text.
 
 The budget is ``--memory-limit`` / ``memory_limit`` or, by default, :data:`DEFAULT_SHARE` of the
-memory the process may use (the machine's, or a ``ulimit`` or container limit).  Evaluating a run in memory takes about :data:`TEXT_FOOTPRINT` times the size of its
-TREC text, or :data:`ROW_FOOTPRINT` bytes a row (of a Parquet run, or of a text of short lines;
-measured by ``benchmarks/bench_scale.py``): what a compressed file may decompress to in memory
-(:func:`fits`).
+memory the process may use (the machine's, or a ``ulimit`` or container limit).  Evaluating a run
+in memory takes about :data:`TEXT_FOOTPRINT` times the size of its TREC text, or
+:data:`ROW_FOOTPRINT` bytes a row (of a Parquet run, or of a text of short lines; measured by
+``benchmarks/bench_scale.py``): what a compressed file may decompress to in memory (:func:`fits`).
 """
 from __future__ import annotations
 
