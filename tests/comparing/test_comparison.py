@@ -323,9 +323,9 @@ def test_import_irmetrics_stays_light():
     assert out.stdout.strip() == '[]'
 
 
-ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.results',
-                'irmetrics.dialects', 'irmetrics.algebra.measure', 'irmetrics.constraints',
-                'irmetrics.errors', 'irmetrics.data.budget', 'irmetrics.data.inputs', 'irmetrics.data.items', 'irmetrics.rendering.figures',
+ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.results', 'irmetrics.dialects',
+                'irmetrics.algebra.measure', 'irmetrics.constraints', 'irmetrics.errors', 'irmetrics.data.budget',
+                'irmetrics.data.inputs', 'irmetrics.data.items', 'irmetrics.rendering.figures',
                 'irmetrics.rendering.markup', 'irmetrics.rendering.text', 'irmetrics.rendering.values'}
 
 
