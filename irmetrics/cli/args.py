@@ -51,6 +51,12 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """The commands' parsers: errors are UsageErrors, and a long option is only its whole name (an
+    abbreviation could be taken for another option: --output for --output_format)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
+
     def error(self, message: str):
         raise UsageError(message)
 
@@ -74,6 +80,10 @@ class _EvaluateParser(_Parser):
             raise UsageError('-n/--no_summary only makes sense with -q/--by_query')
         if args.trec_eval and len(args.runs) > 1:
             raise UsageError("--trec-eval prints one run (trec_eval's layout has no run column); give one run")
+        if args.runs.count('-') > 1:
+            raise UsageError('standard input (-) can be one run only')
+        if args.dask and '-' in args.runs:
+            raise UsageError("a run on standard input (-) is read here, not by Dask's workers: give its file")
         if args.dask and args.memory_limit is not None:
             raise UsageError('--memory-limit bounds evaluation in this process; with --dask the workers\' memory '
                              'is the cluster\'s (give one or the other)')
@@ -225,7 +235,7 @@ def compare_parser() -> argparse.ArgumentParser:
     p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
     p.add_argument('-f', '--format', choices=COMPARE_FORMATS, default='table', metavar='FORMAT',
                    help=f'output format: {", ".join(COMPARE_FORMATS)} (default table)')
-    p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout')
+    p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout ("-": stdout)')
     p.add_argument('-p', '--places', type=places, default=4, help='decimal places of table, markdown, latex and '
                                                                    'html (default 4)')
     _evaluation_options(p)

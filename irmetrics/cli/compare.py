@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                          ci=args.ci, ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed,
                          provider=args.provider)
     text = render(comparison, args.format, args.places)
-    if args.output is not None:
+    if args.output is not None and args.output != '-':          # '-': standard output, as no --output
         write_replacing(args.output, text)
     else:
         out.write(text)
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
 def check_output(path: str | None, inputs: Sequence[str]) -> None:
     """``--output`` names a file, and none of the inputs (the same file, however it is named): the report
     must never overwrite what it was computed from."""
-    if path is None:
+    if path is None or path == '-':
         return
     if not path.strip():
         raise ComparisonError('--output needs a file name, got an empty one')

@@ -30,7 +30,11 @@ def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
 
 
 def load_run(arg: str, duplicates: str) -> Run:
-    """A run from a file: TREC text, a Parquet file or a directory of Parquet files."""
+    """A run from a file: TREC text, a Parquet file or a directory of Parquet files; ``-``: TREC text on
+    standard input (as ``irmetrics trec_eval`` reads it)."""
+    if arg == '-':
+        from ..data.trec.reader import read_stdin
+        return to_run(read_stdin(), duplicates=duplicates)
     return to_run(arg, duplicates=duplicates)
 
 

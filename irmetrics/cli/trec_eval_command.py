@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -228,9 +227,9 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
     """The rankings trec_eval evaluates: the run's, and, under -c, a stand-in for each query of the
     qrels missing from it (cut by -M); which queries those are; the run's tag.  ``inspects``: whether
     trec_eval looks at the rankings' documents at all (a duplicate is refused only where it does)."""
-    from ..data.trec.reader import read_trec_run_as_trec_eval
+    from ..data.trec.reader import read_stdin, read_trec_run_as_trec_eval
     run_path = inv.files[1]
-    ranked, tag = read_trec_run_as_trec_eval(sys.stdin.buffer.read() if run_path == '-' else run_path,
+    ranked, tag = read_trec_run_as_trec_eval(read_stdin() if run_path == '-' else run_path,
                                              qrels.query_ids, inv.depth if inspects else 0)
     if tag is None:
         raise InputError('the run holds no ranking (trec_eval refuses an empty run file)', run_path)

@@ -24,7 +24,7 @@ from .qrels import Qrels
 from .ranx_objects import is_ranx, ranx_dict
 from .records import Qrel, ScoredDoc
 from .run import Run
-from .trec.reader import read_trec_qrels, read_trec_run
+from .trec.reader import is_text, read_trec_qrels, read_trec_run
 
 
 def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
@@ -98,7 +98,7 @@ def is_source(obj: Any) -> bool:
 
 def is_parquet(source: Any) -> bool:
     """A path ending in ``.parquet`` (any case), or a directory (of Parquet files)."""
-    if isinstance(source, bytes) or (isinstance(source, str) and '\n' in source):
+    if isinstance(source, bytes) or is_text(source):
         return False
     path = os.fspath(source)
     return path.lower().endswith('.parquet') or os.path.isdir(path)

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from .budget import ROW_FOOTPRINT, TEXT_FOOTPRINT
 from .locate import RowLocator
 from .run import Run
+from .trec.reader import is_text
 
 #: a compressed TREC file's text is taken to be this many times its size (gzip's runs: 4-6)
 COMPRESSED_TEXT = 8
@@ -30,7 +31,7 @@ T = TypeVar('T')
 def footprint(source: Any) -> int:
     """Expected peak bytes of evaluating a run file in memory (0 for raw text, bytes and unknown paths)."""
     from .inputs import is_parquet
-    if isinstance(source, bytes) or (isinstance(source, str) and '\n' in source):
+    if isinstance(source, bytes) or is_text(source):
         return 0
     path = os.fspath(source)
     if is_parquet(path):

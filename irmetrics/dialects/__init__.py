@@ -108,6 +108,9 @@ def parse_measures(items: Any, dialect: str | None = None) -> list[Measure]:
     check_dialect(dialect)
     if isinstance(items, (str, Measure)):
         items = [items]
+    elif not isinstance(items, Iterable):
+        raise MeasureError(f'expected a measure, a measure string or a list of them, not {type(items).__name__}'
+                           f' (e.g. "AP nDCG@10" or [AP, nDCG@10])')
     out: list[Measure] = []
     for item in _words(items):
         found = read_word(item, dialect) if isinstance(item, str) else [parse_measure(item)]

@@ -286,3 +286,53 @@ def test_out_of_memory_is_one_line(here, monkeypatch):
     monkeypatch.chdir(here)
     status, out, err = run_in_process(['qrels', 'a.run', 'AP'])
     assert (status, out) == (2, b'') and err.startswith('irmetrics: error: out of memory') and err.count('\n') == 1
+
+
+# --- the smaller probes of issue 24 -------------------------------------------------------------------
+def test_a_path_holding_a_newline_is_a_path(tmp_path, here):
+    """A string with a newline is TREC text unless it names a file: a file may hold one in its name."""
+    import irmetrics as irm
+    odd = tmp_path / 'run\nname.txt'
+    odd.write_bytes((here / 'a.run').read_bytes())
+    assert irm.calc_aggregate(['AP'], str(here / 'qrels'), str(odd)) == \
+        irm.calc_aggregate(['AP'], str(here / 'qrels'), str(here / 'a.run'))
+    assert irmetrics(str(here / 'qrels'), str(odd), '-m', 'AP').returncode == 0
+
+
+def test_a_run_on_standard_input_in_the_main_command(here, monkeypatch):
+    from cli_support import run_in_process
+    monkeypatch.chdir(here)
+    expected = run_in_process(['qrels', 'a.run', '-m', 'AP'])
+    status, out, err = run_in_process(['qrels', '-', '-m', 'AP'], (here / 'a.run').read_bytes())
+    assert (status, out) == (0, expected[1])
+    status, out, err = run_in_process(['qrels', '-', '-m', 'AP'], b'q1 Q0 d1 1\n')
+    assert status == 2 and err.startswith('irmetrics: error: <stdin>:1: expected at least 6 fields')
+    assert_user_error(irmetrics('qrels', '-', '-', '-m', 'AP', cwd=here), 'standard input (-) can be one run only')
+    assert_user_error(irmetrics('--dask', 'local:1', 'qrels', '-', '-m', 'AP', cwd=here),
+                      "a run on standard input (-) is read here, not by Dask's workers")
+
+
+def test_a_long_option_is_its_whole_name(here):
+    """--output is no abbreviation of --output_format (before: '--output x' was an invalid format)."""
+    assert_user_error(irmetrics('qrels', 'a.run', '-m', 'AP', '--output', 'x', cwd=here),
+                      'unrecognized arguments: --output x')
+    assert_user_error(irmetrics('qrels', 'a.run', '-m', 'AP', '--by_q', cwd=here), 'unrecognized arguments: --by_q')
+
+
+def test_compare_output_dash_is_standard_output(here):
+    done = irmetrics('compare', 'qrels', 'a.run', 'b.run', '-m', 'AP', '--output', '-', cwd=here)
+    assert done.returncode == 0 and done.stdout.startswith('run') and not (here / '-').exists()
+
+
+@pytest.mark.parametrize('measures', [None, 5, [None]])
+def test_no_measures_is_a_measure_error(here, measures):
+    import irmetrics as irm
+    with pytest.raises(irm.MeasureError, match='expected a measure'):
+        irm.calc_aggregate(measures, str(here / 'qrels'), str(here / 'a.run'))
+
+
+def test_a_loop_of_symbolic_links_is_named_so(tmp_path, here):
+    (tmp_path / 'one').symlink_to(tmp_path / 'two')
+    (tmp_path / 'two').symlink_to(tmp_path / 'one')
+    for command in (['qrels', str(tmp_path / 'one'), '-m', 'AP'], ['trec_eval', 'qrels', str(tmp_path / 'one')]):
+        assert_user_error(irmetrics(*command, cwd=here), 'a loop of symbolic links')

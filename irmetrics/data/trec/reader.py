@@ -9,6 +9,7 @@ one statement of the format, and give the same columns.
 """
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 from collections.abc import Callable
@@ -42,8 +43,8 @@ def load(source) -> tuple[Data, str]:
     A large plain file is not read here: the Arrow reader streams it (see :class:`FileData`).
     """
     if isinstance(source, bytes):
-        return source, '<bytes>'
-    if isinstance(source, str) and ('\n' in source or not source.strip()):
+        return bytes(source), getattr(source, 'name', '<bytes>')
+    if is_text(source):
         return _encoded(source), '<text>'
     if not isinstance(source, (str, os.PathLike)):
         raise InputError(f'cannot read a TREC file from {type(source).__name__}: expected a path, raw text or bytes')
@@ -66,7 +67,31 @@ def load(source) -> tuple[Data, str]:
     except IsADirectoryError:
         raise InputError('is a directory, not a file', path) from None
     except (OSError, EOFError, ValueError) as ex:     # ValueError: a NUL in the path
+        if isinstance(ex, OSError) and ex.errno == errno.ELOOP:
+            raise InputError('a loop of symbolic links (each names the next, and none a file)', path) from None
         raise InputError(f'cannot read: {ex}', path) from None
+
+
+def is_text(source: object) -> bool:
+    """Whether ``source`` is TREC text given as a string rather than a path: it holds a newline (and names
+    no file: a path may hold one too) or nothing but white space."""
+    if not isinstance(source, str):
+        return False
+    if not source.strip():
+        return True
+    return '\n' in source and not (len(source) < 4096 and os.path.isfile(source))
+
+
+class StandardInput(bytes):
+    """The bytes of standard input (a run given as ``-``), named so in messages."""
+
+    name = '<stdin>'
+
+
+def read_stdin() -> StandardInput:
+    """Standard input, whole, as bytes (``-`` as a run file on the command line)."""
+    import sys
+    return StandardInput(sys.stdin.buffer.read())
 
 
 def _encoded(text: str) -> bytes:
