@@ -55,7 +55,8 @@ class _Parser(argparse.ArgumentParser):
     abbreviation could be taken for another option: --output for --output_format)."""
 
     def __init__(self, *args, **kwargs):
-        super().__init__(*args, allow_abbrev=False, **kwargs)
+        kwargs['allow_abbrev'] = False
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         raise UsageError(message)

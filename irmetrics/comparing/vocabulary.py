@@ -59,6 +59,9 @@ class ComparisonView(Protocol):
     def enumerated(self) -> dict[str, int]: ...
 
     @property
+    def fewest_queries(self) -> dict[str, int]: ...
+
+    @property
     def significant(self) -> dict[str, np.ndarray]: ...
 
     @property
