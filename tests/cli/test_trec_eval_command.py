@@ -169,7 +169,7 @@ def test_the_trec_eval_layout_of_the_evaluate_command_is_the_same_code(args):
 
 
 @pytest.mark.parametrize('depth', ['1e19', '1e400', '9.3e18'])
-def test_a_relstring_depth_no_long_can_hold_prints_empty_strings_as_trec_eval_does(depth):
+def test_a_relstring_depth_no_long_can_hold_prints_empty_strings_as_trec_eval_does(depth, layout):
     """m_relstring.c casts the depth to a long: beyond 2**63 (or infinite) that is LONG_MIN on x86-64, and
     trec_eval 10 prints '' for every query (checked against the binary built from source); never a
     traceback."""
@@ -187,7 +187,7 @@ def test_a_relstring_depth_no_long_can_hold_prints_empty_strings_as_trec_eval_do
     (['-m', 'P.５'], "invalid parameter '５' in trec_eval measure 'P'"),
     (['-m', 'ndcg.１=5'], "trec_eval measure 'ndcg' has no parameter '１'"),
 ])
-def test_digits_of_other_scripts_are_never_read_as_numbers(args, message):
+def test_digits_of_other_scripts_are_never_read_as_numbers(args, message, layout):
     """Python's int() reads '２' (fullwidth) as 2, trec_eval's atol as 0 (map 1.0 against 0.5): a number
     in an option or a parameter is ASCII digits, and anything else is one error line, never another
     number."""
@@ -203,7 +203,7 @@ def test_digits_of_other_scripts_are_never_read_as_numbers(args, message):
     ('ndcg.1=1e19', ['ndcg_1=1e19           \tall\t0.4021']),
     ('ndcg.1=.5', ['ndcg_1=.5             \tall\t0.4021']),
 ])
-def test_where_trec_eval_overflows_irmetrics_prints_the_values_of_what_was_asked(measure, expected):
+def test_where_trec_eval_overflows_irmetrics_prints_the_values_of_what_was_asked(measure, expected, layout):
     """Documented differences (docs/conventions.md): trec_eval 10 prints 'P_1 43.6667' after
     'P_3000000000' (the cutoff overflows an int), cuts the name 'Rprec_mult_100000.0', and prints nDCG
     0.0000 for gains 2^31 or more, or less than 1, apart (its gain comparison returns their difference
@@ -222,7 +222,7 @@ DUPLICATE_RUN = b'q1 Q0 d1 1 5 t\nq1 Q0 d2 2 4 t\nq1 Q0 d3 3 3 t\nq1 Q0 d1 4 2 t
 
 
 @pytest.mark.parametrize('depth, q1_retrieved', [('2', 2), ('3', 3)])
-def test_a_duplicate_trec_eval_never_looks_at_is_evaluated_as_trec_eval_does(tmp_path, depth, q1_retrieved):
+def test_a_duplicate_trec_eval_never_looks_at_is_evaluated_as_trec_eval_does(tmp_path, depth, q1_retrieved, layout):
     """trec_eval checks for a document retrieved twice only within the first -M documents of the queries
     it evaluates: below -M (d1 at rank 4) or in a run-only query (q3) the run is evaluated.  The expected
     lines are the trec_eval 10 binary's (built from source) for these files."""
@@ -239,7 +239,7 @@ def test_a_duplicate_trec_eval_never_looks_at_is_evaluated_as_trec_eval_does(tmp
 
 
 @pytest.mark.parametrize('depth', [[], ['-M4']])
-def test_a_duplicate_within_what_trec_eval_evaluates_is_one_error_line(tmp_path, depth):
+def test_a_duplicate_within_what_trec_eval_evaluates_is_one_error_line(tmp_path, depth, layout):
     (tmp_path / 'qrels').write_bytes(DUPLICATE_QRELS)
     (tmp_path / 'run').write_bytes(DUPLICATE_RUN)
     status, out, err = run_in_process(['trec_eval', *depth, '-m', 'map', str(tmp_path / 'qrels'),
@@ -254,7 +254,7 @@ def test_a_duplicate_within_what_trec_eval_evaluates_is_one_error_line(tmp_path,
     (['-m', 'num_q', '-m', 'runid'], ['runid                 \tall\tt', 'num_q                 \tall\t2']),
     (['-q', '-m', 'num_q'], ['num_q                 \tall\t2']),
 ])
-def test_num_q_and_runid_alone_read_neither_file_for_duplicates(tmp_path, measures, expected):
+def test_num_q_and_runid_alone_read_neither_file_for_duplicates(tmp_path, measures, expected, layout):
     """trec_eval's num_q and runid never pair a ranking with its judgments (no form_res_rels call), so
     with only these trec_eval checks neither file for a document given twice: a document judged twice
     and one retrieved twice are printed over, as by the trec_eval 10 binary built from source."""
@@ -265,7 +265,7 @@ def test_num_q_and_runid_alone_read_neither_file_for_duplicates(tmp_path, measur
     assert out.decode().splitlines() == expected
 
 
-def test_a_document_judged_twice_is_refused_once_a_measure_reads_judgments(tmp_path):
+def test_a_document_judged_twice_is_refused_once_a_measure_reads_judgments(tmp_path, layout):
     (tmp_path / 'qrels').write_bytes(DUPLICATE_QRELS + b'q2 0 d1 0\n')
     (tmp_path / 'run').write_bytes(b'q1 Q0 d1 1 5 t\nq2 Q0 d1 1 2 t\n')
     status, out, err = run_in_process(['trec_eval', '-m', 'runid', '-m', 'num_ret', str(tmp_path / 'qrels'),
@@ -279,7 +279,7 @@ def test_a_document_judged_twice_is_refused_once_a_measure_reads_judgments(tmp_p
     (['-N', '99999999999999999999', '-m', 'utility.1,-1,0,1'],
      ['utility_1,-1,0,1      \tall\t9223372036854775808.0000']),
 ])
-def test_a_number_beyond_a_c_long_is_read_as_atol_reads_it(args, expected):
+def test_a_number_beyond_a_c_long_is_read_as_atol_reads_it(args, expected, layout):
     """trec_eval's atol saturates at the greatest long (the expected lines are the trec_eval 10 binary's)."""
     status, out, err = run_in_process(['trec_eval', *args, str(FIXTURES / 'trec_eval' / 'nist' / 'qrels.test'),
                                        str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
