@@ -285,3 +285,15 @@ def test_a_number_beyond_a_c_long_is_read_as_atol_reads_it(args, expected, layou
                                        str(FIXTURES / 'trec_eval' / 'nist' / 'results.test')])
     assert status == 0, err
     assert out.decode().splitlines() == expected
+
+
+def test_a_level_above_every_grade_evaluates_where_trec_eval_crashes(tmp_path, layout):
+    """trec_eval 10 ends in a segmentation fault on this generated case with -c -l 1000000 (documented in
+    docs/conventions.md); irmetrics counts no document relevant, and warns."""
+    case = make_edge_case(0)
+    (tmp_path / 'qrels').write_bytes(case.qrels)
+    (tmp_path / 'run').write_bytes(case.run)
+    status, out, err = run_in_process(['trec_eval', '-c', '-l', '1000000', '-m', 'map', '-m', 'P.5',
+                                       str(tmp_path / 'qrels'), str(tmp_path / 'run')])
+    assert status == 0 and 'no judgment has grade >= 1000000' in err
+    assert out.decode().splitlines() == ['map                   \tall\t0.0000', 'P_5                   \tall\t0.0000']
