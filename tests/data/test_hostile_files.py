@@ -174,6 +174,13 @@ def test_a_spill_keeps_few_files_open(tmp_path, monkeypatch):
     assert most[0] == 3 and opened[0] == 0
 
 
+def _default_signals() -> None:
+    """The child's SIGTERM and SIGHUP at their default (under nohup SIGHUP is ignored, and irmetrics leaves
+    an ignored signal ignored)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize('name', ['SIGTERM', 'SIGHUP'])
 def test_a_signal_during_the_spill_removes_the_spill_files(tmp_path, name):
     rows = [f'q{q} Q0 d{d} {d + 1} {500 - d} r\n' for q in range(200) for d in range(400)]
@@ -184,7 +191,7 @@ def test_a_signal_during_the_spill_removes_the_spill_files(tmp_path, name):
     spill.mkdir()
     proc = subprocess.Popen([sys.executable, '-m', 'irmetrics', str(QRELS), str(run), '-m', 'AP', '--memory-limit',
                              '1M'], cwd=ROOT, env=dict(os.environ, TMPDIR=str(spill)),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_default_signals)
     deadline = time.monotonic() + 60
     while not any(spill.glob('irmetrics-*/*.parquet')) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
