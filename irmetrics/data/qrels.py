@@ -5,8 +5,10 @@ A document judged more than once for a query is resolved here, by the qrels' ``d
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -121,6 +123,28 @@ class Qrels:
         for qi, d, r, it in zip(self.qidx.tolist(), self.doc_ids.to_list(), self.relevance.tolist(),
                                 self.iteration.to_list(), strict=True):
             yield Qrel(q[qi], d, r, it)
+
+    # --- written back (see :mod:`.writing`: every form reads back to the same qrels) ----------------
+    def to_arrow(self) -> Any:
+        """A pyarrow Table ``query_id, iteration, doc_id, relevance``, one row a judgment."""
+        from .writing import qrels_table
+        return qrels_table(self)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame of :meth:`to_arrow`'s columns."""
+        from .writing import qrels_table, to_pandas
+        return to_pandas(qrels_table(self))
+
+    def to_parquet(self, path: str | os.PathLike) -> None:
+        """Write :meth:`to_arrow` as a Parquet file."""
+        from .writing import qrels_table, write_parquet
+        write_parquet(qrels_table(self), path)
+
+    def to_trec(self, path: str | os.PathLike) -> None:
+        """Write a TREC qrels file ``query_id iteration doc_id relevance``; an id holding white space is
+        an error (TREC text cannot hold it)."""
+        from .writing import qrels_table, write_trec
+        write_trec(qrels_table(self), path)
 
     def __repr__(self) -> str:
         return f'<Qrels {self.source}: {self.num_queries} queries, {len(self)} judgments>'
