@@ -23,7 +23,7 @@ from .api.curves import roc_curve
 from .api.custom import define
 from .api.evaluator import Evaluator
 from .api.partitions import Partitions
-from .api.results import CalcResults, Metric
+from .api.results import CalcResults, MeasureValues, Metric
 from .bridges import use_in_ir_measures
 from .data.inputs import to_qrels, to_run
 from .data.items import Items
@@ -67,7 +67,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
 __all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison',
-           'ComparisonError', 'define', 'DuplicateError', 'evaluator', 'Evaluator', 'InputError',
+           'ComparisonError', 'MeasureValues', 'define', 'DuplicateError', 'evaluator', 'Evaluator', 'InputError',
            'IrmetricsError', 'IrmetricsWarning', 'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError',
            'Metric', 'OptionError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',

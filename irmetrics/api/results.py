@@ -60,6 +60,50 @@ def aggregate(measure: Measure, values: np.ndarray) -> float:
     return float(values.mean())
 
 
+class MeasureValues(dict[Measure, Any]):
+    """One value per measure: a dict keyed by :class:`Measure` (as ir_measures' ``calc_aggregate``
+    returns), which also finds a value by any string that names its measure, in any dialect:
+    ``values['nDCG@10']``, ``values['ndcg_cut_10']``, ``values['ndcg_cut.10']``, ``values['map']``.
+
+    A string that is no measure, names several (``'P.5,10'``) or a measure not evaluated is a
+    ``KeyError`` saying which.
+    """
+
+    def __missing__(self, key: Any) -> Any:
+        return dict.__getitem__(self, self._measure_of(key))
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self._measure_of(key)
+        except KeyError:
+            return False
+        return True
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        try:
+            return dict.__getitem__(self, self._measure_of(key))
+        except KeyError:
+            return default
+
+    def _measure_of(self, key: Any) -> Measure:
+        if isinstance(key, Measure) and dict.__contains__(self, key):
+            return key
+        if not isinstance(key, str):
+            raise KeyError(key)
+        from ..dialects import parse_measures
+        from ..errors import MeasureError
+        try:
+            named = parse_measures(key)
+        except MeasureError as ex:
+            raise KeyError(f'{key!r}: {ex}') from None
+        if len(named) != 1:
+            raise KeyError(f'{key!r} names {len(named)} measures ({", ".join(map(str, named))}): look up one')
+        if not dict.__contains__(self, named[0]):
+            raise KeyError(f'{key!r} is {named[0]}, which was not evaluated (the measures: '
+                           f'{", ".join(map(str, self))})')
+        return named[0]
+
+
 class CalcResults:
     """Per-query values of several measures (a query x measure matrix) and their aggregates.
 
@@ -95,9 +139,10 @@ class CalcResults:
         return CalcResults, (self.query_ids, self.measures, np.array(self.values), dict(self.run_values))
 
     @property
-    def aggregated(self) -> dict[Measure, float]:
+    def aggregated(self) -> MeasureValues:
+        """Each measure's aggregate (:class:`MeasureValues`: by measure, or by any string naming it)."""
         means = {m: aggregate(m, self.values[:, j]) for j, m in enumerate(self.measures)}
-        return {**means, **self.run_values}
+        return MeasureValues({**means, **self.run_values})
 
     @property
     def per_query(self) -> list[Metric]:
