@@ -84,7 +84,7 @@ class Evaluator:
         self.strict = strict
         self.provider = provider
         with errors.strict(strict):
-            self.all_measures: list[Measure] = parse_measures(measures, dialect)
+            self.all_measures: list[Measure] = _parse_or_swapped(measures, dialect)
             self.qrels: Qrels = to_qrels(qrels)
             if items is not None:
                 self.qrels = dataclasses.replace(self.qrels, items=items)
@@ -323,6 +323,30 @@ def _values(measures: list[Measure], plan: Plan, qrels: Qrels, run: Run,
                 col = np.where(present, col, m.definition.missing_value)
             values[:, column[m]] = col
     return values
+
+
+def _parse_or_swapped(measures: Any, dialect: str | None) -> list[Measure]:
+    """The measures, or a MeasureError saying the arguments look swapped when what was given as the
+    measures is data (a file, a Run or Qrels, a dict of dicts, a table)."""
+    try:
+        return parse_measures(measures, dialect)
+    except MeasureError as ex:
+        if looks_like_data(measures):
+            raise MeasureError(f'{ex}; the arguments look swapped: the measures come first, then the qrels and '
+                               f'the run: calc(measures, qrels, run)') from None
+        raise
+
+
+def looks_like_data(obj: Any) -> bool:
+    """Whether ``obj`` is a run or qrels rather than measures: a path to a file, a Run or Qrels, a dict
+    of dicts, a DataFrame or a table."""
+    if isinstance(obj, (Run, Qrels, bytes, os.PathLike)) or is_table(obj):
+        return True
+    if isinstance(obj, str):
+        return '\n' in obj or os.path.exists(obj)
+    if isinstance(obj, dict):
+        return bool(obj) and all(isinstance(v, (dict, str, os.PathLike)) for v in obj.values())
+    return type(obj).__name__ == 'DataFrame'
 
 
 def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:

@@ -34,9 +34,10 @@ with parentheses. QRELS may be an ir_datasets id when ir_datasets is installed.
 
 examples:
   irmetrics qrels.txt run.txt AP nDCG@10 "P(rel=2)@5"
-  irmetrics qrels.txt bm25.txt dense.txt -m "AP nDCG@10"      # one row per run
+  irmetrics qrels.txt bm25.txt dense.txt -m "AP nDCG@10"      # one row per run (named bm25, dense)
+  irmetrics qrels.txt BM25=runs/a.txt BM25+RM3=runs/b.txt -m AP  # runs named NAME=PATH
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
-  irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25.txt   # significance tests
+  irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25      # significance tests
   irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
   irmetrics --dask local:4 qrels.txt run.parquet -m AP          # through Dask (irmetrics[dask])
@@ -216,11 +217,12 @@ def compare_parser() -> argparse.ArgumentParser:
                                    'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
                                    'for multiple comparisons (see docs/comparing.md).')
     p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
-    p.add_argument('runs', nargs='*', metavar='RUN', help='two or more run files')
+    p.add_argument('runs', nargs='*', metavar='RUN', help='two or more run files, each PATH (named by its '
+                   'file\'s stem) or NAME=PATH')
     p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
                    help='a measure (or several, space-separated); repeatable')
     p.add_argument('--baseline', metavar='NAME|PATH',
-                   help='compare every run with this one (a run as given, or its file name); default: every pair')
+                   help='compare every run with this one (by its name, path or file stem); default: every pair')
     p.add_argument('--test', action='append', choices=list(TESTS), metavar='TEST',
                    help=f'{", ".join(TESTS)} (default t); repeat for several')
     p.add_argument('--correction', choices=list(METHODS), metavar='METHOD',

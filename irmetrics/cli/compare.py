@@ -1,7 +1,7 @@
 """The comparison command: read the qrels and the runs once, compare, print one report.
 
-Run names are the paths as given; ``--baseline`` names one of them, as given, by the same file, or
-by its file name with or without extension when that is unambiguous.
+Runs are named as :mod:`irmetrics.api.run_names` says (``NAME=PATH``, else the file's stem);
+``--baseline`` names one of them by its name, its path (or the same file) or its stem.
 """
 from __future__ import annotations
 
@@ -12,24 +12,12 @@ import tempfile
 from collections.abc import Sequence
 from typing import TextIO
 
+from ..api.run_names import find_run, named_runs
 from ..comparing import ComparisonError, compare
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
 FORMATS = ('table', 'markdown', 'latex', 'html', 'json', 'csv')
-
-
-def resolve_baseline(given: str | None, names: Sequence[str]) -> str | None:
-    """The run ``given`` names (see the module docstring)."""
-    if given is None or given in names:
-        return given
-    same_file = [n for n in names if os.path.exists(given) and os.path.exists(n) and os.path.samefile(given, n)]
-    by_name = [n for n in names if given in (os.path.basename(n), os.path.splitext(os.path.basename(n))[0])]
-    for found in (same_file, by_name):
-        if len(found) == 1:
-            return found[0]
-    problem = 'ambiguous' if len(by_name) > 1 else 'unknown'
-    raise ComparisonError(f'{problem} baseline {given!r}: the runs are {", ".join(map(repr, names))}')
 
 
 def render(comparison, fmt: str, places: int) -> str:
@@ -43,17 +31,18 @@ def render(comparison, fmt: str, places: int) -> str:
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
-    check_runs(args.runs)
-    check_output(args.output, [args.qrels, *args.runs])
     if len(args.runs) < 2:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '
                               f'irmetrics compare QRELS RUN RUN... -m MEASURE')
-    twice = [name for i, name in enumerate(args.runs) if name in args.runs[:i]]
+    paths = named_runs(args.runs)
+    check_runs(list(paths.values()))
+    check_output(args.output, [args.qrels, *paths.values()])
+    twice = [path for i, path in enumerate(paths.values()) if path in list(paths.values())[:i]]
     if twice:
-        raise ComparisonError(f'two runs are named {twice[0]!r}: give each run once')
-    baseline = resolve_baseline(args.baseline, args.runs)
+        raise ComparisonError(f'the run {twice[0]!r} is given twice: give each run once')
+    baseline = None if args.baseline is None else find_run(args.baseline, list(paths), list(paths.values()), 'baseline')
     qrels = load_qrels(args.qrels, args.qrels_duplicates)
-    runs = {name: load_run(name, args.duplicates) for name in args.runs}
+    runs = {name: load_run(path, args.duplicates) for name, path in paths.items()}
     comparison = compare(runs, qrels, measures, baseline=baseline, test=tuple(args.tests),
                          correction=args.correction, correction_scope=args.correction_scope, alpha=args.alpha,
                          ci=args.ci, ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed,

@@ -42,19 +42,22 @@ def check_runs(names: Sequence[str]) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
+    from ..api.run_names import named_runs
     measures = resolve_measures(args.measures, args.dialect)
-    check_runs(args.runs)
+    runs = named_runs(args.runs)
+    check_runs(list(runs.values()))
     show = progress.wanted(args.quiet)
-    with progress.Progress(1 + 2 * len(args.runs), enabled=show) as bar:
+    with progress.Progress(1 + 2 * len(runs), enabled=show) as bar:
         bar.step(f'reading qrels {args.qrels}')
         qrels = load_qrels(args.qrels, args.qrels_duplicates)
         evaluate = _through_dask if args.dask else _in_process
-        results = evaluate(args, measures, qrels, bar)
+        results = evaluate(args, runs, measures, qrels, bar)
     opts = Options(by_query=args.by_query, summary=not args.no_summary, places=args.places)
     out.write(RENDERERS['trec_eval' if args.trec_eval else args.format](results, opts))
 
 
-def _in_process(args: argparse.Namespace, measures: list, qrels, bar: progress.Progress) -> list[RunResults]:
+def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list, qrels,
+                bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
     from ..api.calc import evaluator
     from ..data.budget import TextOverBudget, memory_budget, reading_within
@@ -62,28 +65,29 @@ def _in_process(args: argparse.Namespace, measures: list, qrels, bar: progress.P
     ev = evaluator(measures, qrels, provider=args.provider)
     budget = memory_budget(args.memory_limit)
     results = []
-    for name in args.runs:
-        chunked = is_larger_than(name, budget)
-        bar.step(f'reading {name}' if not chunked else f'evaluating {name} in chunks')
+    for name, path in runs.items():
+        chunked = is_larger_than(path, budget)
+        bar.step(f'reading {path}' if not chunked else f'evaluating {path} in chunks')
         try:
             with reading_within(budget):
-                loaded = name if chunked else load_run(name, args.duplicates)
+                loaded = path if chunked else load_run(path, args.duplicates)
         except TextOverBudget:                      # compressed, more text than the budget: in chunks
-            loaded = name
+            loaded = path
         bar.step(f'evaluating {name}')
         results.append(RunResults(name, ev.calc(loaded, duplicates=args.duplicates, memory_limit=budget)))
     return results
 
 
-def _through_dask(args: argparse.Namespace, measures: list, qrels, bar: progress.Progress) -> list[RunResults]:
+def _through_dask(args: argparse.Namespace, runs: dict[str, str], measures: list, qrels,
+                  bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated by the workers of a Dask cluster (same numbers)."""
     from .cluster import dask_client
     with dask_client(args.dask):
         import irmetrics.dask
         ev = irmetrics.dask.evaluator(measures, qrels, provider=args.provider)
         results = []
-        for name in args.runs:
+        for name, path in runs.items():
             bar.step(f'evaluating {name} on {args.dask}')
-            results.append(RunResults(name, ev.calc(name, duplicates=args.duplicates)))
+            results.append(RunResults(name, ev.calc(path, duplicates=args.duplicates)))
             bar.step(f'evaluated {name}')
     return results

@@ -8,8 +8,9 @@ a reorganisation of the core changes this file alone.
 from __future__ import annotations
 
 from ..algebra.measure import Measure
-from ..api.evaluator import Evaluator
+from ..api.evaluator import Evaluator, looks_like_data
 from ..api.results import aggregate
+from ..api.run_names import default_names, find_run
 from ..constraints import Choice, Float, Int, Option
 from ..data.budget import memory_budget
 from ..data.inputs import to_run
@@ -21,9 +22,10 @@ from ..rendering.markup import html_page, html_table, latex_escape, markdown_esc
 from ..rendering.text import text_table
 from ..rendering.values import format_value
 
-__all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError', 'IrmetricsError',
-           'Measure', 'MeasureError', 'aggregate', 'figure_svg', 'format_value', 'html_page', 'html_table',
-           'latex_escape', 'markdown_escape', 'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
+__all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError',
+           'IrmetricsError', 'Measure', 'MeasureError', 'aggregate', 'default_names', 'figure_svg', 'find_run',
+           'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
+           'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
 
 
 class ComparisonError(IrmetricsError, ValueError):

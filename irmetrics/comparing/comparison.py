@@ -15,7 +15,17 @@ from typing import Any
 import numpy as np
 
 from . import plots, report
-from .base import ComparisonError, Evaluator, Items, Measure, MeasureError, parse_measures
+from .base import (
+    ComparisonError,
+    Evaluator,
+    InputError,
+    Items,
+    Measure,
+    MeasureError,
+    find_run,
+    looks_like_data,
+    parse_measures,
+)
 from .settings import Settings
 from .statistics import paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
@@ -28,31 +38,53 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
             items: Items | None = None) -> Comparison:
     """Compare runs on ``measures`` against ``qrels`` with paired significance tests.
 
-    ``runs``: ``{name: run}`` or a list of runs (named by their paths, else ``run1``, ``run2``, ...),
-    each any run input irmetrics reads.  ``baseline``: a run name, compared with every other run;
-    None compares every pair.  ``test``: ``'t'``, ``'wilcoxon'``, ``'sign'``, ``'randomization'``,
-    ``'bootstrap'``, ``'tukey'``, or several as a tuple.  ``correction``: None, ``'bonferroni'``,
-    ``'holm'``, ``'hommel'``, ``'fdr_bh'`` or ``'fdr_by'`` (statsmodels' names), applied within each
-    measure over its comparisons, or with ``correction_scope='all'`` over every comparison of every
-    measure.  ``alpha``: the significance level.  ``ci``: the confidence level of the intervals,
-    ``ci_method`` ``'t'``, ``'bootstrap'`` (percentile) or ``'bca'``.  ``n_resamples`` and ``seed``
-    drive the resampling tests and intervals (same seed, same result).  ``provider``, ``duplicates``
-    and ``items`` (item popularity and features, for the measures beyond accuracy) as in
-    :func:`irmetrics.calc`.
+    ``runs``: ``{name: run}`` or a list of runs (named by their files' stems, else ``run1``, ``run2``,
+    ...), each any run input irmetrics reads. ``baseline``: a run, by its name, its path or its stem,
+    compared with every other run; None compares every pair. ``test``: ``'t'``, ``'wilcoxon'``,
+    ``'sign'``, ``'randomization'``, ``'bootstrap'``, ``'tukey'``, or several as a tuple.
+    ``correction``: None, ``'bonferroni'``, ``'holm'``, ``'hommel'``, ``'fdr_bh'`` or ``'fdr_by'``
+    (statsmodels' names), applied within each measure over its comparisons, or with
+    ``correction_scope='all'`` over every comparison of every measure. ``alpha``: the significance
+    level. ``ci``: the confidence level of the intervals, ``ci_method`` ``'t'``, ``'bootstrap'``
+    (percentile) or ``'bca'``. ``n_resamples`` and ``seed`` drive the resampling tests and intervals
+    (same seed, same result). ``provider``, ``duplicates`` and ``items`` (item popularity and features,
+    for the measures beyond accuracy) as in :func:`irmetrics.calc`.
 
     >>> cmp = irmetrics.compare({'bm25': 'bm25.txt', 'dense': 'dense.txt'}, 'qrels.txt',
     ...                         ['AP', 'nDCG@10'], baseline='bm25', correction='holm')  # doctest: +SKIP
     >>> print(cmp); cmp.to_dataframe(); cmp.to_latex()                              # doctest: +SKIP
     """
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
+    _check_order(runs, measures)
     names, inputs = name_runs(runs)
-    if baseline is not None and baseline not in names:
-        raise ComparisonError(f'unknown baseline {baseline!r}: the runs are {", ".join(map(repr, names))}')
+    if baseline is not None:
+        try:
+            baseline = find_run(baseline, names, inputs, 'baseline')
+        except InputError as ex:
+            raise ComparisonError(str(ex)) from None
     evaluator = Evaluator(measures, qrels, provider=provider, items=items)
     check_comparable(evaluator.all_measures)
     results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
     values = np.stack([r.values for r in results])
     return build_comparison(names, evaluator.measures, results[0].query_ids, values, baseline, settings)
+
+
+def _check_order(runs: Any, measures: Any) -> None:
+    """Refuse, saying so, runs and measures given in each other's place (``calc`` takes the measures
+    first, ``compare`` the runs)."""
+    if not isinstance(runs, (str, list, tuple)) or looks_like_data(runs):
+        return
+    items = [runs] if isinstance(runs, str) else list(runs)
+    if not items or any(looks_like_data(r) for r in items):
+        return
+    try:
+        parse_measures(items)
+    except MeasureError:
+        return
+    if looks_like_data(measures) or (isinstance(measures, (list, tuple)) and measures
+                                     and all(looks_like_data(m) for m in measures)):
+        raise ComparisonError('the arguments look swapped: compare(runs, qrels, measures) takes the runs first and '
+                              'the measures last (calc takes the measures first)')
 
 
 def check_comparable(measures: Sequence[Measure]) -> None:

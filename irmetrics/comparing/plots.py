@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import ComparisonError, Evaluator
+from .base import ComparisonError, Evaluator, InputError, find_run
 from .vocabulary import ComparisonView, RunsLike, letter, name_runs
 
 INSTALL = 'pip install "irmetrics[plot]"'
@@ -37,9 +37,11 @@ def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, basel
     if baseline is None:
         raise ComparisonError('plot_deltas needs a baseline: compare(..., baseline=NAME) or plot_deltas(measure, '
                               'baseline=NAME)')
-    for name in (baseline, run):
-        if name is not None and name not in cmp.runs:
-            raise ComparisonError(f'unknown run {name!r}: the runs are {", ".join(map(repr, cmp.runs))}')
+    try:
+        baseline = find_run(baseline, cmp.runs, cmp.runs, 'baseline')
+        run = None if run is None else find_run(run, cmp.runs, cmp.runs)
+    except InputError as ex:
+        raise ComparisonError(str(ex)) from None
     b = cmp.runs.index(baseline)
     others = [cmp.runs.index(run)] if run is not None else [r for r in range(len(cmp.runs)) if r != b]
     m = cmp.measures[j]

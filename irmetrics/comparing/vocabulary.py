@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .base import ComparisonError
+from .base import ComparisonError, default_names
 
 #: The tests by name, with the description the reports print.
 TESTS = {
@@ -80,7 +80,8 @@ class ComparisonView(Protocol):
 
 
 def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
-    """Run names and inputs: a mapping's keys, else each path as given, else ``run<i>`` (1-based)."""
+    """Run names and inputs: a mapping's keys, else each path's stem (or the paths as given, when two
+    stems are the same; :mod:`irmetrics.api.run_names`), else ``run<i>`` (1-based)."""
     if isinstance(runs, Mapping):
         names, inputs = [str(k) for k in runs], list(runs.values())
     elif isinstance(runs, (str, bytes, os.PathLike)) or not isinstance(runs, Sequence):
@@ -88,7 +89,9 @@ def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
                               'a dict of dicts or records')
     else:
         inputs = list(runs)
-        names = [os.fspath(r) if _is_path(r) else f'run{i}' for i, r in enumerate(inputs, 1)]
+        paths = [os.fspath(r) for r in inputs if _is_path(r)]
+        stems = iter(default_names(paths))
+        names = [next(stems) if _is_path(r) else f'run{i}' for i, r in enumerate(inputs, 1)]
     if len(inputs) < at_least:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(inputs)}' if at_least == 2 else
                               'no run given')

@@ -49,8 +49,8 @@ def test_options_may_come_anywhere(here):
 # --- several runs -----------------------------------------------------------------------------------
 def test_several_runs_equal_one_run_at_a_time(here):
     both = run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP P@2', '-f', 'tsv').splitlines()
-    one = [f'a.run\t{line}' for line in run_ok(here, 'qrels', 'a.run', 'AP', 'P@2').splitlines()]
-    two = [f'b.run\t{line}' for line in run_ok(here, 'qrels', 'b.run', 'AP', 'P@2').splitlines()]
+    one = [f'a\t{line}' for line in run_ok(here, 'qrels', 'a.run', 'AP', 'P@2').splitlines()]
+    two = [f'b\t{line}' for line in run_ok(here, 'qrels', 'b.run', 'AP', 'P@2').splitlines()]
     assert both == one + two
 
 
@@ -159,7 +159,7 @@ def run_with_terminal_stderr(here, *args, delay: str):
 
 def test_progress_bar_on_a_terminal(here):
     status, stdout, stderr = run_with_terminal_stderr(here, 'qrels', 'a.run', 'b.run', '-m', 'AP', delay='0')
-    assert status == 0 and stdout == 'a.run\tAP\t0.4444\nb.run\tAP\t0.8333\n'
+    assert status == 0 and stdout == 'a\tAP\t0.4444\nb\tAP\t0.8333\n'
     assert 'irmetrics' in stderr and '/5' in stderr         # 5 steps: the qrels, then read + evaluate each run
 
 
@@ -191,4 +191,4 @@ def test_a_small_job_imports_neither_pandas_nor_pyarrow_nor_tqdm(here):
 def test_default_format_on_a_terminal_is_a_table(here):
     status, stdout, stderr = run_with_terminal(here, 'qrels', 'a.run', 'AP', 'P@2', terminal='stdout')
     assert status == 0 and warnings_only(stderr) == [MISSING_Q3]
-    assert stdout == 'run        AP     P@2\na.run  0.4444  0.3333\n'
+    assert stdout == 'run      AP     P@2\na    0.4444  0.3333\n'

@@ -19,10 +19,10 @@ def test_default_table_with_letters_and_legend(root):
                  '--correction', 'holm')
     lines = out.splitlines()
     assert lines[0].split() == ['run', 'AP', 'nDCG@10', 'RR']
-    assert lines[2].split() == ['(b)', 'examples/run_dense.txt', '0.5396', 'a', '0.6324', 'a', '0.9000']
+    assert lines[2].split() == ['(b)', 'run_dense', '0.5396', 'a', '0.6324', 'a', '0.9000']
     assert lines[4] == 'A letter after a value: significantly better than the run of that letter on that measure.'
     assert 'paired t-test (two-sided), alpha = 0.05; p-values Holm-corrected within each measure' in out
-    assert 'Baseline: (a) examples/run_bm25.txt' in out
+    assert 'Baseline: (a) run_bm25' in out
 
 
 def test_baseline_by_path_name_or_stem_is_the_same(root):

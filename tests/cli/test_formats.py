@@ -33,8 +33,8 @@ def test_tsv_no_summary_and_places(here):
 
 def test_tsv_several_runs_has_a_run_column(here):
     assert run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP P@2', '-m', 'NumRet') == (
-        'a.run\tAP\t0.4444\na.run\tP@2\t0.3333\na.run\tNumRet\t5\n'
-        'b.run\tAP\t0.8333\nb.run\tP@2\t0.6667\nb.run\tNumRet\t4\n')
+        'a\tAP\t0.4444\na\tP@2\t0.3333\na\tNumRet\t5\n'
+        'b\tAP\t0.8333\nb\tP@2\t0.6667\nb\tNumRet\t4\n')
 
 
 def test_ir_measures_output_format_flag_is_accepted(here):
@@ -45,14 +45,14 @@ def test_ir_measures_output_format_flag_is_accepted(here):
 # --- table ----------------------------------------------------------------------------------
 def test_table_one_row_per_run(here):
     assert run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP', '-m', 'P@2', '-m', 'NumRet', '-f', 'table') == (
-        'run        AP     P@2  NumRet\n'
-        'a.run  0.4444  0.3333       5\n'
-        'b.run  0.8333  0.6667       4\n')
+        'run      AP     P@2  NumRet\n'
+        'a    0.4444  0.3333       5\n'
+        'b    0.8333  0.6667       4\n')
 
 
 def test_table_turns_measures_into_rows_when_too_wide(here):
     out = run_ok(here, 'qrels', 'a.run', 'b.run', '-m', ' '.join(MEASURES), '-f', 'table', env={'COLUMNS': '20'})
-    assert out == ('measure   a.run   b.run\n'
+    assert out == ('measure       a       b\n'
                    'AP       0.4444  0.8333\n'
                    'P@2      0.3333  0.6667\n'
                    'NumRet        5       4\n')
@@ -66,13 +66,13 @@ def test_table_by_query(here):
         'q3     0.0000  0.0000       0\n'
         'all    0.4444  0.3333       5\n')
     assert run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP', '-q', '-n', '-f', 'table', '-p', '2') == (
-        'run    query    AP\n'
-        'a.run  q1     0.83\n'
-        'a.run  q2     0.50\n'
-        'a.run  q3     0.00\n'
-        'b.run  q1     1.00\n'
-        'b.run  q2     0.50\n'
-        'b.run  q3     1.00\n')
+        'run  query    AP\n'
+        'a    q1     0.83\n'
+        'a    q2     0.50\n'
+        'a    q3     0.00\n'
+        'b    q1     1.00\n'
+        'b    q2     0.50\n'
+        'b    q3     1.00\n')
 
 
 # --- csv --------------------------------------------------------------------------------------
@@ -84,8 +84,8 @@ def test_csv_full_precision_with_a_header(here):
 def test_csv_several_runs_by_query_with_places(here):
     assert run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP', '-q', '-f', 'csv', '-p', '3') == (
         'run,query_id,measure,value\n'
-        'a.run,q1,AP,0.833\na.run,q2,AP,0.500\na.run,q3,AP,0.000\na.run,all,AP,0.444\n'
-        'b.run,q1,AP,1.000\nb.run,q2,AP,0.500\nb.run,q3,AP,1.000\nb.run,all,AP,0.833\n')
+        'a,q1,AP,0.833\na,q2,AP,0.500\na,q3,AP,0.000\na,all,AP,0.444\n'
+        'b,q1,AP,1.000\nb,q2,AP,0.500\nb,q3,AP,1.000\nb,all,AP,0.833\n')
 
 
 def test_csv_quotes_measures_holding_commas(here):
@@ -108,8 +108,8 @@ def test_jsonl(here):
 def test_jsonl_several_runs(here):
     lines = run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP', '-f', 'jsonl').splitlines()
     assert [json.loads(line) for line in lines] == [
-        {'run': 'a.run', 'measure': 'AP', 'value': 0.4444444444444444},
-        {'run': 'b.run', 'measure': 'AP', 'value': 0.8333333333333334}]
+        {'run': 'a', 'measure': 'AP', 'value': 0.4444444444444444},
+        {'run': 'b', 'measure': 'AP', 'value': 0.8333333333333334}]
 
 
 # --- json ---------------------------------------------------------------------------------------
@@ -118,17 +118,17 @@ def test_json_document(here):
     assert doc == {
         'measures': ['AP', 'NumRet'],
         'runs': [
-            {'run': 'a.run', 'aggregate': {'AP': 0.4444444444444444, 'NumRet': 5},
+            {'run': 'a', 'aggregate': {'AP': 0.4444444444444444, 'NumRet': 5},
              'per_query': {'q1': {'AP': 0.8333333333333333, 'NumRet': 3}, 'q2': {'AP': 0.5, 'NumRet': 2},
                            'q3': {'AP': 0.0, 'NumRet': 0}}},
-            {'run': 'b.run', 'aggregate': {'AP': 0.8333333333333334, 'NumRet': 4},
+            {'run': 'b', 'aggregate': {'AP': 0.8333333333333334, 'NumRet': 4},
              'per_query': {'q1': {'AP': 1.0, 'NumRet': 2}, 'q2': {'AP': 0.5, 'NumRet': 1},
                            'q3': {'AP': 1.0, 'NumRet': 1}}}]}
 
 
 def test_json_without_per_query_or_summary(here):
     doc = json.loads(run_ok(here, 'qrels', 'a.run', 'AP', '-f', 'json'))
-    assert doc == {'measures': ['AP'], 'runs': [{'run': 'a.run', 'aggregate': {'AP': 0.4444444444444444}}]}
+    assert doc == {'measures': ['AP'], 'runs': [{'run': 'a', 'aggregate': {'AP': 0.4444444444444444}}]}
     doc = json.loads(run_ok(here, 'qrels', 'a.run', 'AP', '-f', 'json', '-q', '-n'))
     assert 'aggregate' not in doc['runs'][0] and set(doc['runs'][0]['per_query']) == {'q1', 'q2', 'q3'}
 

@@ -2,6 +2,7 @@
 undefined queries, invariants (seed, a run against itself, both directions of a pair), the
 corrections' families, errors, renderers and plots."""
 import ast
+import gzip
 import json
 import math
 import subprocess
@@ -85,11 +86,11 @@ def test_means_and_per_query_values_equal_calc():
     cmp = irm.compare([BM25, DENSE], QRELS, measures)
     frame = cmp.to_dataframe()
     per_query = cmp.per_query()
-    for path in (BM25, DENSE):
+    for path, name in ((BM25, 'run_bm25'), (DENSE, 'run_dense')):
         results = irm.calc(measures, QRELS, path)
         for m, value in results.aggregated.items():
-            assert row(frame, path, measure=str(m))['mean'] == value          # exactly
-            column = per_query[per_query.measure == str(m)][path].to_numpy()
+            assert row(frame, name, measure=str(m))['mean'] == value          # exactly
+            column = per_query[per_query.measure == str(m)][name].to_numpy()
             np.testing.assert_array_equal(column, results.values[:, results.measures.index(m)])
 
 
@@ -177,9 +178,14 @@ def test_correction_families(scope):
     assert (cmp.significant['t'] == (adjusted <= 0.05)).all()
 
 
-def test_runs_named_by_path_or_position():
+def test_runs_named_by_stem_or_position(tmp_path):
     frame = irm.compare([BM25, irm.read_trec_run(DENSE)], QRELS, 'AP').to_dataframe()
-    assert set(frame.run) == {BM25, 'run2'}
+    assert set(frame.run) == {'run_bm25', 'run2'}
+    (tmp_path / 'run_bm25.txt.gz').write_bytes(gzip.compress(Path(BM25).read_bytes()))
+    frame = irm.compare([BM25, str(tmp_path / 'run_bm25.txt.gz')], QRELS, 'AP').to_dataframe()
+    assert set(frame.run) == {BM25, str(tmp_path / 'run_bm25.txt.gz')}       # the same stem: the paths
+    cmp = irm.compare([BM25, DENSE], QRELS, 'AP', baseline=BM25)
+    assert cmp.baseline == 'run_bm25' == irm.compare([BM25, DENSE], QRELS, 'AP', baseline='run_bm25.txt').baseline
 
 
 def test_dataframe_columns_and_wide_layout():
@@ -323,10 +329,11 @@ def test_import_irmetrics_stays_light():
     assert out.stdout.strip() == '[]'
 
 
-ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.results', 'irmetrics.dialects',
-                'irmetrics.algebra.measure', 'irmetrics.constraints', 'irmetrics.errors', 'irmetrics.data.budget',
-                'irmetrics.data.inputs', 'irmetrics.data.items', 'irmetrics.rendering.figures',
-                'irmetrics.rendering.markup', 'irmetrics.rendering.text', 'irmetrics.rendering.values'}
+ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.results', 'irmetrics.api.run_names',
+                'irmetrics.dialects', 'irmetrics.algebra.measure', 'irmetrics.constraints', 'irmetrics.errors',
+                'irmetrics.data.budget', 'irmetrics.data.inputs', 'irmetrics.data.items',
+                'irmetrics.rendering.figures', 'irmetrics.rendering.markup', 'irmetrics.rendering.text',
+                'irmetrics.rendering.values'}
 
 
 def imports_of(path):
