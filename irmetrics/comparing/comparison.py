@@ -167,34 +167,31 @@ class Comparison:
                 for j, measure in enumerate(self.measures):
                     head = {'run': run, 'measure': str(measure), 'mean': float(self.mean[r, j]),
                             'ci_low': float(self.mean_ci[0, r, j]), 'ci_high': float(self.mean_ci[1, r, j])}
-                    if run == self.baseline:
+                    against = [k for k, (_, o) in enumerate(self.pairs) if o == r]     # each pair once
+                    if not against:
                         out.append({**head, **_NO_COMPARISON, 'test': test})
-                    for k, (b, o) in enumerate(self.pairs):
-                        if r == o or (r == b and self.baseline is None):
-                            out.append({**head, **self._pair_record(test, k, j, flip=(r == b))})
+                    for k in against:
+                        out.append({**head, **self._pair_record(test, k, j)})
         return out
 
-    def _pair_record(self, test: str, k: int, j: int, flip: bool) -> dict[str, Any]:
-        """The columns of comparison k on measure j, seen from its ``other`` run (``flip``: its base)."""
-        b, o = self.pairs[k]
-        sign = -1.0 if flip else 1.0
-        low, high = sign * self.delta_ci[:, k, j]
-        wins, losses = int(self.wins[k, j]), int(self.losses[k, j])
-        return {'baseline': self.runs[o if flip else b], 'delta': sign * float(self.delta[k, j]) + 0.0,
-                'delta_ci_low': float(min(low, high)), 'delta_ci_high': float(max(low, high)),
-                'effect_size': sign * float(self.effect_size[k, j]) + 0.0,
-                'wins': losses if flip else wins, 'ties': int(self.ties[k, j]),
-                'losses': wins if flip else losses, 'test': test,
-                'p_value': float(self.pvalue[test][k, j]), 'p_adjusted': float(self.p_adjusted[test][k, j]),
-                'significant': bool(self.significant[test][k, j])}
+    def _pair_record(self, test: str, k: int, j: int) -> dict[str, Any]:
+        """The columns of comparison k on measure j, seen from its ``other`` run."""
+        b, _ = self.pairs[k]
+        return {'baseline': self.runs[b], 'delta': float(self.delta[k, j]) + 0.0,
+                'delta_ci_low': float(self.delta_ci[0, k, j]), 'delta_ci_high': float(self.delta_ci[1, k, j]),
+                'effect_size': float(self.effect_size[k, j]) + 0.0,
+                'wins': int(self.wins[k, j]), 'ties': int(self.ties[k, j]), 'losses': int(self.losses[k, j]),
+                'test': test, 'p_value': float(self.pvalue[test][k, j]),
+                'p_adjusted': float(self.p_adjusted[test][k, j]), 'significant': bool(self.significant[test][k, j])}
 
     # --- renderers ------------------------------------------------------------------------------
     def to_dataframe(self, wide: bool = False):
         """Tidy (default): one row per (run, measure) and comparison, columns ``run, measure, mean,
         ci_low, ci_high, baseline, delta, delta_ci_low, delta_ci_high, effect_size, wins, ties,
-        losses, test, p_value, p_adjusted, significant`` (the comparison's columns are NaN/None on the
-        baseline's own row; without a baseline, one row per ordered pair of runs, ``baseline`` naming
-        the other run; with several tests, the rows of each test in turn).  ``wide=True``: the means,
+        losses, test, p_value, p_adjusted, significant``: each pair of runs once, on the row of its later
+        run, ``baseline`` naming the earlier one (every run against the baseline, or without one every
+        pair); a run compared with no earlier run (the baseline, the first run) has one row, its
+        comparison's columns NaN/None.  With several tests, the rows of each test in turn.  ``wide=True``: the means,
         runs x measures."""
         import pandas as pd
         if wide:

@@ -207,7 +207,8 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
                        '<span class="yes">yes</span>' if row['significant'] else 'no'])
     parts.append(html_table(detail_header, detail, esc(
         f'delta: mean per-query difference run - against over the paired queries, with its {cmp.settings.ci:.0%} '
-        f'confidence interval ({cmp.settings.ci_method}); effect size: delta / standard deviation of the '
+        f'confidence interval ({cmp.settings.ci_method}, kept within the range the measure allows); effect '
+        f'size: delta / standard deviation of the '
         f'differences (paired Cohen\'s d).'), {3, 4, 5, 6, 7, 8, 10, 11}))
     figures = _figures(cmp)
     if figures:

@@ -85,6 +85,7 @@ def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: 
                             for r in range(n_runs)])
     columns = values.transpose(1, 0, 2).reshape(n_queries, n_runs * n_measures)
     low, high = _interval(columns, ~np.isnan(columns), 'runs', settings, draws)
+    low, high = _within(low, high, measures, n_runs, difference=False)
     out['mean_ci'] = np.stack([low, high]).reshape(2, n_runs, n_measures)
     out.update(_tests(measures, values, pairs, diffs, valid_diffs, n_paired.shape, settings, draws))
     return out
@@ -111,9 +112,26 @@ def _differences(measures: Sequence[Measure], diff: np.ndarray, diffs: np.ndarra
     better = np.array([1.0 if m.definition.higher_is_better else -1.0 for m in measures])
     signed = diff * better[None, None, :]
     low, high = _interval(diffs, valid, 'pairs', settings, draws)
+    low, high = _within(low, high, measures, len(low) // len(measures), difference=True)
     return {'delta': delta, 'effect_size': effect_size, 'wins': (signed > 0).sum(axis=1),
             'losses': (signed < 0).sum(axis=1), 'ties': (signed == 0).sum(axis=1),
             'delta_ci': np.stack([low, high]).reshape(2, *delta.shape)}
+
+
+def _within(low: np.ndarray, high: np.ndarray, measures: Sequence[Measure], groups: int,
+            difference: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Intervals kept within the range their quantity can take: a mean within its measure's bounds
+    ``[a, b]``, a difference of means within ``[a - b, b - a]`` (columns: ``groups`` x measures).  The
+    true value lies in that range, so an interval clipped to it covers the true value whenever the
+    interval did: the coverage is unchanged, and only Student's t interval (symmetric) can need it."""
+    lower = np.array([-np.inf if m.definition.bounds is None else
+                      (m.definition.bounds[0] - m.definition.bounds[1] if difference else m.definition.bounds[0])
+                      for m in measures])
+    upper = np.array([np.inf if m.definition.bounds is None else
+                      (m.definition.bounds[1] - m.definition.bounds[0] if difference else m.definition.bounds[1])
+                      for m in measures])
+    lower, upper = np.tile(lower, groups), np.tile(upper, groups)
+    return np.clip(low, lower, upper), np.clip(high, lower, upper)
 
 
 def _interval(columns: np.ndarray, valid: np.ndarray, key: str, settings: Settings,
