@@ -234,6 +234,10 @@ class Comparison:
         naming the test, the correction and alpha (one table per test when there are several)."""
         return report.render_latex(self, places, label)
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: each test's table of means with letters and its legend."""
+        return report.html_summary(self)
+
     def to_html(self, places: int = 4) -> str:
         """One self-contained HTML page: the table, every comparison in detail, and the plots (inline
         SVG) when matplotlib is installed."""

@@ -178,42 +178,56 @@ def _number(value: float, places: int) -> str:
 
 
 def render_html(cmp: ComparisonView, places: int = 4) -> str:
+    """The page: each test's table of means with letters, every comparison (each pair once) in a table
+    that fits the page (each value with its interval in one cell, the p-values in one), and the plots
+    in a grid, or a note saying why they are not there."""
+    esc = html.escape
+    parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>', html_summary(cmp, places), '<h2>Every comparison</h2>']
+    level = f'{cmp.settings.ci:.0%}'
+    detail_header = ['run', 'against', 'measure', f'mean<br>[{level} CI]', f'delta<br>[{level} CI]',
+                     'effect size', 'wins / ties / losses', 'test', 'p-value<br>(adjusted)', 'significant']
+    detail = []
+    paired = [row for row in cmp.rows() if row['baseline'] is not None]
+    order = {name: i for i, name in enumerate(cmp.runs)}                  # each pair's measures together
+    for row in sorted(paired, key=lambda row: (cmp.tests.index(row['test']), order[row['run']],
+                                               order[row['baseline']])):
+        detail.append([esc(row['run']), esc(row['baseline']), esc(row['measure']),
+                       f'{_number(row["mean"], places)}<br><small>[{_number(row["ci_low"], places)}, '
+                       f'{_number(row["ci_high"], places)}]</small>',
+                       f'{row["delta"]:+.{places}f}<br><small>[{_number(row["delta_ci_low"], places)}, '
+                       f'{_number(row["delta_ci_high"], places)}]</small>',
+                       f'{row["effect_size"]:.2f}', f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
+                       esc(row['test']), f'{row["p_value"]:.4g}<br><small>({row["p_adjusted"]:.4g})</small>',
+                       '<span class="yes">yes</span>' if row['significant'] else 'no'])
+    parts.append(html_table(detail_header, detail, esc(
+        f'delta: mean per-query difference run - against over the paired queries, with its {level} '
+        f'confidence interval ({cmp.settings.ci_method}, kept within the range the measure allows); effect '
+        f'size: delta / standard deviation of the differences (paired Cohen\'s d); each pair of runs once.'),
+        {3, 4, 5, 6, 8}))
+    figures = _figures(cmp)
+    parts.append('<h2>Plots</h2>' + (f'<div class="plots">{"".join(f"<figure>{svg}</figure>" for svg in figures)}'
+                                     f'</div>' if figures else
+                                     '<p class="legend">The plots are left out: matplotlib is not installed '
+                                     '(pip install "irmetrics[plot]" adds it).</p>'))
+    return html_page(f'irmetrics comparison: {", ".join(cmp.runs)}', parts)
+
+
+def html_summary(cmp: ComparisonView, places: int = 4) -> str:
+    """Each test's table of means, runs as rows, letters as superscripts, with its legend (what a
+    notebook shows of a comparison)."""
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'<b>{value}</b>' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
 
     esc = html.escape
-    parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>']
     header = ['run'] + [esc(str(m)) for m in cmp.measures]
+    parts = []
     for test in cmp.tests:
         grid = _grid(cmp, test, places, cell)
         rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
         notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
         parts.append(f'<h2>{esc(TESTS[test])}</h2>' + html_table(header, rows, notes, set(range(1, len(header)))))
-    parts.append('<h2>Every comparison</h2>')
-    level = f'{cmp.settings.ci:.0%}'
-    detail_header = ['run', 'against', 'measure', 'mean', f'{level} CI', 'delta', f'delta {level} CI',
-                     'effect size', 'wins / ties / losses', 'test', 'p-value', 'p adjusted', 'significant']
-    detail = []
-    for row in cmp.rows():
-        if row['baseline'] is None:
-            continue
-        detail.append([esc(row['run']), esc(row['baseline']), esc(row['measure']), _number(row['mean'], places),
-                       f'[{_number(row["ci_low"], places)}, {_number(row["ci_high"], places)}]',
-                       f'{row["delta"]:+.{places}f}',
-                       f'[{_number(row["delta_ci_low"], places)}, {_number(row["delta_ci_high"], places)}]',
-                       f'{row["effect_size"]:.2f}', f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
-                       esc(row['test']), f'{row["p_value"]:.4g}', f'{row["p_adjusted"]:.4g}',
-                       '<span class="yes">yes</span>' if row['significant'] else 'no'])
-    parts.append(html_table(detail_header, detail, esc(
-        f'delta: mean per-query difference run - against over the paired queries, with its {cmp.settings.ci:.0%} '
-        f'confidence interval ({cmp.settings.ci_method}, kept within the range the measure allows); effect '
-        f'size: delta / standard deviation of the '
-        f'differences (paired Cohen\'s d).'), {3, 4, 5, 6, 7, 8, 10, 11}))
-    figures = _figures(cmp)
-    if figures:
-        parts.append('<h2>Plots</h2>' + ''.join(f'<figure>{svg}</figure>' for svg in figures))
-    return html_page(f'irmetrics comparison: {", ".join(cmp.runs)}', parts)
+    return ''.join(parts)
 
 
 def _figures(cmp: ComparisonView) -> list[str]:

@@ -30,11 +30,13 @@ def latex_escape(text: str) -> str:
     return ''.join(LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
-HTML_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:80em;color:#222;padding:0 1em}
+HTML_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:96em;color:#222;padding:0 1em}
 .wide{overflow-x:auto}table{border-collapse:collapse;margin:1em 0 .4em}
-th,td{padding:.3em .8em;text-align:left;white-space:nowrap}.n{text-align:right}
-thead th{border-bottom:2px solid #444}tbody tr:nth-child(even){background:#f4f4f4}
-.legend{color:#555;max-width:60em;margin-top:0}.yes{color:#0a6b2d;font-weight:bold}figure{margin:1em 0}
+th,td{padding:.3em .6em;text-align:left;vertical-align:top}td{white-space:nowrap}.n{text-align:right}
+th{font-weight:600}small{color:#555}
+thead th{border-bottom:2px solid #444;vertical-align:bottom}tbody tr:nth-child(even){background:#f4f4f4}
+.legend{color:#555;max-width:60em;margin-top:0}.yes{color:#0a6b2d;font-weight:bold}figure{margin:0}
+.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(36em,1fr));gap:1.5em}
 svg{max-width:100%;height:auto}'''
 
 

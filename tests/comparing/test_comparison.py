@@ -5,6 +5,7 @@ import ast
 import gzip
 import json
 import math
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -278,6 +279,71 @@ def test_html_is_one_self_contained_page_with_inline_svg(example):
     assert '<sup>a</sup>' in page and 'Holm-corrected' in page and 'Every comparison' in page
     assert page.count('<svg') == 2 * 3                     # a distribution and a delta plot per measure
     assert 'src="http' not in page and '<link' not in page
+
+
+class _Cells(__import__('html.parser').parser.HTMLParser):
+    """The rows of each table of a page, as lists of cell texts."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.cell = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == 'table':
+            self.tables.append([])
+        elif tag == 'tr':
+            self.tables[-1].append([])
+        elif tag in ('td', 'th'):
+            self.cell = ''
+
+    def handle_endtag(self, tag):
+        if tag in ('td', 'th'):
+            self.tables[-1][-1].append(' '.join(self.cell.split()))
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def tables_of(page: str) -> list[list[list[str]]]:
+    parser = _Cells()
+    parser.feed(page)
+    return parser.tables
+
+
+def test_the_html_report_lists_each_pair_once_in_columns_that_fit():
+    """Three runs, no baseline: 3 pairs x 2 measures = 6 rows (it was 12, each pair both ways), ten
+    columns, each value with its interval in one cell; the plots in a grid.  (Looked at in headless
+    Chromium at 1,280 and 1,920 px: every column visible, no horizontal scrolling.)"""
+    cmp = irm.compare({'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}, QRELS, 'AP RR')
+    page = cmp.to_html()
+    summary, detail = tables_of(page)
+    assert [row[0] for row in summary[1:]] == ['(a) a', '(b) b', '(c) c']
+    assert len(detail[0]) == 10 and detail[0][3] == 'mean[95% CI]' and detail[0][8] == 'p-value(adjusted)'
+    pairs = [(row[0], row[1], row[2]) for row in detail[1:]]
+    assert pairs == [('b', 'a', 'AP'), ('b', 'a', 'RR'), ('c', 'a', 'AP'), ('c', 'a', 'RR'), ('c', 'b', 'AP'),
+                     ('c', 'b', 'RR')]
+    assert re.fullmatch(r'[0-9.]+\[[0-9.]+, [0-9.]+\]', detail[1][3])           # the value, then its interval
+    assert '<div class="plots">' in page and page.count('<figure>') == 2
+
+
+def test_the_html_report_says_why_plots_are_missing(monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith('matplotlib'):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, '__import__', no_matplotlib)
+    page = irm.compare({'a': BM25, 'b': DENSE}, QRELS, 'AP').to_html()
+    assert '<svg' not in page and 'The plots are left out: matplotlib is not installed' in page
+
+
+def test_a_comparison_shows_itself_in_a_notebook(example):
+    shown = example._repr_html_()
+    assert shown.count('<table>') == 1 and '<sup>a</sup>' in shown and 'Every comparison' not in shown
 
 
 def test_json_holds_settings_and_every_row(example):
