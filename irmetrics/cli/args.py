@@ -241,6 +241,9 @@ def compare_parser() -> argparse.ArgumentParser:
     p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout ("-": stdout)')
     p.add_argument('-p', '--places', type=places, default=4, help='decimal places of table, markdown, latex and '
                                                                    'html (default 4)')
+    p.add_argument('--show', type=lambda text: [w for w in text.replace(',', ' ').split() if w], default=[],
+                   metavar='delta,p', help='also show, in the table and markdown cells, each run\'s difference from '
+                   'the baseline (delta) and its corrected p-value (p)')
     _evaluation_options(p)
     return p
 

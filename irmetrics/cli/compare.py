@@ -20,13 +20,16 @@ from .sources import load_qrels, load_run
 FORMATS = ('table', 'markdown', 'latex', 'html', 'json', 'csv')
 
 
-def render(comparison, fmt: str, places: int) -> str:
+def render(comparison, fmt: str, places: int, show: Sequence[str] = ()) -> str:
+    if show and fmt not in ('table', 'markdown'):
+        raise ComparisonError(f'--show applies to the table and markdown formats; {fmt} has every column already')
     if fmt == 'csv':
         return comparison.to_dataframe().to_csv(index=False)
     if fmt == 'json':
         return comparison.to_json()
-    return {'table': comparison.to_table, 'markdown': comparison.to_markdown, 'latex': comparison.to_latex,
-            'html': comparison.to_html}[fmt](places)
+    if fmt in ('table', 'markdown'):
+        return (comparison.to_table if fmt == 'table' else comparison.to_markdown)(places, show)
+    return {'latex': comparison.to_latex, 'html': comparison.to_html}[fmt](places)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                          correction=args.correction, correction_scope=args.correction_scope, alpha=args.alpha,
                          ci=args.ci, ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed,
                          provider=args.provider)
-    text = render(comparison, args.format, args.places)
+    text = render(comparison, args.format, args.places, args.show)
     if args.output is not None and args.output != '-':          # '-': standard output, as no --output
         write_replacing(args.output, text)
     else:

@@ -212,9 +212,11 @@ class Comparison:
             columns[run] = self.values[r].T.ravel()
         return pd.DataFrame(columns)
 
-    def to_table(self, places: int = 4) -> str:
-        """Runs as rows, measures as columns, significance letters, and a legend (what ``print`` shows)."""
-        return report.render_text(self, places)
+    def to_table(self, places: int = 4, show: Sequence[str] = ()) -> str:
+        """Runs as rows, measures as columns, significance letters, and a legend (what ``print`` shows);
+        ``show=('delta', 'p')`` adds each run's difference from the baseline and its corrected p-value
+        to its cells (with a baseline)."""
+        return report.render_text(self, places, show)
 
     def __str__(self) -> str:
         return self.to_table()
@@ -224,10 +226,10 @@ class Comparison:
         return (f'<Comparison: {len(self.runs)} runs x {len(self.measures)} measures over {len(self.query_ids)} '
                 f'queries, {against}, tests {", ".join(self.tests)}>')
 
-    def to_markdown(self, places: int = 4) -> str:
+    def to_markdown(self, places: int = 4, show: Sequence[str] = ()) -> str:
         """The table as GitHub-flavoured Markdown: best value per measure in bold, letters as
-        superscripts, the legend as a paragraph underneath."""
-        return report.render_markdown(self, places)
+        superscripts, the legend as a paragraph underneath; ``show`` as in :meth:`to_table`."""
+        return report.render_markdown(self, places, show)
 
     def to_latex(self, places: int = 4, label: str = 'tab:comparison') -> str:
         """A booktabs ``table``: best value per measure in bold, letters as superscripts, a caption

@@ -12,12 +12,21 @@ import html
 import json
 import math
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from . import corrections
-from .base import figure_svg, format_value, html_page, html_table, latex_escape, markdown_escape, text_table
+from .base import (
+    ComparisonError,
+    figure_svg,
+    format_value,
+    html_page,
+    html_table,
+    latex_escape,
+    markdown_escape,
+    text_table,
+)
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
 
 #: The text legend wraps at this many columns.
@@ -108,8 +117,44 @@ def _grid(cmp: ComparisonView, test: str, places: int, cell) -> list[list[str]]:
     return rows
 
 
+#: What a table's cells may show beside each mean and its letters (``show``): the difference from the
+#: baseline and the p-value after correction.
+SHOWN = ('delta', 'p')
+
+
+def check_show(cmp: ComparisonView, show: Sequence[str]) -> tuple[str, ...]:
+    """``show`` as a tuple of :data:`SHOWN` items; they need a baseline (without one a run has several
+    differences: the HTML report, ``to_dataframe`` and CSV give them all)."""
+    shown = tuple(dict.fromkeys(show))
+    unknown = [item for item in shown if item not in SHOWN]
+    if unknown:
+        raise ComparisonError(f'cannot show {unknown[0]!r}: show one or both of {", ".join(SHOWN)}')
+    if shown and cmp.baseline is None:
+        raise ComparisonError('showing delta or p in the table needs a baseline (each run has one difference then); '
+                              'without one, the HTML report, to_dataframe() and -f csv give every pair')
+    return shown
+
+
+def extras(cmp: ComparisonView, test: str, r: int, j: int, shown: Sequence[str], places: int) -> str:
+    """The difference from the baseline and the corrected p-value of run r on measure j, as ``show``
+    asks ('' for the baseline itself)."""
+    k = next((k for k, (_, o) in enumerate(cmp.pairs) if o == r), None)
+    if k is None or not shown:
+        return ''
+    parts = [f'{cmp.delta[k, j]:+.{places}f}' if item == 'delta' else f'p={cmp.p_adjusted[test][k, j]:.3g}'
+             for item in shown]
+    return ' (' + ', '.join(parts) + ')'
+
+
+def shown_note(shown: Sequence[str]) -> list[str]:
+    """The legend's line for what the parentheses hold (none when nothing is shown)."""
+    what = {'delta': 'the difference from the baseline', 'p': 'the p-value after correction'}
+    return [f'In parentheses: {" and ".join(what[item] for item in shown)}.'] if shown else []
+
+
 # --- text ---------------------------------------------------------------------------------------
-def render_text(cmp: ComparisonView, places: int = 4) -> str:
+def render_text(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
+    shown = check_show(cmp, show)
     blocks = []
     for test in cmp.tests:
         marks = markers(cmp, test)
@@ -119,28 +164,32 @@ def render_text(cmp: ComparisonView, places: int = 4) -> str:
             cells = []
             for j, m in enumerate(cmp.measures):
                 value = format_value(m, cmp.mean[r, j], places)
-                cells.append(value + (' ' + ','.join(marks[r][j]).ljust(width[j]) if width[j] else ''))
+                cells.append(value + (' ' + ','.join(marks[r][j]).ljust(width[j]) if width[j] else '')
+                             + extras(cmp, test, r, j, shown, places))
             rows.append([f'({letter(r)}) {run}'] + cells)
         table = text_table(['run'] + [str(m) for m in cmp.measures], rows, numeric_from=1)
         rule = '-' * max(map(len, table.splitlines()))           # the legend belongs to the table above
-        notes = [textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ') for line in legend(cmp, test)]
+        notes = [textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ')
+                 for line in legend(cmp, test) + shown_note(shown)]
         blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
     return '\n'.join(blocks)
 
 
 # --- Markdown -----------------------------------------------------------------------------------
-def render_markdown(cmp: ComparisonView, places: int = 4) -> str:
+def render_markdown(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'**{value}**' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
 
+    shown = check_show(cmp, show)
     blocks = []
     for test in cmp.tests:
         header = ['run'] + [markdown_escape(str(m)) for m in cmp.measures]
         lines = ['| ' + ' | '.join(header) + ' |', '|:---|' + '---:|' * len(cmp.measures)]
         for r, cells in enumerate(_grid(cmp, test, places, cell)):
+            cells = [c + extras(cmp, test, r, j, shown, places) for j, c in enumerate(cells)]
             lines.append(f'| ({letter(r)}) {markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
-        notes = legend(cmp, test) + ['Bold: the best value of each measure.']
+        notes = legend(cmp, test) + ['Bold: the best value of each measure.'] + shown_note(shown)
         blocks.append('\n'.join(lines) + '\n\n' + ' '.join(map(markdown_escape, notes)) + '\n')
     return '\n'.join(blocks)
 

@@ -85,3 +85,24 @@ def test_a_report_replaces_the_old_file_whole_and_an_unwritable_path_leaves_noth
 ])
 def test_errors_are_one_line_and_exit_2(root, args, fragments):
     assert_user_error(irmetrics(*args, cwd=root), *fragments)
+
+
+def test_show_puts_deltas_and_p_values_in_the_table(root):
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP nDCG@10', '--baseline', 'run_bm25', '--correction', 'holm',
+                 '--show', 'delta,p')
+    lines = out.splitlines()
+    assert lines[2].split() == ['(b)', 'run_dense', '0.5396', 'a', '(+0.1309,', 'p=0.00502)', '0.6324', 'a',
+                                '(+0.1962,', 'p=0.00453)']
+    assert lines[1].split() == ['(a)', 'run_bm25', '0.4087', '0.4361']
+    assert 'In parentheses: the difference from the baseline and the p-value after correction.' in out
+    markdown = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--baseline', 'run_bm25', '--show', 'p', '-f', 'markdown')
+    assert '| (b) run\\_dense | **0.5396**<sup>a</sup> (p=0.00502) |' in markdown
+
+
+@pytest.mark.parametrize('args, message', [
+    (['--show', 'p'], 'showing delta or p in the table needs a baseline'),
+    (['--baseline', 'run_bm25', '--show', 'effect'], "cannot show 'effect'"),
+    (['--baseline', 'run_bm25', '--show', 'p', '-f', 'csv'], '--show applies to the table and markdown formats'),
+])
+def test_show_errors(root, args, message):
+    assert_user_error(irmetrics('compare', *EXAMPLES, '-m', 'AP', *args, cwd=root), message)
