@@ -100,6 +100,11 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
         elif command == 'compare':
             from . import compare
             compare.run(args, sys.stdout)
+        elif command == 'gate':
+            from . import gate
+            status = gate.run(args, sys.stdout)
+            sys.stdout.flush()
+            return status
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())

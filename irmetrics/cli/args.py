@@ -19,11 +19,12 @@ from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.evaluation import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('compare', 'measures', 'providers')
+COMMANDS = ('compare', 'gate', 'measures', 'providers')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics compare QRELS RUN RUN... -m MEASURE [options]
+       irmetrics gate QRELS RUN --against STORED.json [options]
        irmetrics measures [NAME...]
        irmetrics providers
        irmetrics trec_eval [trec_eval options] QRELS RUN'''
@@ -248,10 +249,37 @@ def compare_parser() -> argparse.ArgumentParser:
     return p
 
 
+def gate_parser() -> argparse.ArgumentParser:
+    from ..comparing import TESTS
+    from ..comparing.corrections import METHODS
+    p = _Parser(prog='irmetrics gate', usage='irmetrics gate QRELS RUN --against STORED.json [-m MEASURE] [options]',
+                description='A regression gate for CI: evaluate RUN and compare it, query by query, with the '
+                            'per-query values stored by an earlier evaluation (irmetrics QRELS RUN -m MEASURES -q '
+                            '-f json > STORED.json); exit 1 when a measure is significantly worse (or dropped by '
+                            'more than --margin), 0 when none is.')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('run', metavar='RUN', help='the run to gate (PATH or NAME=PATH)')
+    p.add_argument('--against', required=True, metavar='STORED.json',
+                   help="irmetrics' JSON of one run evaluated with -q (the per-query values)")
+    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
+                   help='the measures to gate on (default: every measure stored)')
+    p.add_argument('--test', choices=list(TESTS), default='t', metavar='TEST',
+                   help=f'{", ".join(TESTS)} (default t)')
+    p.add_argument('--correction', choices=[*METHODS, 'none'], default='holm', metavar='METHOD',
+                   help=f'correction over the measures: {", ".join(METHODS)} or none (default holm)')
+    p.add_argument('--alpha', type=float, default=0.05, help='significance level (default 0.05)')
+    p.add_argument('--margin', type=float, default=None, metavar='X',
+                   help='also fail when a mean drops by more than X, whatever the test says')
+    p.add_argument('-p', '--places', type=places, default=4, help='decimal places (default 4)')
+    _evaluation_options(p)
+    return p
+
+
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
     command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
-        parsers = {'compare': compare_parser, 'measures': measures_parser, 'providers': providers_parser}
+        parsers = {'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
+                   'providers': providers_parser}
         return argv[0], parsers[argv[0]]().parse_args(argv[1:])
     return 'evaluate', evaluate_parser().parse_args(argv)

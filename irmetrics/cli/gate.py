@@ -1,0 +1,52 @@
+"""``irmetrics gate``: a run against stored per-query values, for CI (see :mod:`irmetrics.comparing.gate`).
+
+Prints one line a measure (the stored and new means, the difference, the corrected p-value and the
+verdict) and a last line saying whether the gate passed; the exit status is 0 when it passed, 1 when
+a measure failed, 2 for an error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TextIO
+
+from ..api.run_names import named_runs
+from ..comparing import ComparisonError
+from ..comparing.gate import gate, stored_values
+from ..comparing.vocabulary import TESTS
+from .sources import load_qrels, load_run
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        with open(args.against, encoding='utf-8') as f:
+            document = json.load(f)
+    except OSError as ex:
+        raise ComparisonError(f'{args.against}: cannot read: {ex.strerror or ex}') from None
+    except ValueError as ex:
+        raise ComparisonError(f'{args.against}: not JSON: {ex}') from None
+    stored_name, stored_measures, per_query = stored_values(document, args.against)
+    (name, path), = named_runs([args.run]).items()
+    measures = ' '.join(args.measure) if args.measure else stored_measures
+    result = gate(load_run(path, args.duplicates), load_qrels(args.qrels, args.qrels_duplicates), per_query, measures,
+                  test=args.test, alpha=args.alpha, correction=None if args.correction == 'none' else args.correction,
+                  margin=args.margin, name=name, stored_name=f'{stored_name} (stored)', provider=args.provider)
+    places = args.places
+    rows = [['measure', 'stored', name, 'delta', 'p adjusted', 'verdict']]
+    for v in result.verdicts:
+        verdict = ('FAIL: significantly worse' if v.failed == 'worse' else
+                   f'FAIL: dropped by more than {args.margin:g}' if v.failed == 'margin' else 'ok')
+        rows.append([str(v.measure), f'{v.stored:.{places}f}', f'{v.new:.{places}f}', f'{v.delta:+.{places}f}',
+                     f'{v.p_adjusted:.3g}', verdict])
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    for r in rows:
+        out.write('  '.join(cell.ljust(w) if c in (0, 5) else cell.rjust(w)
+                            for c, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip() + '\n')
+    count = len(result.verdicts)
+    correction = ('no correction' if args.correction == 'none' else
+                  f'{args.correction} over {count} measure{"s" if count > 1 else ""}')
+    failed = [str(v.measure) for v in result.verdicts if v.failed]
+    out.write(f'gate {"FAILED on " + ", ".join(failed) if failed else "passed"}: {name} against {stored_name} '
+              f'on {result.paired_queries} paired queries; {TESTS[args.test]}, alpha = {args.alpha:g}, '
+              f'{correction}\n')
+    return 1 if failed else 0
