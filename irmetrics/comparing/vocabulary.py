@@ -62,6 +62,9 @@ class ComparisonView(Protocol):
     def fewest_queries(self) -> dict[str, int]: ...
 
     @property
+    def p_adjusted(self) -> dict[str, np.ndarray]: ...
+
+    @property
     def significant(self) -> dict[str, np.ndarray]: ...
 
     @property
