@@ -8,6 +8,7 @@ column of ``irmetrics providers``.
 """
 from __future__ import annotations
 
+import shutil
 import textwrap
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from ..algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
 from ..algebra.params import NOT_PROVIDED, REQUIRED, Param
 from ..errors import MeasureError, UnknownMeasureError
 from ..providers.base import ANY, PROVIDERS, Provider
-from ..rendering.text import text_table
+from ..rendering.text import text_table, wrapped_table
 
 TIES = 'score descending (compared as doubles), ties by document id descending (byte-wise), as trec_eval'
 WIDTH = 100
@@ -165,7 +166,7 @@ def measures_table() -> str:
         rows.append([defn.name, ', '.join(param_brief(defn, p) for p in defn.params) or '-',
                      ', '.join(aliases_of(defn)) or '-',
                      ', '.join(s.provider.name for s in providers_of(defn)) or '-'])
-    return text_table(['measure', 'parameters', 'aliases', 'providers'], rows)
+    return _fitted(['measure', 'parameters', 'aliases', 'providers'], rows)
 
 
 def _block(label: str, text: str, indent: int = 14) -> str:
@@ -204,7 +205,14 @@ def providers_table() -> str:
         families = sorted({p.name for p in provider.patterns}, key=str.lower)
         rows.append([provider.name, 'yes' if provider.is_available() else 'no', provider.install,
                      provider.description, str(len(families))])
-    return text_table(['provider', 'installed', 'install', 'description', 'measures'], rows, numeric_from=4)
+    return _fitted(['provider', 'installed', 'install', 'description', 'measures'], rows)
+
+
+def _fitted(header: list[str], rows: list[list[str]]) -> str:
+    """The table wrapped to the terminal's width (COLUMNS, or the terminal's own); whole lines when
+    the output goes to a file or a pipe, for grep."""
+    width = shutil.get_terminal_size((0, 0)).columns
+    return wrapped_table(header, rows, width) if width else text_table(header, rows)
 
 
 # --- Markdown for docs/measures.md ------------------------------------------------------------

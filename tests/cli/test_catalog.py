@@ -192,3 +192,15 @@ def test_default_format_on_a_terminal_is_a_table(here):
     status, stdout, stderr = run_with_terminal(here, 'qrels', 'a.run', 'AP', 'P@2', terminal='stdout')
     assert status == 0 and warnings_only(stderr) == [MISSING_Q3]
     assert stdout == 'run      AP     P@2\na    0.4444  0.3333\n'
+
+
+@pytest.mark.parametrize('command', ['measures', 'providers'])
+@pytest.mark.parametrize('columns', [80, 100, 160])
+def test_the_catalogs_fit_the_terminal(here, command, columns):
+    """Wrapped to COLUMNS (before: 169-233-character lines on a 100-column terminal); every measure and
+    provider is still listed, each starting a line."""
+    proc = irmetrics(command, cwd=here, env={'COLUMNS': str(columns)})
+    assert proc.returncode == 0 and max(map(len, proc.stdout.splitlines())) <= columns
+    names = [line.split()[0] for line in proc.stdout.splitlines()[1:] if line and not line.startswith(' ')]
+    whole = irmetrics(command, cwd=here, env={'COLUMNS': '1000'}).stdout.splitlines()[1:]
+    assert names == [line.split()[0] for line in whole]
