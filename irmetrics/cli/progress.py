@@ -1,10 +1,11 @@
 """A progress bar on stderr for slow jobs: shown only when stderr is a terminal and after a delay.
 
 The command is a few steps (read the qrels; read and evaluate each run), each one call into the
-library, so the bar counts steps and names the current one; a ticker thread redraws it so that the
-elapsed time moves during a long step.  Nothing appears for a job that ends within the delay
-(about a second; ``IRMETRICS_PROGRESS_DELAY`` sets it in seconds), with ``--quiet``, or when stderr
-is not a terminal.  tqdm is imported only when a bar may be shown.
+library, so the bar counts steps (with the share done and the time left at the pace so far) and names
+the current one; a ticker thread redraws it so that the elapsed time moves during a long step.
+Nothing appears for a job that ends within the delay (about a second; ``IRMETRICS_PROGRESS_DELAY``
+sets it in seconds), with ``--quiet``, or when stderr is not a terminal.  tqdm is imported only when
+a bar may be shown.
 """
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ class Progress:
             from tqdm import tqdm
             self._bar = tqdm(total=total, desc='irmetrics', file=stream or sys.stderr, leave=False,
                              delay=_delay(), miniters=0, unit='step', dynamic_ncols=True,
-                             bar_format='{desc}: {n_fmt}/{total_fmt} |{bar}| {elapsed}')
+                             bar_format='{desc}: {n_fmt}/{total_fmt} {percentage:3.0f}% |{bar}| '
+                                        '{elapsed}<{remaining}')
 
     def step(self, stage: str) -> None:
         """Mark the previous step done and name the one that starts."""

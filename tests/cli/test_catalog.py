@@ -160,7 +160,7 @@ def run_with_terminal_stderr(here, *args, delay: str):
 def test_progress_bar_on_a_terminal(here):
     status, stdout, stderr = run_with_terminal_stderr(here, 'qrels', 'a.run', 'b.run', '-m', 'AP', delay='0')
     assert status == 0 and stdout == 'a\tAP\t0.4444\nb\tAP\t0.8333\n'
-    assert 'irmetrics' in stderr and '/5' in stderr         # 5 steps: the qrels, then read + evaluate each run
+    assert 'irmetrics' in stderr and '/5' in stderr and '%' in stderr and '<' in stderr   # steps, share, time left
 
 
 def test_no_progress_bar_with_quiet(here):
