@@ -47,7 +47,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     runs = named_runs(args.runs)
     check_runs(list(runs.values()))
     show = progress.wanted(args.quiet)
-    with progress.Progress(1 + 2 * len(runs), enabled=show) as bar:
+    with progress.Progress(1 + 2 * len(runs) + bool(args.dask), enabled=show) as bar:
         bar.step(f'reading qrels {args.qrels}')
         qrels = load_qrels(args.qrels, args.qrels_duplicates)
         evaluate = _through_dask if args.dask else _in_process
@@ -82,6 +82,8 @@ def _through_dask(args: argparse.Namespace, runs: dict[str, str], measures: list
                   bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated by the workers of a Dask cluster (same numbers)."""
     from .cluster import dask_client
+    bar.step(f'starting a local Dask cluster ({args.dask})' if args.dask.startswith('local')
+             else f'connecting to the Dask scheduler {args.dask}')
     with dask_client(args.dask):
         import irmetrics.dask
         ev = irmetrics.dask.evaluator(measures, qrels, provider=args.provider)
