@@ -40,11 +40,18 @@ class Partitions:
         return ', '.join(['query_id string'] + [f'`{m}` double' for m in self.evaluator.measures])
 
     def to_frame(self, values: QueryValues) -> Any:
-        """Per-query values as :meth:`calc` returns them (a pandas DataFrame)."""
+        """Per-query values as :meth:`calc` returns them (a pandas DataFrame), in qrels order, indexed
+        by each query's position in the qrels (``qrels_position``: unique across the parts, so the
+        frames of all parts concatenate and ``sort_index()`` puts them in qrels order)."""
+        import numpy as np
         import pandas as pd
-        columns = {str(m): values.values[:, j] for j, m in enumerate(self.evaluator.measures)}
-        query_ids = self.evaluator.qrels.query_ids.take(values.codes).to_list()
-        return pd.DataFrame({'query_id': pd.Series(query_ids, dtype=str), **columns})   # pandas' string type
+        order = np.argsort(values.codes, kind='stable')
+        codes = values.codes[order]
+        columns = {str(m): values.values[order, j] for j, m in enumerate(self.evaluator.measures)}
+        query_ids = self.evaluator.qrels.query_ids.take(codes).to_list()
+        frame = pd.DataFrame({'query_id': pd.Series(query_ids, dtype=str), **columns})     # pandas' string type
+        frame.index = pd.Index(codes, name='qrels_position')
+        return frame
 
     def combine(self, frames: Any, source: str = 'run') -> CalcResults:
         """The results of the whole run from DataFrames as :meth:`calc` returns them (or one DataFrame

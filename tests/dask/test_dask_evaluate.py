@@ -123,7 +123,10 @@ def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
     per_query = results.per_query
     assert isinstance(per_query, dd.DataFrame)
     ev = irm.evaluator(FAMILY_MEASURES, qrels)
-    assert_same_results(irm.Partitions(ev).combine(per_query.compute()), want['max'])      # every qrels query, once
+    computed = per_query.compute()
+    assert_same_results(irm.Partitions(ev).combine(computed), want['max'])      # every qrels query, once
+    assert computed.index.is_unique and computed.index.name == 'qrels_position'   # (issue 21: it was 0..n per part)
+    assert computed.sort_index().query_id.tolist() == ev.query_ids             # sort_index(): the qrels' order
     from distributed import get_task_stream
     with get_task_stream(dask_client) as stream:
         aggregated = results.to_parquet(tmp_path / 'out')
