@@ -84,7 +84,10 @@ class IrmetricsMeasuresEvaluator(ir_measures.providers.Evaluator):
 
     def __init__(self, measures: list[Any], qrels: Any, duplicates: str):
         self._theirs: dict[Measure, list[Any]] = {}      # one irmetrics measure may stand for several of theirs
-        for theirs in measures:
+        # ir_measures hands its providers the measures as a set (the order asked is gone by then, and a set
+        # of strings changes order with each interpreter's hash seed): yield them in one fixed order, by
+        # name, so that PyTerrier's columns are the same on every run
+        for theirs in sorted(measures, key=str):
             ours = translate(theirs)
             if ours is None:
                 raise ValueError(f'unsupported measure {theirs}')

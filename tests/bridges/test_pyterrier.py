@@ -150,3 +150,25 @@ def test_a_pyterrier_result_frame_is_an_irmetrics_run(systems, topics, qrels):
     assert {'qid', 'docno', 'score'} <= set(results.columns) and 'label' in qrels.columns
     got = irm.calc_aggregate(['AP', 'nDCG@10'], qrels, results)
     assert got == irm.calc_aggregate(['AP', 'nDCG@10'], QRELS, pt.model.to_ir_measures(results))
+
+
+def test_the_columns_come_in_one_order_whatever_the_hash_seed(tmp_path):
+    """ir_measures gives its providers the measures as a set, whose order changes with the interpreter's
+    hash seed: irmetrics yields them by name, so a PyTerrier table has the same columns on every run."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        'import logging, pandas as pd, pyterrier as pt, ir_measures, irmetrics as irm\n'
+        'logging.getLogger("ir_measures").disabled = True\n'
+        f'qrels = pt.io.read_qrels({QRELS!r})\n'
+        'topics = pd.DataFrame({"qid": sorted(qrels.qid.unique()), "query": "x"})\n'
+        f'system = pt.Transformer.from_df(pt.io.read_results({RUNS["bm25"]!r}))\n'
+        'irm.use_in_ir_measures()\n'
+        'parse = ir_measures.parse_measure\n'
+        'measures = ["recip_rank", "map", parse("nDCG@10"), "P_10", parse("RR@10")]\n'
+        'print(list(pt.Experiment([system], topics, qrels, measures, names=["bm25"]).columns))\n')
+    seen = {subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True,
+                           env={**os.environ, 'PYTHONHASHSEED': str(seed)}).stdout.strip()
+            for seed in (0, 1, 2, 3)}
+    assert len(seen) == 1, seen
