@@ -26,6 +26,7 @@ from .base import (
     looks_like_data,
     parse_measures,
 )
+from .leaderboard import rank_table
 from .settings import Settings
 from .statistics import paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
@@ -236,6 +237,17 @@ class Comparison:
         naming the test, the correction and alpha (one table per test when there are several)."""
         return report.render_latex(self, places, label)
 
+    def ranks(self, measure: Any) -> Any:
+        """The leaderboard of ``measure``: each run's rank with its bootstrap interval over queries (at
+        the comparison's ``ci`` level, ``n_resamples`` resamples, its own random stream of ``seed``) and
+        whether it is separable from the next run (a pandas DataFrame, best first; see
+        :mod:`.leaderboard`)."""
+        j = self.measure_index(measure)
+        m = self.measures[j]
+        rng = np.random.default_rng(np.random.SeedSequence(self.settings.seed, spawn_key=(RANKS_STREAM,)))
+        return rank_table(self.runs, self.values[:, :, j], m.definition.higher_is_better,
+                          self.settings.n_resamples, self.settings.ci, rng, str(m))
+
     def _repr_html_(self) -> str:
         """What a notebook shows: each test's table of means with letters and its legend."""
         return report.html_summary(self)
@@ -280,6 +292,8 @@ def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids
 
 COLUMNS = ['run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
            'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
+#: The random stream of the rank intervals: after the three of the tests and intervals (Settings.generators).
+RANKS_STREAM = 3
 _NO_COMPARISON = {'baseline': None, 'delta': math.nan, 'delta_ci_low': math.nan, 'delta_ci_high': math.nan,
                   'effect_size': math.nan, 'wins': None, 'ties': None, 'losses': None, 'p_value': math.nan,
                   'p_adjusted': math.nan, 'significant': None}
