@@ -21,6 +21,7 @@ from .locate import RowLocator, id_at
 from .policies import QRELS_DUPLICATES
 from .records import Qrel
 from .segments import offsets_of, ranges
+from .written import WrittenBack
 
 #: grades are below this in magnitude: beyond it, a grade no longer converts to every float exactly (gains
 #: are computed in floats)
@@ -28,7 +29,7 @@ LARGEST_GRADE = 2 ** 53
 
 
 @dataclass(frozen=True, eq=False)
-class Qrels:
+class Qrels(WrittenBack):
     """Relevance judgments in columns, rows grouped by query.
 
     ``query_ids`` is the query vocabulary in order of first appearance; row ``i``
@@ -125,26 +126,16 @@ class Qrels:
             yield Qrel(q[qi], d, r, it)
 
     # --- written back (see :mod:`.writing`: every form reads back to the same qrels) ----------------
-    def to_arrow(self) -> Any:
-        """A pyarrow Table ``query_id, iteration, doc_id, relevance``, one row a judgment."""
+    def _table(self) -> Any:
+        """``query_id, iteration, doc_id, relevance``, one row a judgment."""
         from .writing import qrels_table
         return qrels_table(self)
-
-    def to_pandas(self) -> Any:
-        """A pandas DataFrame of :meth:`to_arrow`'s columns."""
-        from .writing import qrels_table, to_pandas
-        return to_pandas(qrels_table(self))
-
-    def to_parquet(self, path: str | os.PathLike) -> None:
-        """Write :meth:`to_arrow` as a Parquet file."""
-        from .writing import qrels_table, write_parquet
-        write_parquet(qrels_table(self), path)
 
     def to_trec(self, path: str | os.PathLike) -> None:
         """Write a TREC qrels file ``query_id iteration doc_id relevance``; an id holding white space is
         an error (TREC text cannot hold it)."""
-        from .writing import qrels_table, write_trec
-        write_trec(qrels_table(self), path)
+        from .writing import write_trec
+        write_trec(self._table(), path)
 
     def __repr__(self) -> str:
         return f'<Qrels {self.source}: {self.num_queries} queries, {len(self)} judgments>'

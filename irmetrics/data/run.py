@@ -23,10 +23,11 @@ from .policies import DUPLICATES
 from .ranking import canonical_order
 from .records import ScoredDoc
 from .segments import offsets_of, ranges
+from .written import WrittenBack
 
 
 @dataclass(frozen=True, eq=False)
-class Run:
+class Run(WrittenBack):
     """A ranked run in columns.
 
     ``qidx``, ``doc_ids`` and ``scores`` are per row (duplicates already
@@ -114,26 +115,16 @@ class Run:
             yield ScoredDoc(q[qi], d, s)
 
     # --- written back (see :mod:`.writing`: every form reads back to the same run) ------------------
-    def to_arrow(self) -> Any:
-        """A pyarrow Table ``query_id, doc_id, score, rank``, the rows in ranked order, ranks from 1."""
+    def _table(self) -> Any:
+        """``query_id, doc_id, score, rank``, the rows in ranked order, ranks from 1."""
         from .writing import run_table
         return run_table(self)
-
-    def to_pandas(self) -> Any:
-        """A pandas DataFrame of :meth:`to_arrow`'s columns."""
-        from .writing import run_table, to_pandas
-        return to_pandas(run_table(self))
-
-    def to_parquet(self, path: str | os.PathLike) -> None:
-        """Write :meth:`to_arrow` as a Parquet file (any id; scores exactly)."""
-        from .writing import run_table, write_parquet
-        write_parquet(run_table(self), path)
 
     def to_trec(self, path: str | os.PathLike, tag: str = 'irmetrics') -> None:
         """Write a TREC run file ``query_id Q0 doc_id rank score tag`` (scores in their shortest exact
         form); an id holding white space is an error (TREC text cannot hold it)."""
-        from .writing import run_table, write_trec
-        write_trec(run_table(self), path, tag)
+        from .writing import write_trec
+        write_trec(self._table(), path, tag)
 
     def __repr__(self) -> str:
         return f'<Run {self.source}: {self.num_queries} queries, {len(self)} documents>'
