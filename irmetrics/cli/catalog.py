@@ -205,14 +205,14 @@ def providers_table() -> str:
         families = sorted({p.name for p in provider.patterns}, key=str.lower)
         rows.append([provider.name, 'yes' if provider.is_available() else 'no', provider.install,
                      provider.description, str(len(families))])
-    return _fitted(['provider', 'installed', 'install', 'description', 'measures'], rows)
+    return _fitted(['provider', 'installed', 'install', 'description', 'measures'], rows, numeric_from=4)
 
 
-def _fitted(header: list[str], rows: list[list[str]]) -> str:
+def _fitted(header: list[str], rows: list[list[str]], numeric_from: int | None = None) -> str:
     """The table wrapped to the terminal's width (COLUMNS, or the terminal's own); whole lines when
     the output goes to a file or a pipe, for grep."""
     width = shutil.get_terminal_size((0, 0)).columns
-    return wrapped_table(header, rows, width) if width else text_table(header, rows)
+    return wrapped_table(header, rows, width, numeric_from) if width else text_table(header, rows, numeric_from)
 
 
 # --- Markdown for docs/measures.md ------------------------------------------------------------

@@ -16,13 +16,14 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_fro
     return '\n'.join(lines) + '\n'
 
 
-def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> str:
+def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
+                  numeric_from: int | None = None) -> str:
     """An aligned text table at most ``width`` columns wide (when its first column and the longest word
     of each other column fit): the first column whole, the others wrapped at spaces into widths shared
     out by how much each holds (a word over 20 characters may be cut); a row takes as many lines as its
     tallest cell.  The plain :func:`text_table` when it fits."""
     import textwrap
-    plain = text_table(header, rows)
+    plain = text_table(header, rows, numeric_from)
     if max(map(len, plain.splitlines())) <= width:
         return plain
     table = [list(header)] + [list(r) for r in rows]
