@@ -222,8 +222,9 @@ def compare_parser() -> argparse.ArgumentParser:
                    'file\'s stem) or NAME=PATH')
     p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
                    help='a measure (or several, space-separated); repeatable')
-    p.add_argument('--baseline', metavar='NAME|PATH',
-                   help='compare every run with this one (by its name, path or file stem); default: every pair')
+    p.add_argument('--baseline', metavar='NAME|PATH', action='append',
+                   help='compare every run with this one (by its name, path or file stem); repeat for several '
+                        'baselines; default: every pair')
     p.add_argument('--test', action='append', choices=list(TESTS), metavar='TEST',
                    help=f'{", ".join(TESTS)} (default t); repeat for several')
     p.add_argument('--correction', choices=list(METHODS), metavar='METHOD',

@@ -43,7 +43,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     twice = [path for i, path in enumerate(paths.values()) if path in list(paths.values())[:i]]
     if twice:
         raise ComparisonError(f'the run {twice[0]!r} is given twice: give each run once')
-    baseline = None if args.baseline is None else find_run(args.baseline, list(paths), list(paths.values()), 'baseline')
+    found = [find_run(b, list(paths), list(paths.values()), 'baseline') for b in args.baseline or []]
+    baseline = None if not found else found[0] if len(found) == 1 else tuple(found)
     qrels = load_qrels(args.qrels, args.qrels_duplicates)
     runs = {name: load_run(path, args.duplicates) for name, path in paths.items()}
     comparison = compare(runs, qrels, measures, baseline=baseline, test=tuple(args.tests),

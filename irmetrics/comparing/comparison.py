@@ -9,6 +9,7 @@ some queries (NaN, ``skips_undefined``), where a query counts when both runs are
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from .statistics import paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
 
 
-def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None = None,
+def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | Sequence[str] | None = None,
             test: str | Sequence[str] = 't', correction: str | None = None, correction_scope: str = 'measure',
             alpha: float = 0.05, ci: float = 0.95, ci_method: str = 't', n_resamples: int = 10000,
             seed: int | None = 0, provider: str | None = None, duplicates: str = 'error',
@@ -41,7 +42,8 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
 
     ``runs``: ``{name: run}`` or a list of runs (named by their files' stems, else ``run1``, ``run2``,
     ...), each any run input irmetrics reads. ``baseline``: a run, by its name, its path or its stem,
-    compared with every other run; None compares every pair. ``test``: ``'t'``, ``'wilcoxon'``,
+    compared with every other run; several (a list): every other run against each, and the baselines
+    among themselves; None compares every pair. ``test``: ``'t'``, ``'wilcoxon'``,
     ``'sign'``, ``'randomization'``, ``'bootstrap'``, ``'tukey'``, or several as a tuple.
     ``correction``: None, ``'bonferroni'``, ``'holm'``, ``'hommel'``, ``'fdr_bh'`` or ``'fdr_by'``
     (statsmodels' names), applied within each measure over its comparisons, or with
@@ -60,9 +62,13 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | None =
     names, inputs = name_runs(runs)
     if baseline is not None:
         try:
-            baseline = find_run(baseline, names, inputs, 'baseline')
+            found = [find_run(b, names, inputs, 'baseline')
+                     for b in ((baseline,) if isinstance(baseline, (str, os.PathLike)) else baseline)]
         except InputError as ex:
             raise ComparisonError(str(ex)) from None
+        if len(set(found)) < len(found) or not found:
+            raise ComparisonError(f'baselines {baseline!r}: name each baseline once')
+        baseline = found[0] if len(found) == 1 else tuple(found)
     evaluator = Evaluator(measures, qrels, provider=provider, items=items)
     check_comparable(evaluator.all_measures)
     results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
@@ -118,7 +124,7 @@ class Comparison:
     measures: tuple[Measure, ...]
     query_ids: tuple[str, ...]
     values: np.ndarray
-    baseline: str | None
+    baseline: str | tuple[str, ...] | None
     settings: Settings
     pairs: tuple[tuple[int, int], ...]
     n_paired: np.ndarray
@@ -150,6 +156,11 @@ class Comparison:
         raise AttributeError('a Comparison is immutable: compare again to change it')
 
     # --- access ---------------------------------------------------------------------------------
+    @property
+    def baselines(self) -> tuple[str, ...]:
+        """The baseline runs: none (every pair compared), one, or several."""
+        return () if self.baseline is None else (self.baseline,) if isinstance(self.baseline, str) else self.baseline
+
     @property
     def tests(self) -> tuple[str, ...]:
         return self.settings.tests
@@ -223,7 +234,7 @@ class Comparison:
         return self.to_table()
 
     def __repr__(self) -> str:
-        against = f'against {self.baseline!r}' if self.baseline is not None else 'all pairs'
+        against = f'against {", ".join(map(repr, self.baselines))}' if self.baselines else 'all pairs'
         return (f'<Comparison: {len(self.runs)} runs x {len(self.measures)} measures over {len(self.query_ids)} '
                 f'queries, {against}, tests {", ".join(self.tests)}>')
 
@@ -281,7 +292,7 @@ class Comparison:
 
 
 def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids: Sequence[str],
-                     values: np.ndarray, baseline: str | None, settings: Settings) -> Comparison:
+                     values: np.ndarray, baseline: str | tuple[str, ...] | None, settings: Settings) -> Comparison:
     """The :class:`Comparison` of ``values`` (runs x queries x measures, as ``calc`` gives them): its
     statistics computed once, by :func:`~.statistics.paired_statistics`."""
     pairs = pairs_of(runs, baseline)

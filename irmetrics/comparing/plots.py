@@ -33,7 +33,10 @@ def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, basel
     largest loss, one bar per query ("topic-by-topic"); one panel per compared run when ``run`` is
     None.  Queries where either run is undefined are left out."""
     j = cmp.measure_index(measure)
-    baseline = baseline if baseline is not None else cmp.baseline
+    if baseline is None and len(cmp.baselines) > 1:
+        raise ComparisonError(f'plot_deltas: the comparison has several baselines ({", ".join(cmp.baselines)}): '
+                              f'choose one, plot_deltas(measure, baseline=NAME)')
+    baseline = baseline if baseline is not None else (cmp.baselines or (None,))[0]
     if baseline is None:
         raise ComparisonError('plot_deltas needs a baseline: compare(..., baseline=NAME) or plot_deltas(measure, '
                               'baseline=NAME)')

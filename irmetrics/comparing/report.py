@@ -96,8 +96,10 @@ def legend(cmp: ComparisonView, test: str) -> list[str]:
     s = cmp.settings
     lines = ['A letter after a value: significantly better than the run of that letter on that measure.',
              f'Test: {test_text(cmp, test)}, alpha = {s.alpha:g}; {correction_text(cmp, test)}.']
-    base = (f'Baseline: ({letter(cmp.runs.index(cmp.baseline))}) {cmp.baseline}' if cmp.baseline is not None
-            else 'Every pair of runs compared')
+    named = ', '.join(f'({letter(cmp.runs.index(b))}) {b}' for b in cmp.baselines)
+    base = (f'Baseline{"s" if len(cmp.baselines) > 1 else ""}: {named}' + (
+            ' (compared with every other run and with each other)' if len(cmp.baselines) > 1 else '')
+            if cmp.baselines else 'Every pair of runs compared')
     lines.append(f'{base}; means over {_queries(cmp)}.')
     return lines
 
@@ -129,9 +131,9 @@ def check_show(cmp: ComparisonView, show: Sequence[str]) -> tuple[str, ...]:
     unknown = [item for item in shown if item not in SHOWN]
     if unknown:
         raise ComparisonError(f'cannot show {unknown[0]!r}: show one or both of {", ".join(SHOWN)}')
-    if shown and cmp.baseline is None:
-        raise ComparisonError('showing delta or p in the table needs a baseline (each run has one difference then); '
-                              'without one, the HTML report, to_dataframe() and -f csv give every pair')
+    if shown and len(cmp.baselines) != 1:
+        raise ComparisonError('showing delta or p in the table needs one baseline (each run has one difference then); '
+                              'otherwise the HTML report, to_dataframe() and -f csv give every pair')
     return shown
 
 
@@ -207,8 +209,9 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
                    f'marks a run significantly better than the run of that letter: '
                    f'{latex_escape(test_text(cmp, test))}, $\\alpha = {s.alpha:g}$; '
                    f'{latex_escape(correction_text(cmp, test))}.')
-        if cmp.baseline is not None:
-            caption += f' Baseline: ({letter(cmp.runs.index(cmp.baseline))}).'
+        if cmp.baselines:
+            caption += (f' Baseline{"s" if len(cmp.baselines) > 1 else ""}: '
+                        + ', '.join(f'({letter(cmp.runs.index(b))})' for b in cmp.baselines) + '.')
         lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}',
                  f'  \\label{{{label}{"" if len(cmp.tests) == 1 else "-" + test}}}',
                  f'  \\begin{{tabular}}{{ll{"r" * len(cmp.measures)}}}', r'    \toprule',
@@ -289,8 +292,8 @@ def _figures(cmp: ComparisonView) -> list[str]:
     out = []
     for m in cmp.measures:
         out.append(figure_svg(cmp.plot_distribution(m)))
-        if cmp.baseline is not None:
-            out.append(figure_svg(cmp.plot_deltas(m)))
+        for b in cmp.baselines:
+            out.append(figure_svg(cmp.plot_deltas(m, baseline=b)))
     return out
 
 
@@ -302,7 +305,8 @@ def render_json(cmp: ComparisonView) -> str:
         return None if isinstance(value, float) and (math.isnan(value) or math.isinf(value)) else value
 
     doc = {'runs': cmp.runs, 'measures': [str(m) for m in cmp.measures], 'queries': len(cmp.query_ids),
-           'baseline': cmp.baseline, 'tests': list(s.tests), 'correction': s.correction,
+           'baseline': cmp.baseline if len(cmp.baselines) < 2 else list(cmp.baselines),
+           'tests': list(s.tests), 'correction': s.correction,
            'correction_scope': s.correction_scope, 'alpha': s.alpha, 'ci': s.ci, 'ci_method': s.ci_method,
            'n_resamples': s.n_resamples, 'seed': s.seed,
            'exact': {test: test in cmp.enumerated for test in s.tests if test in ('randomization', 'tukey')},

@@ -57,12 +57,19 @@ def _check_replicates_fit(n_resamples: int, columns: int) -> None:
                               f'({budget / 2 ** 30:,.1f} GiB): at most {budget // (8 * columns):,} resamples')
 
 
-def pairs_of(runs: Sequence[str], baseline: str | None) -> list[tuple[int, int]]:
-    """The compared pairs (base, other): every run against the baseline, or every pair base < other."""
-    b = None if baseline is None else list(runs).index(baseline)
-    if b is not None:
-        return [(b, o) for o in range(len(runs)) if o != b]
-    return [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+def pairs_of(runs: Sequence[str], baseline: str | Sequence[str] | None) -> list[tuple[int, int]]:
+    """The compared pairs (base, other): every run against the baseline (each of several baselines,
+    and the baselines among themselves, each pair once, the earlier run as base), or every pair
+    base < other."""
+    if baseline is None:
+        return [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+    bases = [list(runs).index(b) for b in ((baseline,) if isinstance(baseline, str) else baseline)]
+    out = []
+    for b in bases:
+        for o in range(len(runs)):
+            if o != b and not (o in bases and o < b):
+                out.append((b, o) if o not in bases or b < o else (o, b))
+    return out
 
 
 def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: np.ndarray,

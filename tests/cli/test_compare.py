@@ -106,3 +106,12 @@ def test_show_puts_deltas_and_p_values_in_the_table(root):
 ])
 def test_show_errors(root, args, message):
     assert_user_error(irmetrics('compare', *EXAMPLES, '-m', 'AP', *args, cwd=root), message)
+
+
+def test_several_baselines_on_the_command_line(root, tmp_path):
+    copy = tmp_path / 'run_copy.txt'
+    copy.write_bytes((root / 'examples' / 'run_dense.txt').read_bytes())
+    out = run_ok(root, 'compare', *EXAMPLES, str(copy), '-m', 'AP', '--baseline', 'run_bm25', '--baseline',
+                 'run_dense', '-f', 'csv')
+    pairs = [tuple(line.split(',')[i] for i in (0, 5)) for line in out.splitlines()[1:]]
+    assert pairs == [('run_bm25', ''), ('run_dense', 'run_bm25'), ('run_copy', 'run_bm25'), ('run_copy', 'run_dense')]

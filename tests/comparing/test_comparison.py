@@ -474,3 +474,23 @@ def test_a_hostile_run_name_stays_text_in_every_report():
     row = [line for line in cmp.to_latex().splitlines() if line.startswith('    a & ')][0]
     assert row.startswith(f'    a & {escaped} & ')
     assert '<script>' not in cmp.to_html()
+
+
+def test_several_baselines_compare_every_run_with_each_and_each_other():
+    from irmetrics.comparing.statistics import pairs_of
+    assert pairs_of(['a', 'b', 'c', 'd'], ('b', 'd')) == [(1, 0), (1, 2), (1, 3), (3, 0), (3, 2)]
+    assert pairs_of(['a', 'b', 'c'], 'b') == [(1, 0), (1, 2)]
+    runs = {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}
+    cmp = irm.compare(runs, QRELS, 'AP', baseline=['a', 'b'])
+    assert cmp.baselines == ('a', 'b') and cmp.pairs == ((0, 1), (0, 2), (1, 2))
+    frame = cmp.to_dataframe()
+    assert list(zip(frame.run, frame.baseline.fillna(''), strict=True)) == [('a', ''), ('b', 'a'), ('c', 'a'),
+                                                                             ('c', 'b')]
+    assert 'Baselines: (a) a, (b) b (compared with every other run and with each other)' in str(cmp)
+    assert '<Comparison: 3 runs x 1 measures' in repr(cmp) and "against 'a', 'b'" in repr(cmp)
+    with pytest.raises(ComparisonError, match='several baselines'):
+        cmp.plot_deltas('AP')
+    with pytest.raises(ComparisonError, match='needs one baseline'):
+        cmp.to_table(show=('p',))
+    with pytest.raises(ComparisonError, match='name each baseline once'):
+        irm.compare(runs, QRELS, 'AP', baseline=['a', 'a'])
