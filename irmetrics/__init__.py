@@ -52,10 +52,10 @@ from .measures import __all__ as _measure_names
 __version__ = '0.1.0'
 
 if TYPE_CHECKING:
-    from .comparing import Comparison, ComparisonError, compare, plot_pr_curve
+    from .comparing import Comparison, ComparisonError, SlicedComparison, compare, compare_slices, plot_pr_curve
 
 #: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
-_COMPARE = ('Comparison', 'ComparisonError', 'compare', 'plot_pr_curve')
+_COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison')
 
 
 def __getattr__(name: str) -> Any:
@@ -66,10 +66,11 @@ def __getattr__(name: str) -> Any:
         return values[name]
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
-__all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'compare', 'Comparison',
+__all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'compare', 'compare_slices', 'Comparison',
            'ComparisonError', 'MeasureValues', 'define', 'DuplicateError', 'evaluator', 'Evaluator', 'InputError',
            'IrmetricsError', 'IrmetricsWarning', 'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError',
            'Metric', 'OptionError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',
-           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'to_qrels', 'to_run', 'UnknownMeasureError',
+           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'SlicedComparison', 'to_qrels', 'to_run',
+           'UnknownMeasureError',
            'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]

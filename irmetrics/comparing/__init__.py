@@ -13,6 +13,8 @@ scipy and matplotlib are imported only by the functions that use them.
 from .base import ComparisonError
 from .comparison import Comparison, compare
 from .plots import plot_pr_curve
+from .slices import SlicedComparison, compare_slices
 from .vocabulary import TESTS
 
-__all__ = ['Comparison', 'ComparisonError', 'TESTS', 'compare', 'plot_pr_curve']
+__all__ = ['Comparison', 'ComparisonError', 'SlicedComparison', 'TESTS', 'compare', 'compare_slices',
+           'plot_pr_curve']

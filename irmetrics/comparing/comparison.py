@@ -58,6 +58,14 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | Sequen
     >>> print(cmp); cmp.to_dataframe(); cmp.to_latex()                              # doctest: +SKIP
     """
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
+    return build_comparison(*evaluated(runs, qrels, measures, baseline, provider, duplicates, items), settings)
+
+
+def evaluated(runs: RunsLike, qrels: Any, measures: Any, baseline: str | Sequence[str] | None,
+              provider: str | None, duplicates: str, items: Items | None) -> tuple[list[str], list[Measure],
+                                                                                  list[str], np.ndarray, Any]:
+    """The runs' names, the measures, the query ids, the values (runs x queries x measures) and the
+    baseline (a name, several, or None) of what :func:`compare` is asked to compare."""
     _check_order(runs, measures)
     names, inputs = name_runs(runs)
     if baseline is not None:
@@ -72,8 +80,7 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | Sequen
     evaluator = Evaluator(measures, qrels, provider=provider, items=items)
     check_comparable(evaluator.all_measures)
     results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
-    values = np.stack([r.values for r in results])
-    return build_comparison(names, evaluator.measures, results[0].query_ids, values, baseline, settings)
+    return names, evaluator.measures, results[0].query_ids, np.stack([r.values for r in results]), baseline
 
 
 def _check_order(runs: Any, measures: Any) -> None:
@@ -168,7 +175,7 @@ class Comparison:
     @property
     def family_size(self) -> int:
         """How many comparisons each correction adjusts together."""
-        per_measure = len(self.pairs)
+        per_measure = len(self.pairs) * self.settings.slices
         return per_measure * len(self.measures) if self.settings.correction_scope == 'all' else per_measure
 
     def rows(self) -> list[dict[str, Any]]:

@@ -86,7 +86,7 @@ def correction_text(cmp: ComparisonView, test: str) -> str:
         return 'the test controls the family-wise error over all pairs of runs (no further correction)'
     if s.correction is None:
         return 'p-values not corrected for multiple comparisons'
-    family = _count(cmp.family_size, 'comparison')
+    family = _count(cmp.family_size, 'comparison') + (f' in {s.slices} query slices' if s.slices > 1 else '')
     where = f'within each measure ({family})' if s.correction_scope == 'measure' else f'over all {family}'
     return f'p-values {corrections.NAMES[s.correction]}-corrected {where}'
 

@@ -42,6 +42,8 @@ class Settings:
     ci_method: str
     n_resamples: int
     seed: int
+    #: the query slices a correction spans (1: the comparison's own queries; see :mod:`.slices`)
+    slices: int = 1
 
     @classmethod
     def checked(cls, test: str | Sequence[str], correction: str | None, correction_scope: str, alpha: float,
