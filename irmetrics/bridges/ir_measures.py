@@ -28,7 +28,8 @@ run retrieving a document twice refused unless :func:`install` was given a ``dup
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import ir_measures
@@ -84,10 +85,11 @@ class IrmetricsMeasuresEvaluator(ir_measures.providers.Evaluator):
 
     def __init__(self, measures: list[Any], qrels: Any, duplicates: str):
         self._theirs: dict[Measure, list[Any]] = {}      # one irmetrics measure may stand for several of theirs
-        # ir_measures hands its providers the measures as a set (the order asked is gone by then, and a set
-        # of strings changes order with each interpreter's hash seed): yield them in one fixed order, by
-        # name, so that PyTerrier's columns are the same on every run
-        for theirs in sorted(measures, key=str):
+        # ir_measures hands its providers the measures as a set (whose order changes with each interpreter's
+        # hash seed); the order they were asked in is kept by the pipeline's wrapper (install), so that
+        # PyTerrier's columns come in that order; measures asked otherwise come by name, in one order
+        asked = {m: i for i, m in enumerate(ASKED.get() or ())}
+        for theirs in sorted(measures, key=lambda m: (asked.get(m, len(asked)), str(m))):
             ours = translate(theirs)
             if ours is None:
                 raise ValueError(f'unsupported measure {theirs}')
@@ -135,16 +137,39 @@ def _named_queries_without_documents(run: Any) -> set[str]:
 PROVIDER = IrmetricsProvider()
 
 
+#: The measures in the order the caller of ``ir_measures.DefaultPipeline`` asked for them, while the
+#: pipeline builds its evaluators (it turns them into a set before a provider sees them).
+ASKED: ContextVar[tuple[Any, ...] | None] = ContextVar('irmetrics_asked_measures', default=None)
+
+
+def _keeping_the_order(evaluator: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """The pipeline's evaluator, noting the order of the measures asked for (:data:`ASKED`)."""
+    def wrapped(measures: Any, qrels: Any) -> Any:
+        measures = list(measures)
+        token = ASKED.set(tuple(measures))
+        try:
+            return evaluator(measures, qrels)
+        finally:
+            ASKED.reset(token)
+    wrapped.irmetrics_wrapper = True            # type: ignore[attr-defined]
+    return wrapped
+
+
 def install(duplicates: str = 'error') -> None:
-    """Register :data:`PROVIDER` in ir_measures and put it first in ``ir_measures.DefaultPipeline``."""
+    """Register :data:`PROVIDER` in ir_measures and put it first in ``ir_measures.DefaultPipeline``, whose
+    evaluators then note the order of the measures asked for (:func:`_keeping_the_order`)."""
     PROVIDER.duplicates = DUPLICATES.check(duplicates)
     uninstall()
     ir_measures.providers.register(PROVIDER)
-    ir_measures.DefaultPipeline.providers.insert(0, PROVIDER)
+    pipeline = ir_measures.DefaultPipeline
+    pipeline.providers.insert(0, PROVIDER)
+    pipeline._evaluator = _keeping_the_order(pipeline._evaluator)      # type: ignore[method-assign]
 
 
 def uninstall() -> None:
     """Take :data:`PROVIDER` out of ir_measures' registry and default pipeline (nothing if it is not there)."""
+    if getattr(vars(ir_measures.DefaultPipeline).get('_evaluator'), 'irmetrics_wrapper', False):
+        del ir_measures.DefaultPipeline._evaluator
     pipeline = ir_measures.DefaultPipeline.providers
     pipeline[:] = [p for p in pipeline if p is not PROVIDER]
     if ir_measures.providers.registry.get(NAME) is PROVIDER:

@@ -394,3 +394,15 @@ def test_importing_irmetrics_imports_none_of_the_neighbours():
             'm.split(".")[0] in ("ir_measures", "ranx", "pandas", "pyterrier")))')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == '[]'
+
+
+def test_the_order_asked_reaches_irmetrics_and_uninstalling_leaves_no_trace(ir_measures_pipeline):
+    """The default pipeline notes the order of the measures asked (ir_measures turns them into a set);
+    taking irmetrics out removes that note."""
+    irm.use_in_ir_measures()
+    qrels, run = collection(3)
+    asked = [ir_measures.RR, ir_measures.P @ 5, ir_measures.AP, ir_measures.nDCG @ 10]
+    first_query = [m.measure for m in ir_measures.iter_calc(asked, qrels, run)][:4]
+    assert first_query == asked
+    irm.use_in_ir_measures(False)
+    assert '_evaluator' not in vars(ir_measures.DefaultPipeline)
