@@ -243,6 +243,10 @@ def compare_parser() -> argparse.ArgumentParser:
     p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout ("-": stdout)')
     p.add_argument('-p', '--places', type=places, default=4, help='decimal places of table, markdown, latex and '
                                                                    'html (default 4)')
+    p.add_argument('--ranks', action='store_true',
+                   help='also print each measure\'s leaderboard: ranks with bootstrap intervals over the queries')
+    p.add_argument('--slices', metavar='FILE', help='compare within slices of the queries (FILE: lines QUERY_ID '
+                   'SLICE), the correction over every slice')
     p.add_argument('--show', type=lambda text: [w for w in text.replace(',', ' ').split() if w], default=[],
                    metavar='delta,p', help='also show, in the table and markdown cells, each run\'s difference from '
                    'the baseline (delta) and its corrected p-value (p)')

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..api.run_names import find_run, named_runs
-from ..comparing import ComparisonError, compare
+from ..comparing import ComparisonError, compare, compare_slices
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
@@ -47,15 +47,62 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     baseline = None if not found else found[0] if len(found) == 1 else tuple(found)
     qrels = load_qrels(args.qrels, args.qrels_duplicates)
     runs = {name: load_run(path, args.duplicates) for name, path in paths.items()}
-    comparison = compare(runs, qrels, measures, baseline=baseline, test=tuple(args.tests),
-                         correction=args.correction, correction_scope=args.correction_scope, alpha=args.alpha,
-                         ci=args.ci, ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed,
-                         provider=args.provider)
-    text = render(comparison, args.format, args.places, args.show)
+    options = dict(baseline=baseline, test=tuple(args.tests), correction=args.correction,
+                   correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
+                   n_resamples=args.resamples, seed=args.seed, provider=args.provider)
+    if args.slices is not None:
+        if args.format not in ('table', 'markdown', 'csv') or args.ranks:
+            raise ComparisonError('--slices prints as table, markdown or csv, without --ranks')
+        sliced = compare_slices(runs, qrels, measures, read_slices(args.slices), **options)
+        text = (sliced.to_dataframe().to_csv(index=False) if args.format == 'csv' else
+                '\n'.join(f'Slice {name!r} ({len(cmp.query_ids)} queries)\n' + render(cmp, args.format, args.places,
+                                                                                     args.show)
+                          for name, cmp in sliced.items()))
+    else:
+        comparison = compare(runs, qrels, measures, **options)
+        text = render(comparison, args.format, args.places, args.show)
+        if args.ranks:
+            if args.format != 'table':
+                raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
+            text += ''.join(ranks_text(comparison, m, args.places) for m in comparison.measures)
     if args.output is not None and args.output != '-':          # '-': standard output, as no --output
         write_replacing(args.output, text)
     else:
         out.write(text)
+
+
+def ranks_text(comparison, measure, places: int) -> str:
+    """The leaderboard of one measure as text (see :meth:`~irmetrics.comparing.Comparison.ranks`)."""
+    table = comparison.ranks(measure)
+    s = comparison.settings
+    rows = [[str(r['rank']), r['run'], f'{r["mean"]:.{places}f}', f'{r["rank_low"]}-{r["rank_high"]}',
+             '' if r['ahead_of_next'] != r['ahead_of_next'] else f'{r["ahead_of_next"]:.3f}',
+             '' if r['separable_from_next'] is None else 'yes' if r['separable_from_next'] else 'no']
+            for _, r in table.iterrows()]
+    head = ['rank', 'run', str(measure), f'{s.ci:.0%} interval', 'ahead of next', 'separable']
+    widths = [max(len(row[c]) for row in [head, *rows]) for c in range(len(head))]
+    lines = ['  '.join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [head, *rows]]
+    return (f'\nRanks by {measure}: bootstrap intervals over the queries ({s.n_resamples:,} resamples, seed '
+            f'{s.seed}); separable: ahead of the next run in at least {(1 + s.ci) / 2:.1%} of them\n'
+            + '\n'.join(lines) + '\n')
+
+
+def read_slices(path: str) -> dict[str, str]:
+    """``{query id: slice}`` from a file of lines ``QUERY_ID SLICE`` (white space between them)."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            lines = f.read().splitlines()
+    except OSError as ex:
+        raise ComparisonError(f'{path}: cannot read: {ex.strerror or ex}') from None
+    out = {}
+    for number, line in enumerate(lines, 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 2:
+            raise ComparisonError(f'{path}:{number}: expected QUERY_ID SLICE, found {len(fields)} fields: {line!r}')
+        out[fields[0]] = fields[1]
+    return out
 
 
 def check_output(path: str | None, inputs: Sequence[str]) -> None:

@@ -115,3 +115,23 @@ def test_several_baselines_on_the_command_line(root, tmp_path):
                  'run_dense', '-f', 'csv')
     pairs = [tuple(line.split(',')[i] for i in (0, 5)) for line in out.splitlines()[1:]]
     assert pairs == [('run_bm25', ''), ('run_dense', 'run_bm25'), ('run_copy', 'run_bm25'), ('run_copy', 'run_dense')]
+
+
+def test_ranks_and_slices_on_the_command_line(root, tmp_path):
+    out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--ranks')
+    ranks = out.split('Ranks by AP:')[1].splitlines()
+    assert ranks[1].split() == ['rank', 'run', 'AP', '95%', 'interval', 'ahead', 'of', 'next', 'separable']
+    assert ranks[2].split()[:4] == ['1', 'run_dense', '0.5396', '1-1'] and ranks[3].split()[:4] == ['2', 'run_bm25',
+                                                                                                    '0.4087', '2-2']
+    (tmp_path / 'slices').write_text(''.join(f'{q} {"a" if q < 406 else "b"}\n' for q in range(401, 411)))
+    proc = irmetrics('compare', *EXAMPLES, '-m', 'AP', '--slices', str(tmp_path / 'slices'), '--correction', 'holm',
+                     '-f', 'csv', cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith('slice,run,measure')
+    assert [line.split(',')[0] for line in lines[1:]] == ['a', 'a', 'b', 'b']
+    assert_user_error(irmetrics('compare', *EXAMPLES, '-m', 'AP', '--ranks', '-f', 'csv', cwd=root),
+                      '--ranks prints with the table format')
+    (tmp_path / 'bad').write_text('401 a extra\n')
+    assert_user_error(irmetrics('compare', *EXAMPLES, '-m', 'AP', '--slices', str(tmp_path / 'bad'), cwd=root),
+                      'bad:1: expected QUERY_ID SLICE, found 3 fields')
