@@ -82,7 +82,7 @@ def ranks_text(comparison, measure, places: int) -> str:
     head = ['rank', 'run', str(measure), f'{s.ci:.0%} interval', 'ahead of next', 'separable']
     widths = [max(len(row[c]) for row in [head, *rows]) for c in range(len(head))]
     lines = ['  '.join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [head, *rows]]
-    return (f'\nRanks by {measure}: bootstrap intervals over the queries ({s.n_resamples:,} resamples, seed '
+    return (f'Ranks by {measure}: bootstrap intervals over the queries ({s.n_resamples:,} resamples, seed '
             f'{s.seed}); separable: ahead of the next run in at least {(1 + s.ci) / 2:.1%} of them\n'
             + '\n'.join(lines) + '\n')
 

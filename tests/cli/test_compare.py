@@ -100,7 +100,7 @@ def test_show_puts_deltas_and_p_values_in_the_table(root):
 
 
 @pytest.mark.parametrize('args, message', [
-    (['--show', 'p'], 'showing delta or p in the table needs a baseline'),
+    (['--show', 'p'], 'showing delta or p in the table needs one baseline'),
     (['--baseline', 'run_bm25', '--show', 'effect'], "cannot show 'effect'"),
     (['--baseline', 'run_bm25', '--show', 'p', '-f', 'csv'], '--show applies to the table and markdown formats'),
 ])
