@@ -34,7 +34,8 @@ class Pattern:
     """A measure family and the parameter values a provider accepts for it.
 
     ``measure`` is the family's bare measure (``nDCG``), so the pattern is keyed by the definition
-    itself, never by its spelling.  Each keyword is ``ANY`` or a tuple of accepted values; parameters
+    itself, never by its spelling.  Each keyword is ``ANY`` or a tuple of accepted values, which must
+    list the parameter's default if the default is accepted (:data:`NOT_PROVIDED` included); parameters
     not named must be at their default.  A keyword that is not a parameter of the family, or a listed
     value the parameter refuses, is an error when the pattern is built (at import of the provider).
     """
@@ -45,7 +46,8 @@ class Pattern:
             param = self.definition.param(key)          # MeasureError for a parameter it does not have
             if rule is not ANY:
                 for value in rule:
-                    param.validate(value)
+                    if value is not param.default:      # the default (NOT_PROVIDED too) is always valid
+                        param.validate(value)
         self.accepted = accepted
 
     @property
@@ -53,15 +55,14 @@ class Pattern:
         return self.definition.name
 
     def matches(self, measure: Measure) -> bool:
+        """The family, every parameter given named by the pattern, and every parameter the pattern lists
+        values for at one of them, the default included (a pattern for ``AP(divisor='num_rel_ret')``
+        does not match plain ``AP``, whose divisor is ``'num_rel'``)."""
         if measure.definition is not self.definition:
             return False
-        for key, value in measure.params.items():
-            rule = self.accepted.get(key)
-            if rule is None:
-                return False
-            if rule is not ANY and value not in rule:
-                return False
-        return True
+        if any(key not in self.accepted for key in measure.params):
+            return False
+        return all(rule is ANY or measure[key] in rule for key, rule in self.accepted.items())
 
     def __repr__(self) -> str:
         inner = ','.join(f'{k}={v!r}' for k, v in self.accepted.items())

@@ -107,7 +107,7 @@ class TrectoolsProvider(ExternalProvider):
     patterns = (
         Pattern(P, cutoff=ANY), Pattern(RR, cutoff=ANY), Pattern(Rprec), Pattern(AP, cutoff=ANY),
         Pattern(nDCG, cutoff=ANY, dcg=ANY), Pattern(Bpref),
-        Pattern(RBP, cutoff=ANY, p=ANY, rel=(1,)),
+        Pattern(RBP, cutoff=ANY, p=ANY, rel=(NOT_PROVIDED, 1)),
     )
 
     library_name = 'trectools'

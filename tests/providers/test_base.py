@@ -7,6 +7,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from repo_paths import EXAMPLES
 
 import irmetrics as irm
 from irmetrics import AP, RR, Bpref, NumQ, NumRel, NumRet, P, ProviderError, UnsupportedMeasureError, nDCG
@@ -104,3 +105,20 @@ def test_grouped_invocations_keep_their_settings():
     native = irm.calc(measures, QRELS, RUN)
     assert np.allclose(forced.values, native.values, rtol=0, atol=1e-12)
     assert len({round(v, 12) for v in native.values[0, 5:8]}) == 3       # three betas, three values
+
+
+def test_a_pattern_listing_values_does_not_match_the_default_it_does_not_list():
+    """cwl_eval's AP divides by the relevant documents retrieved (divisor='num_rel_ret') and reads 1,000
+    documents: plain AP (divisor 'num_rel', every document) was matched by its pattern, so forcing
+    provider='cwl_eval' gave 0.5073 for the examples' AP, whose value is 0.4087.  Now it is refused, and
+    the measure cwl_eval computes agrees with the native engine."""
+    qrels, run = str(EXAMPLES / 'qrels.txt'), str(EXAMPLES / 'run_bm25.txt')
+    for plain in (irm.parse_measure('AP'), irm.parse_measure('RR')):
+        assert not provider('cwl_eval').supports(plain)
+        with pytest.raises(UnsupportedMeasureError, match='does not support'):
+            irm.calc_aggregate([plain], qrels, run, provider='cwl_eval')
+    theirs = irm.parse_measure("AP(divisor='num_rel_ret')@1000")
+    assert irm.calc_aggregate([theirs], qrels, run, provider='cwl_eval')[theirs] == \
+        pytest.approx(irm.calc_aggregate([theirs], qrels, run)[theirs], abs=1e-12)
+    assert provider('trectools').supports(irm.parse_measure('RBP')) and provider('trectools').supports(
+        irm.parse_measure('RBP(rel=1)'))
