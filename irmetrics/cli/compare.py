@@ -14,6 +14,7 @@ from typing import TextIO
 
 from ..api.run_names import find_run, named_runs
 from ..comparing import ComparisonError, compare, compare_slices
+from ..rendering.text import text_table
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
@@ -80,11 +81,9 @@ def ranks_text(comparison, measure, places: int) -> str:
              '' if r['separable_from_next'] is None else 'yes' if r['separable_from_next'] else 'no']
             for _, r in table.iterrows()]
     head = ['rank', 'run', str(measure), f'{s.ci:.0%} interval', 'ahead of next', 'separable']
-    widths = [max(len(row[c]) for row in [head, *rows]) for c in range(len(head))]
-    lines = ['  '.join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in [head, *rows]]
     return (f'Ranks by {measure}: bootstrap intervals over the queries ({s.n_resamples:,} resamples, seed '
             f'{s.seed}); separable: ahead of the next run in at least {(1 + s.ci) / 2:.1%} of them\n'
-            + '\n'.join(lines) + '\n')
+            + text_table(head, rows))
 
 
 def read_slices(path: str) -> dict[str, str]:

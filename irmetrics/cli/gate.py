@@ -14,6 +14,7 @@ from ..api.run_names import named_runs
 from ..comparing import ComparisonError
 from ..comparing.gate import gate, stored_values
 from ..comparing.vocabulary import TESTS
+from ..rendering.text import text_table
 from .sources import load_qrels, load_run
 
 
@@ -32,16 +33,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                   test=args.test, alpha=args.alpha, correction=None if args.correction == 'none' else args.correction,
                   margin=args.margin, name=name, stored_name=f'{stored_name} (stored)', provider=args.provider)
     places = args.places
-    rows = [['measure', 'stored', name, 'delta', 'p adjusted', 'verdict']]
+    rows = []
     for v in result.verdicts:
         verdict = ('FAIL: significantly worse' if v.failed == 'worse' else
                    f'FAIL: dropped by more than {args.margin:g}' if v.failed == 'margin' else 'ok')
         rows.append([str(v.measure), f'{v.stored:.{places}f}', f'{v.new:.{places}f}', f'{v.delta:+.{places}f}',
                      f'{v.p_adjusted:.3g}', verdict])
-    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    for r in rows:
-        out.write('  '.join(cell.ljust(w) if c in (0, 5) else cell.rjust(w)
-                            for c, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip() + '\n')
+    out.write(text_table(['measure', 'stored', name, 'delta', 'p adjusted', 'verdict'], rows, numeric_from=1,
+                         numeric_to=5))
     count = len(result.verdicts)
     correction = ('no correction' if args.correction == 'none' else
                   f'{args.correction} over {count} measure{"s" if count > 1 else ""}')
