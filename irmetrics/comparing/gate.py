@@ -70,16 +70,17 @@ def gate(run: Any, qrels: Any, stored: dict[str, dict[str, float]], measures: An
     chosen = parse_measures(measures)
     evaluator = Evaluator(chosen, qrels, provider=provider)
     results = evaluator.calc(run)
-    qids = [q for q in results.query_ids if q in stored]
+    index = [i for i, q in enumerate(results.query_ids) if q in stored]
+    qids = [results.query_ids[i] for i in index]
     if len(qids) < 2:
         raise ComparisonError(f'the stored values and the qrels share {len(qids)} query: the gate needs two or more')
-    keyed = [{str(parse_measures(key)[0]): value for key, value in stored[q].items()} for q in qids]
-    missing = [str(m) for m in evaluator.measures if str(m) not in keyed[0]]
+    stored_key = {str(parse_measures(key)[0]): key for key in stored[qids[0]]}      # each stored name read once
+    missing = [str(m) for m in evaluator.measures if str(m) not in stored_key]
     if missing:
         raise ComparisonError(f'the stored values have no {missing[0]!r}: gate on the measures they hold')
-    index = [results.query_ids.index(q) for q in qids]
+    keys = [stored_key[str(m)] for m in evaluator.measures]
     new = results.values[index]
-    old = np.array([[np.nan if row[str(m)] is None else row[str(m)] for m in evaluator.measures] for row in keyed])
+    old = np.array([[np.nan if stored[q][k] is None else stored[q][k] for k in keys] for q in qids])
     settings = Settings.checked(test, correction, 'all', alpha, 0.95, 't', 10000, 0)
     cmp = build_comparison([stored_name, name], evaluator.measures, qids, np.stack([old, new]), stored_name, settings)
     verdicts = []

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from . import corrections, small_samples
+from . import corrections
 from .base import ComparisonError, Items
 from .comparison import Comparison, build_comparison, evaluated
 from .settings import Settings
+from .statistics import nonzero_differences, significance
 from .vocabulary import SELF_CORRECTING, RunsLike
 
 
@@ -106,11 +107,9 @@ def _corrected_together(first: dict[str, Comparison], settings: Settings) -> dic
             adjusted[g][test] = p
     out = {}
     for g, cmp in first.items():
-        base, other = (np.array(side) for side in zip(*cmp.pairs, strict=True))
-        diff = cmp.values[other] - cmp.values[base]
-        reach = small_samples.reachable(((diff != 0) & ~np.isnan(diff)).sum(axis=1), settings.alpha)
         fields = {name: getattr(cmp, name) for name in Comparison.__slots__}
         fields.update(settings=settings, p_adjusted=adjusted[g],
-                      significant={t: (p <= settings.alpha) & reach for t, p in adjusted[g].items()})
+                      significant=significance(adjusted[g], nonzero_differences(cmp.values, cmp.pairs),
+                                               settings.alpha))
         out[g] = Comparison(**fields)
     return out

@@ -131,12 +131,8 @@ def _within(low: np.ndarray, high: np.ndarray, measures: Sequence[Measure], grou
     ``[a, b]``, a difference of means within ``[a - b, b - a]`` (columns: ``groups`` x measures).  The
     true value lies in that range, so an interval clipped to it covers the true value whenever the
     interval did: the coverage is unchanged, and only Student's t interval (symmetric) can need it."""
-    lower = np.array([-np.inf if m.definition.bounds is None else
-                      (m.definition.bounds[0] - m.definition.bounds[1] if difference else m.definition.bounds[0])
-                      for m in measures])
-    upper = np.array([np.inf if m.definition.bounds is None else
-                      (m.definition.bounds[1] - m.definition.bounds[0] if difference else m.definition.bounds[1])
-                      for m in measures])
+    a, b = np.array([m.definition.bounds or (-np.inf, np.inf) for m in measures], dtype=np.float64).T
+    lower, upper = (a - b, b - a) if difference else (a, b)                # [-inf, inf] stays unbounded
     lower, upper = np.tile(lower, groups), np.tile(upper, groups)
     return np.clip(low, lower, upper), np.clip(high, lower, upper)
 
@@ -178,12 +174,25 @@ def _tests(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
                 enumerated[test] = exact_count
         pvalue[test] = np.asarray(p, dtype=np.float64).reshape(shape)
     p_adjusted = {test: _correct(test, p, settings) for test, p in pvalue.items()}
-    nonzero = (valid & (diffs != 0)).sum(axis=0).reshape(shape)
+    nonzero = nonzero_differences(values, pairs)
     fewest = {test: small_samples.fewest_queries(test, settings.alpha, settings.n_resamples) for test in settings.tests}
     _warn_few(measures, nonzero, fewest, settings)
-    reach = small_samples.reachable(nonzero, settings.alpha)
     return {'pvalue': pvalue, 'enumerated': enumerated, 'p_adjusted': p_adjusted, 'fewest_queries': fewest,
-            'significant': {test: (p <= settings.alpha) & reach for test, p in p_adjusted.items()}}
+            'significant': significance(p_adjusted, nonzero, settings.alpha)}
+
+
+def nonzero_differences(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """(pairs, measures): the queries on which each pair's runs are both defined and differ."""
+    base, other = (np.array(side) for side in zip(*pairs, strict=True))
+    diff = values[other] - values[base]
+    return ((diff != 0) & ~np.isnan(diff)).sum(axis=1)
+
+
+def significance(p_adjusted: dict[str, np.ndarray], nonzero: np.ndarray, alpha: float) -> dict[str, np.ndarray]:
+    """Each test's significant comparisons: corrected p at most ``alpha``, and never where the exact
+    randomisation test on the ``nonzero`` differences could not reach ``alpha`` (:mod:`.small_samples`)."""
+    reach = small_samples.reachable(nonzero, alpha)
+    return {test: (p <= alpha) & reach for test, p in p_adjusted.items()}
 
 
 def _warn_few(measures: Sequence[Measure], nonzero: np.ndarray, fewest: dict[str, int], settings: Settings) -> None:

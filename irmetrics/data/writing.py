@@ -43,11 +43,6 @@ def qrels_table(qrels: Any) -> pa.Table:
                      'relevance': pa.array(qrels.relevance)})
 
 
-def to_pandas(table: pa.Table) -> Any:
-    """The table as a pandas DataFrame (ids as Python strings)."""
-    return table.to_pandas()
-
-
 def write_parquet(table: pa.Table, path: str | os.PathLike) -> None:
     import pyarrow.parquet as pq
     pq.write_table(table, os.fspath(path))

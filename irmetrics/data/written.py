@@ -19,8 +19,7 @@ class WrittenBack:
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame of :meth:`to_arrow`'s columns."""
-        from .writing import to_pandas
-        return to_pandas(self._table())
+        return self._table().to_pandas()
 
     def to_parquet(self, path: str | os.PathLike) -> None:
         """Write :meth:`to_arrow` as a Parquet file (any id; numbers exactly)."""
