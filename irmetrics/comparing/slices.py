@@ -20,7 +20,7 @@ from . import corrections
 from .base import ComparisonError, Items
 from .comparison import Comparison, build_comparison, evaluated
 from .settings import Settings
-from .statistics import nonzero_differences, significance
+from .statistics import nonzero_differences, significant_where
 from .vocabulary import SELF_CORRECTING, RunsLike
 
 
@@ -109,7 +109,7 @@ def _corrected_together(first: dict[str, Comparison], settings: Settings) -> dic
     for g, cmp in first.items():
         fields = {name: getattr(cmp, name) for name in Comparison.__slots__}
         fields.update(settings=settings, p_adjusted=adjusted[g],
-                      significant=significance(adjusted[g], nonzero_differences(cmp.values, cmp.pairs),
+                      significant=significant_where(adjusted[g], nonzero_differences(cmp.values, cmp.pairs),
                                                settings.alpha))
         out[g] = Comparison(**fields)
     return out

@@ -178,7 +178,7 @@ def _tests(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
     fewest = {test: small_samples.fewest_queries(test, settings.alpha, settings.n_resamples) for test in settings.tests}
     _warn_few(measures, nonzero, fewest, settings)
     return {'pvalue': pvalue, 'enumerated': enumerated, 'p_adjusted': p_adjusted, 'fewest_queries': fewest,
-            'significant': significance(p_adjusted, nonzero, settings.alpha)}
+            'significant': significant_where(p_adjusted, nonzero, settings.alpha)}
 
 
 def nonzero_differences(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -188,7 +188,7 @@ def nonzero_differences(values: np.ndarray, pairs: Sequence[tuple[int, int]]) ->
     return ((diff != 0) & ~np.isnan(diff)).sum(axis=1)
 
 
-def significance(p_adjusted: dict[str, np.ndarray], nonzero: np.ndarray, alpha: float) -> dict[str, np.ndarray]:
+def significant_where(p_adjusted: dict[str, np.ndarray], nonzero: np.ndarray, alpha: float) -> dict[str, np.ndarray]:
     """Each test's significant comparisons: corrected p at most ``alpha``, and never where the exact
     randomisation test on the ``nonzero`` differences could not reach ``alpha`` (:mod:`.small_samples`)."""
     reach = small_samples.reachable(nonzero, alpha)
