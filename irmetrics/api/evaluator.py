@@ -149,6 +149,15 @@ class Evaluator:
                                f'them together with Evaluator.calc_runs')
         return self._calc(run, baseline, duplicates, memory_limit)
 
+    def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str = 'error',
+                       memory_limit: MemoryLimit = None) -> CalcResults:
+        """:meth:`calc` of a run file read in chunks of complete queries of about a quarter of
+        ``memory_limit`` each, whatever its size (what :meth:`calc` does for a file the budget cannot
+        hold); the same numbers."""
+        with errors.strict(self.strict):
+            chunks = map_query_chunks(source, self.calc_queries, memory_budget(memory_limit), duplicates)
+            return self.combine(chunks, os.fspath(source))
+
     def _calc(self, run: Any, baseline: Any, duplicates: str, memory_limit: MemoryLimit) -> CalcResults:
         needing = [m for m in self.run_measures if m.definition.scope == 'baseline']
         if needing and baseline is None:
@@ -157,7 +166,7 @@ class Evaluator:
         budget = memory_budget(memory_limit)
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
-                return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
+                return self.calc_in_chunks(run, duplicates=duplicates, memory_limit=budget)
             if is_table(run) and not self.run_measures:
                 from ..data.tables import kind_name, run_blocks
                 blocks = run_blocks(run, TABLE_BLOCK_ROWS, duplicates)
@@ -175,7 +184,7 @@ class Evaluator:
                 with reading_within(budget):
                     run = to_run(run, duplicates=duplicates, depth=self.depth)
             except TextOverBudget:                  # a compressed file whose text the budget cannot hold
-                return self.combine(map_query_chunks(run, self.calc_queries, budget, duplicates), os.fspath(run))
+                return self.calc_in_chunks(run, duplicates=duplicates, memory_limit=budget)
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)
             against = None if baseline is None else to_run(baseline, duplicates=duplicates, depth=self.depth)

@@ -70,11 +70,12 @@ def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list, 
         bar.step(f'reading {path}' if not chunked else f'evaluating {path} in chunks')
         try:
             with reading_within(budget):
-                loaded = path if chunked else load_run(path, args.duplicates)
+                loaded = None if chunked else load_run(path, args.duplicates)
         except TextOverBudget:                      # compressed, more text than the budget: in chunks
-            loaded = path
+            loaded = None
         bar.step(f'evaluating {name}')
-        results.append(RunResults(name, ev.calc(loaded, duplicates=args.duplicates, memory_limit=budget)))
+        results.append(RunResults(name, ev.calc(loaded, duplicates=args.duplicates) if loaded is not None else
+                                  ev.calc_in_chunks(path, duplicates=args.duplicates, memory_limit=budget)))
     return results
 
 
