@@ -56,9 +56,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             raise ComparisonError('--slices prints as table, markdown or csv, without --ranks')
         sliced = compare_slices(runs, qrels, measures, read_slices(args.slices), **options)
         text = (sliced.to_dataframe().to_csv(index=False) if args.format == 'csv' else
-                '\n'.join(f'Slice {name!r} ({len(cmp.query_ids)} queries)\n' + render(cmp, args.format, args.places,
-                                                                                     args.show)
-                          for name, cmp in sliced.items()))
+                (sliced.to_table if args.format == 'table' else sliced.to_markdown)(args.places, args.show))
     else:
         comparison = compare(runs, qrels, measures, **options)
         text = render(comparison, args.format, args.places, args.show)

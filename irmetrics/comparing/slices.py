@@ -11,7 +11,7 @@ still needs the exact randomisation test to be able to reach ``alpha`` on each s
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -49,8 +49,20 @@ class SlicedComparison(Mapping[str, Comparison]):
     def _first(self) -> Comparison:
         return next(iter(self._slices.values()))
 
+    def to_table(self, places: int = 4, show: Sequence[str] = ()) -> str:
+        """Each slice's :meth:`Comparison.to_table` under its name and size (what ``print`` shows)."""
+        return self._each(lambda cmp: cmp.to_table(places, show))
+
+    def to_markdown(self, places: int = 4, show: Sequence[str] = ()) -> str:
+        """Each slice's :meth:`Comparison.to_markdown` under its name and size."""
+        return self._each(lambda cmp: cmp.to_markdown(places, show))
+
+    def _each(self, render: Callable[[Comparison], str]) -> str:
+        return '\n'.join(f'Slice {name!r} ({len(cmp.query_ids)} queries)\n{render(cmp)}'
+                         for name, cmp in self._slices.items())
+
     def __str__(self) -> str:
-        return '\n'.join(f'Slice {name!r} ({len(cmp.query_ids)} queries)\n{cmp}' for name, cmp in self._slices.items())
+        return self.to_table()
 
     def __repr__(self) -> str:
         return f'<SlicedComparison: {len(self)} slices of {len(self._first.runs)} runs>'
