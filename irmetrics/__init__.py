@@ -9,7 +9,8 @@ The public API only: everything is defined in the packages below it (docs/archit
 is), :mod:`irmetrics.measures` (the definitions), :mod:`irmetrics.dialects` (measure names),
 :mod:`irmetrics.providers` (the engines), :mod:`irmetrics.api` (the evaluator, the calculation
 functions, results), :mod:`irmetrics.rendering` (results as text), :mod:`irmetrics.comparing` (comparing
-runs: ``irmetrics.compare`` and its companions, imported on first use), :mod:`irmetrics.bridges`
+runs: ``irmetrics.compare`` and its companions, imported on first use), :mod:`irmetrics.trust` (checking the
+evaluation: ties, agreement, judgments, pools, imported on first use), :mod:`irmetrics.bridges`
 (irmetrics inside ir_measures and PyTerrier) and :mod:`irmetrics.errors`.
 """
 import importlib
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
 
 #: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
 _COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison')
+#: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
+_TRUST: tuple[str, ...] = ()
 
 
 def __getattr__(name: str) -> Any:
@@ -63,6 +66,11 @@ def __getattr__(name: str) -> Any:
         package = importlib.import_module('.comparing', __name__)
         values = {n: getattr(package, n) for n in _COMPARE}
         globals().update(values)                # later lookups find them without this function
+        return values[name]
+    if name in _TRUST:
+        package = importlib.import_module('.trust', __name__)
+        values = {n: getattr(package, n) for n in _TRUST}
+        globals().update(values)
         return values[name]
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
@@ -73,4 +81,4 @@ __all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'co
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',
            'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'SlicedComparison', 'to_qrels', 'to_run',
            'UnknownMeasureError',
-           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_measure_names]
+           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_TRUST, *_measure_names]
