@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 #: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
 _COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison')
 #: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
-_TRUST: tuple[str, ...] = ()
+_TRUST: tuple[str, ...] = ('TieDependence', 'tie_dependence')
 
 
 def __getattr__(name: str) -> Any:

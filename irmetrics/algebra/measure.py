@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MeasureError, UnknownMeasureError
-from .params import NOT_PROVIDED, REQUIRED, Param
+from .params import NOT_PROVIDED, REQUIRED, TIES, Param
 
 #: Value of a query that is in the qrels but absent from the run, for measures
 #: that are computed on the empty ranking instead (NumQ, NumRel: trec_eval -c).
@@ -36,6 +36,15 @@ UNDEFINED = math.nan
 #: (URisk, TRisk of a run against a baseline); ``'runs'``: several runs at once, one value per run
 #: (discriminative power, agreement between the rankings of systems).
 SCOPES = ('query', 'run', 'baseline', 'runs')
+
+#: How a family's values depend on the order of documents with equal scores (:attr:`MeasureDef.tie_order`).
+#: ``'irrelevant'``: they do not (set measures, counts); ``'expected'``: the exact expectation over every
+#: order of the tied documents has a closed form, which ``ties='expected'`` computes; ``'monotone'``: no
+#: closed form of the expectation is known, but ranking a document of a higher grade above one of a lower
+#: grade never moves the value the other way, so the orders that put the higher grades first and last
+#: give its lowest and highest values; ``'unknown'``: none of these is known.  Both ``'expected'`` and
+#: ``'monotone'`` families are monotone in that sense (tested by enumerating tie orders).
+TIE_ORDERS = ('irrelevant', 'expected', 'monotone', 'unknown')
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +67,8 @@ class MeasureDef:
     interface (:class:`~irmetrics.providers.base.Prepared`) and in the API.
     ``items``: what the measure reads of the items beyond the judgments ('popularity', 'users',
     'features'), given as :class:`irmetrics.Items` to the evaluation.
+    ``tie_order``: how its values depend on the order of tied documents (:data:`TIE_ORDERS`); every family
+    takes the parameter ``ties``, and ``ties='expected'`` is refused where the family has no closed form.
     ``reads_to_cutoff``: a measure of the family with an integer cutoff ``k`` that ranks every document
     (not ``judged_only``) reads only the first ``k`` of each ranking, so a ranking cut at ``k`` gives
     the same value (:attr:`Measure.depth`; true of every built-in family, and tested for each).
@@ -80,10 +91,15 @@ class MeasureDef:
     scope: str = 'query'
     reads_to_cutoff: bool = True
     items: tuple[str, ...] = ()
+    tie_order: str = 'unknown'
     _index: dict[str, Param] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        if not any(p.name == TIES.name for p in self.params):
+            object.__setattr__(self, 'params', (*self.params, TIES))
         self._index.update({p.name: p for p in self.params})
+        if self.tie_order not in TIE_ORDERS:
+            raise TypeError(f'{self.name}: tie_order {self.tie_order!r} is not one of {", ".join(TIE_ORDERS)}')
         if self.at_param is not None and self.at_param not in self._index:
             raise TypeError(f'{self.name}: at_param {self.at_param!r} is not a parameter')
         if self.scope not in SCOPES:
@@ -130,6 +146,10 @@ class Measure:
             param = self.definition.param(name)
             values[name] = param.validate(value)
         params = _canonical(self.definition, values)
+        if values.get(TIES.name) == 'expected' and self.definition.tie_order not in ('irrelevant', 'expected'):
+            raise MeasureError(f"{self.definition.name}(ties='expected'): no exact expectation over the orders of tied "
+                               f'documents is known for {self.definition.name}; measures with one: '
+                               f'{", ".join(_families_with_expectation())}')
         if self.definition.check is not None:
             self.definition.check(dict(params))
         return Measure(self.definition, params)
@@ -239,6 +259,10 @@ class Measure:
         """``irmetrics.evaluator([self], qrels)``: an ``Evaluator`` reusable across runs."""
         import irmetrics
         return irmetrics.evaluator([self], qrels, **kwargs)
+
+
+def _families_with_expectation() -> list[str]:
+    return sorted(d.name for d in REGISTRY.definitions() if d.tie_order in ('irrelevant', 'expected'))
 
 
 def _rebuild(name: str, params: tuple[tuple[str, Any], ...]) -> Measure:

@@ -87,5 +87,10 @@ AGGREGATION = Param('agg', Choice('mean', 'gmean'), 'mean',
                     'at 1e-5 (GEOMETRIC_MEAN_FLOOR) first, as trec_eval\'s gm_map and gm_bpref')
 #: The floor trec_eval puts under each value before a geometric mean (its MIN_GEO_MEAN).
 GEOMETRIC_MEAN_FLOOR = 1e-5
+#: How documents with equal scores are ordered: every measure takes it (:class:`~.measure.MeasureDef` adds it).
+TIES = Param('ties', Choice('trec_eval', 'expected'), 'trec_eval',
+             "'trec_eval': tied documents in trec_eval's order (document id descending); 'expected': the exact "
+             'expected value over every order of the tied documents, equally likely (McSherry and Najork, ECIR '
+             "2008), where the measure's family has one (docs/checking.md)")
 P_PERSISTENCE = Param('p', Float(0, 1, low_open=True, high_open=True), 0.8,
                       'persistence: probability that the user goes on to the next rank')

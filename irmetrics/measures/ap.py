@@ -2,13 +2,24 @@
 from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import AGGREGATION, CUTOFF, JUDGED_ONLY, REL, Param
 from ..constraints import Choice
+from ..errors import MeasureError
 
 DIVISOR = Param('divisor', Choice('num_rel', 'num_rel_ret'), 'num_rel',
                 "'num_rel': the relevant documents in the qrels (trec_eval); 'num_rel_ret': the relevant "
                 "documents retrieved (within the cutoff), as cwl_eval's AP does")
 
+
+
+def _check(params):
+    if params.get('ties') == 'expected' and params.get('divisor') == 'num_rel_ret' and 'cutoff' in params:
+        raise MeasureError("AP(ties='expected', divisor='num_rel_ret') with a cutoff: the divisor (the relevant "
+                           'documents within the cutoff) then depends on the order of tied documents too, and the '
+                           'expectation of the ratio has no closed form here; use the default divisor or no cutoff')
+
+
 AP = register(MeasureDef(
     name='AP',
+    tie_order='expected',
     params=(CUTOFF, REL, JUDGED_ONLY, DIVISOR, AGGREGATION),
     summary='Mean of the precision values at the ranks of the relevant documents retrieved.',
     formula='AP@k = (1/R) * sum over ranks i <= k holding a relevant document of P@i, '
@@ -24,10 +35,12 @@ AP = register(MeasureDef(
           'hard; only the aggregate differs from AP, the per-query values are AP\'s.',
     citation='D. Harman. Overview of the First Text REtrieval Conference (TREC-1). 1992. GMAP: S. Robertson. '
              'On GMAP and Other Transformations. CIKM 2006.',
+    check=_check,
 ), aliases={'MAP': {}, 'GMAP': {'agg': 'gmean'}})
 
 YAAP = register(MeasureDef(
     name='YAAP',
+    tie_order='monotone',
     params=(REL, JUDGED_ONLY),
     at_param=None,
     summary='Yet another average precision: a log-odds form of AP that averages better over queries.',

@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF, REL
 
 AUC = register(MeasureDef(
     name='AUC',
+    tie_order='monotone',
     params=(CUTOFF, REL),
     summary='Probability that a relevant document is ranked above a judged non-relevant one (ROC-AUC).',
     formula='AUC@k = (1 / (R N)) * sum over pairs (r, n) of [r above n] + [r, n tied] / 2, R relevant '

@@ -4,6 +4,7 @@ from ..algebra.params import AGGREGATION, REL
 
 Bpref = register(MeasureDef(
     name='Bpref',
+    tie_order='monotone',
     params=(REL, AGGREGATION),
     at_param=None,
     summary='How often judged relevant documents are ranked above judged non-relevant ones; '

@@ -9,6 +9,7 @@ from ..constraints import Bool, Int
 
 NumQ = register(MeasureDef(
     name='NumQ',
+    tie_order='irrelevant',
     params=(),
     at_param=None,
     summary='Number of queries evaluated (the queries of the qrels).',
@@ -18,6 +19,7 @@ NumQ = register(MeasureDef(
 
 NumRel = register(MeasureDef(
     name='NumRel',
+    tie_order='irrelevant',
     params=(REL,),
     at_param=None,
     summary='Number of relevant documents in the qrels, whether retrieved or not.',
@@ -27,6 +29,7 @@ NumRel = register(MeasureDef(
 
 NumRet = register(MeasureDef(
     name='NumRet',
+    tie_order='irrelevant',
     params=(Param('rel', Int(), NOT_PROVIDED,
                   'count only retrieved documents with at least this grade (NumRet(rel=1) is '
                   'trec_eval num_rel_ret); all retrieved documents when not given'),

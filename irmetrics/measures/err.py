@@ -15,6 +15,7 @@ _ERR_CITATION = ('O. Chapelle, D. Metzler, Y. Zhang and P. Grinspan. Expected Re
 
 ERR = register(MeasureDef(
     name='ERR',
+    tie_order='monotone',
     params=(CUTOFF, MAX_GRADE),
     summary='Expected reciprocal rank of the document at which a cascading user stops.',
     formula=_ERR_FORMULA,
@@ -26,6 +27,7 @@ ERR = register(MeasureDef(
 
 nERR = register(MeasureDef(
     name='nERR',
+    tie_order='monotone',
     params=(CUTOFF, MAX_GRADE),
     summary='ERR divided by the ERR of the ideal ranking.',
     formula='nERR@k = ERR@k / ideal ERR@k, the ideal ranking being the judged documents by grade '

@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 F1 = register(MeasureDef(
     name='F1',
+    tie_order='expected',
     params=(CUTOFF, REL, JUDGED_ONLY),
     summary='Harmonic mean of precision and recall at k (of the whole ranking without a cutoff).',
     formula='F1@k = 2 P@k R@k / (P@k + R@k), with P@k = hits@k / k (hits / n without a cutoff, n the '

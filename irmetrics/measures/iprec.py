@@ -24,6 +24,7 @@ _CITATION = ('C. Buckley and E. M. Voorhees. Retrieval System Evaluation. In TRE
 
 IPrec = register(MeasureDef(
     name='IPrec',
+    tie_order='monotone',
     params=(RECALL_LEVEL, REL, JUDGED_ONLY, ROUNDING),
     at_param='recall',
     summary='Interpolated precision at a recall level: the highest precision at any rank whose '
@@ -39,6 +40,7 @@ IPrec = register(MeasureDef(
 
 IPrecAvg = register(MeasureDef(
     name='IPrecAvg',
+    tie_order='monotone',
     params=(LEVELS, REL, JUDGED_ONLY, ROUNDING),
     at_param=None,
     summary='Interpolated precision averaged over recall levels: by default the classic 11-point average.',

@@ -5,6 +5,7 @@ from ..algebra.params import CUTOFF, CUTOFF_REQUIRED, JUDGED_ONLY
 
 Judged = register(MeasureDef(
     name='Judged',
+    tie_order='expected',
     params=(CUTOFF,),
     summary='Fraction of the top k retrieved documents that have a relevance judgment.',
     formula='Judged@k = |{documents in the top k that appear in the qrels}| / min(k, n), n the number '
@@ -18,6 +19,7 @@ Judged = register(MeasureDef(
 
 Unjudged = register(MeasureDef(
     name='Unjudged',
+    tie_order='expected',
     params=(CUTOFF_REQUIRED, JUDGED_ONLY),
     summary='Fraction of the top k that the qrels leave unjudged: a warning sign for a run the pool did '
             'not cover (trec_eval unj).',

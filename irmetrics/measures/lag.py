@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 LAG = register(MeasureDef(
     name='LAG',
+    tie_order='monotone',
     params=(CUTOFF, REL, JUDGED_ONLY),
     at_param='cutoff',
     summary='Mean number of non-relevant documents ranked above each relevant document (lower is better).',

@@ -14,6 +14,7 @@ _GAIN = ('gain(g) = g by default, or gains[g]; negative grades (and unjudged doc
 
 nDCG = register(MeasureDef(
     name='nDCG',
+    tie_order='expected',
     params=(CUTOFF, DCG_FORM, GAINS, JUDGED_ONLY),
     summary='Discounted cumulative gain of the ranking divided by that of the ideal ranking.',
     formula='DCG@k = sum_{i=1..k} gain(rel_i) / log2(i + 1); nDCG@k = DCG@k / IDCG@k, where IDCG@k is '
@@ -31,6 +32,7 @@ nDCG = register(MeasureDef(
 
 DCG = register(MeasureDef(
     name='DCG',
+    tie_order='expected',
     params=(CUTOFF, DCG_FORM, GAINS, JUDGED_ONLY),
     summary='Discounted cumulative gain of the ranking (not normalised).',
     formula='DCG@k = sum_{i=1..min(k, n)} gain(rel_i) / log2(i + 1). ' + _GAIN,
@@ -43,6 +45,7 @@ DCG = register(MeasureDef(
 
 IDCG = register(MeasureDef(
     name='IDCG',
+    tie_order='irrelevant',
     params=(CUTOFF, DCG_FORM, GAINS),
     summary='Discounted cumulative gain of the ideal ranking: the divisor of nDCG, a property of the qrels.',
     formula='IDCG@k = the DCG@k of the judged documents sorted by gain, highest first. ' + _GAIN,
@@ -62,6 +65,7 @@ _CURVE_CITATION = ('K. Järvelin and J. Kekäläinen. Cumulated Gain-Based Evalu
 
 nDCGRel = register(MeasureDef(
     name='nDCGRel',
+    tie_order='monotone',
     params=(GAINS, JUDGED_ONLY),
     at_param=None,
     summary='nDCG averaged over the relevant documents: at the rank of each one retrieved, at the end of the '
@@ -76,6 +80,7 @@ nDCGRel = register(MeasureDef(
 
 RnDCG = register(MeasureDef(
     name='RnDCG',
+    tie_order='monotone',
     params=(GAINS, REL.with_doc('the query scores 0 unless it has a judged document of grade >= rel (trec_eval '
                                 'computes Rndcg only where num_rel at its level -l is positive); the gains do not '
                                 'depend on it'), JUDGED_ONLY),

@@ -11,6 +11,7 @@ def _check(params):
 
 G = register(MeasureDef(
     name='G',
+    tie_order='monotone',
     params=(GAINS, REL.with_default(NOT_PROVIDED, 'binary gains: 1 for grades >= rel, else 0 (trec_eval binG); '
                                                   'without it the gains are graded'), JUDGED_ONLY),
     at_param=None,

@@ -22,6 +22,7 @@ def _check(params):
 
 RBP = register(MeasureDef(
     name='RBP',
+    tie_order='expected',
     params=(CUTOFF, P_PERSISTENCE, RBP_REL, RBP_MAX_REL, GAINS, JUDGED_ONLY),
     summary='Expected rate of gain of a user who goes on to the next rank with probability p.',
     formula='RBP@k = (1 - p) * sum_{i=1..min(k, n)} gain_i * p^(i-1); gain_i = 1 if grade_i >= rel else 0 '
@@ -41,6 +42,7 @@ RBP = register(MeasureDef(
 
 RBPResidual = register(MeasureDef(
     name='RBPResidual',
+    tie_order='monotone',
     params=(CUTOFF, P_PERSISTENCE, JUDGED_ONLY,
             Param('tail', Choice('always', 'if_unjudged'), 'always',
                   "'always': the residual always counts the ranks beyond the ranking; 'if_unjudged': it is 0 "

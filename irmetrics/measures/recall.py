@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
 
 R = register(MeasureDef(
     name='R',
+    tie_order='expected',
     params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY),
     summary='Fraction of the relevant documents that appear in the top k.',
     formula='R@k = |{relevant documents in the top k}| / R, with R the number of relevant documents '

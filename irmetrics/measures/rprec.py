@@ -6,6 +6,7 @@ from ..constraints import Float
 
 Rprec = register(MeasureDef(
     name='Rprec',
+    tie_order='expected',
     params=(REL, JUDGED_ONLY, Param('mult', Float(0), 1.0,
                                     'measure at rank c = int(mult * R + 0.9) instead of R (trec_eval Rprec_mult)')),
     at_param=None,

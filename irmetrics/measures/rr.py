@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 RR = register(MeasureDef(
     name='RR',
+    tie_order='expected',
     params=(CUTOFF, REL, JUDGED_ONLY),
     summary='Reciprocal of the rank of the first relevant document (0 if none in the top k).',
     formula='RR@k = 1 / min{i <= k : document at rank i is relevant}, or 0 if there is none',

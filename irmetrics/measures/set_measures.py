@@ -7,6 +7,7 @@ _SET_CITATION = 'C. J. van Rijsbergen. Information Retrieval, 2nd ed. Butterwort
 
 SetP = register(MeasureDef(
     name='SetP',
+    tie_order='irrelevant',
     params=(REL, Param('relative', Bool(), False,
                        'divide by min(retrieved, R) instead of the number retrieved (trec_eval set_relative_P)'),
             JUDGED_ONLY),
@@ -18,6 +19,7 @@ SetP = register(MeasureDef(
 
 SetR = register(MeasureDef(
     name='SetR',
+    tie_order='irrelevant',
     params=(REL,),
     at_param=None,
     summary='Recall of the whole retrieved set.',
@@ -27,6 +29,7 @@ SetR = register(MeasureDef(
 
 SetF = register(MeasureDef(
     name='SetF',
+    tie_order='irrelevant',
     params=(REL, Param('beta', Float(0, low_open=False), 1.0,
                        'weight of recall relative to precision in the harmonic mean'),
             JUDGED_ONLY),
@@ -38,6 +41,7 @@ SetF = register(MeasureDef(
 
 SetAP = register(MeasureDef(
     name='SetAP',
+    tie_order='irrelevant',
     params=(REL, JUDGED_ONLY),
     at_param=None,
     summary='Unranked average precision: SetP times SetR.',

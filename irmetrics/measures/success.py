@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
 
 Success = register(MeasureDef(
     name='Success',
+    tie_order='expected',
     params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY),
     summary='1 if a relevant document appears in the top k, else 0.',
     formula='Success@k = 1 if |{relevant documents in the top k}| > 0 else 0',

@@ -5,6 +5,7 @@ from ..constraints import Float, Int
 
 Utility = register(MeasureDef(
     name='Utility',
+    tie_order='irrelevant',
     params=(Param('rel_ret', Float(), 1.0, 'worth of each relevant document retrieved'),
             Param('nonrel_ret', Float(), -1.0, 'worth of each non-relevant document retrieved'),
             Param('rel_unret', Float(), 0.0, 'worth of each relevant document not retrieved'),

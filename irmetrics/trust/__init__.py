@@ -4,4 +4,6 @@ whether a measure tells systems apart and a reproduction is faithful.
 
 Built on the public API and on :mod:`irmetrics.comparing` (never on engines); imported on first use.
 """
-__all__: list[str] = []
+from .ties import TieDependence, tie_dependence
+
+__all__: list[str] = ['TieDependence', 'tie_dependence']

@@ -6,6 +6,7 @@ from ...algebra.measure import Measure
 from ...measures import AP, YAAP
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
+from .ties import expected_ap, expects
 
 
 @kernel(AP)
@@ -13,10 +14,12 @@ def average_precision(measure: Measure, t: RankedTable):
     rel = measure['rel']
     mask = t.relevant(rel)
     rank = t.rank_in(measure['judged_only'])[mask]
-    seen = t.count_before(mask) + 1                 # relevant documents up to and including this one
-    precision_at = seen / (rank + 1.0)
     within = rank < cutoff_of(measure)
-    sums = t.total(mask, np.where(within, precision_at, 0.0))
+    if expects(measure):        # the divisor num_rel_ret then has no cutoff (the definition's check)
+        sums = expected_ap(t, rel, cutoff_of(measure), measure['judged_only'])
+    else:
+        seen = t.count_before(mask) + 1                 # relevant documents up to and including this one
+        sums = t.total(mask, np.where(within, seen / (rank + 1.0), 0.0))
     if measure['divisor'] == 'num_rel_ret':
         return safe_divide(sums, t.total(mask, within.astype(np.float64)))
     return safe_divide(sums, t.index.num_rel(rel))

@@ -3,8 +3,9 @@ from ...algebra.measure import Measure
 from ...measures import Hits
 from .kernels import cutoff_of, kernel
 from .table import RankedTable
+from .ties import count_within, expects
 
 
 @kernel(Hits)
 def hits(measure: Measure, t: RankedTable):
-    return t.count(t.relevant(measure['rel']) & (t.rank_in(measure['judged_only']) < cutoff_of(measure)))
+    return count_within(t, t.relevant(measure['rel']), cutoff_of(measure), measure['judged_only'], expects(measure))

@@ -6,12 +6,14 @@ from ...algebra.measure import Measure
 from ...measures import Judged, Unjudged
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import RankedTable
+from .ties import count_within, expects
 
 
 @kernel(Judged)
 def judged(measure: Measure, t: RankedTable):
     k = cutoff_of(measure)
-    return safe_divide(t.count(t.rank < k), np.minimum(t.n_ret, k))
+    return safe_divide(count_within(t, np.ones(len(t.rank), dtype=bool), k, False, expects(measure)),
+                       np.minimum(t.n_ret, k))
 
 
 @kernel(Unjudged)
@@ -19,5 +21,5 @@ def unjudged(measure: Measure, t: RankedTable):
     k = measure['cutoff']
     if measure['judged_only']:
         return np.zeros(t.nq)
-    judged_in_top = t.count((t.grade >= 0) & (t.rank < k))
+    judged_in_top = count_within(t, t.grade >= 0, k, False, expects(measure))
     return (np.minimum(t.n_ret, k) - judged_in_top) / k

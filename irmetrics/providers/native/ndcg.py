@@ -12,6 +12,7 @@ from ...errors import MeasureError
 from ...measures import DCG, IDCG, RnDCG, nDCG, nDCGRel
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
+from .ties import expects, sum_within
 
 #: The greatest exponent of an exponential gain (2^960 - 1, as :data:`~irmetrics.constraints.MAX_GAIN`).
 MAX_EXP_GAIN = 960
@@ -61,9 +62,9 @@ def _form(measure: Measure) -> tuple[tuple | None, bool]:
 
 def _dcg(measure: Measure, t: RankedTable) -> np.ndarray:
     gains, exp = _form(measure)
-    rank = t.rank_in(measure['judged_only'])
-    within = (rank < cutoff_of(measure)) & (rank >= 0)
-    return t.total(within, gain_of(t.grade[within], gains, exp) * discount(rank[within]))
+    ranked = t.rank_in(measure['judged_only']) >= 0
+    return sum_within(t, ranked, gain_of(t.grade[ranked], gains, exp), discount, cutoff_of(measure),
+                      measure['judged_only'], expects(measure))
 
 
 @kernel(nDCG)

@@ -5,12 +5,13 @@ from ...algebra.measure import Measure
 from ...measures import P
 from .kernels import kernel, safe_divide
 from .table import RankedTable
+from .ties import count_within, expects
 
 
 @kernel(P)
 def precision(measure: Measure, t: RankedTable):
     k, rel = measure['cutoff'], measure['rel']
-    hits = t.count(t.relevant(rel) & (t.rank_in(measure['judged_only']) < k))
+    hits = count_within(t, t.relevant(rel), k, measure['judged_only'], expects(measure))
     if measure['relative']:
         return safe_divide(hits, np.minimum(t.index.num_rel(rel), k))
     return hits / k

@@ -7,6 +7,7 @@ from ...measures import RBP, RBPResidual
 from .kernels import cutoff_of, kernel
 from .ndcg import gain_of, gains_of
 from .table import QrelsIndex, RankedTable
+from .ties import expects, sum_within
 
 
 def query_gain_range(index: QrelsIndex, gains: tuple | None) -> tuple[np.ndarray, np.ndarray]:
@@ -61,10 +62,12 @@ def running_powers(p: float, n: int) -> np.ndarray:
 def rank_biased_precision(measure: Measure, t: RankedTable):
     """m_rbp.c's order: the sum over ranks of gain * p**i (p**i a running product), then times (1 - p)."""
     p = measure['p']
-    rank = t.rank_in(measure['judged_only'])
-    within = (rank >= 0) & (rank < cutoff_of(measure))
-    powers = running_powers(p, int(rank[within].max(initial=0)) + 1)
-    return (1.0 - p) * t.total(within, rbp_gain(measure, t, np.flatnonzero(within)) * powers[rank[within]])
+    ranked = t.rank_in(measure['judged_only']) >= 0
+
+    def powers(rank: np.ndarray) -> np.ndarray:
+        return running_powers(p, int(rank.max(initial=0)) + 1)[rank]
+    return (1.0 - p) * sum_within(t, ranked, rbp_gain(measure, t, np.flatnonzero(ranked)), powers, cutoff_of(measure),
+                                  measure['judged_only'], expects(measure))
 
 
 @kernel(RBPResidual)

@@ -3,10 +3,11 @@ from ...algebra.measure import Measure
 from ...measures import R
 from .kernels import kernel, safe_divide
 from .table import RankedTable
+from .ties import count_within, expects
 
 
 @kernel(R)
 def recall(measure: Measure, t: RankedTable):
     rel = measure['rel']
-    hits = t.relevant(rel) & (t.rank_in(measure['judged_only']) < measure['cutoff'])
-    return safe_divide(t.count(hits), t.index.num_rel(rel))
+    hits = count_within(t, t.relevant(rel), measure['cutoff'], measure['judged_only'], expects(measure))
+    return safe_divide(hits, t.index.num_rel(rel))

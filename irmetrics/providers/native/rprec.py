@@ -5,11 +5,12 @@ from ...algebra.measure import Measure
 from ...measures import Rprec
 from .kernels import kernel, safe_divide
 from .table import RankedTable
+from .ties import count_within, expects
 
 
 @kernel(Rprec)
 def r_precision(measure: Measure, t: RankedTable):
     rel = measure['rel']
     depth = (measure['mult'] * t.index.num_rel(rel) + 0.9).astype(np.int64)     # R itself when mult = 1
-    hits = t.relevant(rel) & (t.rank_in(measure['judged_only']) < depth[t.query])
-    return safe_divide(t.count(hits), depth)
+    hits = count_within(t, t.relevant(rel), depth[t.query], measure['judged_only'], expects(measure))
+    return safe_divide(hits, depth)

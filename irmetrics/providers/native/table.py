@@ -111,7 +111,8 @@ class RankedTable:
     pooled but unjudged, as trec_eval reads it), ``judged_rank`` (0-based rank
     among the judged documents, those with grade >= 0; -1 for the others).
     Per query: ``n_ret`` (ranking length) and ``n_judged_ret``.  ``judgment``
-    is each row's position in ``index.keys`` (to reach per-subtopic judgments).
+    is each row's position in ``index.keys`` (to reach per-subtopic judgments); ``position`` its position
+    in the run's ranked order (``run.order``).
     """
 
     def __init__(self, index: QrelsIndex, run: Run):
@@ -145,9 +146,10 @@ class RankedTable:
         later = (query[1:] > query[:-1]) | ((query[1:] == query[:-1]) & (rank[1:] > rank[:-1]))
         if not later.all():                          # rows not yet by (query, rank): a run not in ranked order
             order = np.lexsort((rank, query))
-            query, rank, at = query[order], rank[order], at[order]
+            query, rank, at, position = query[order], rank[order], at[order], position[order]
         self.query = query
         self.rank = rank
+        self.position = position
         self.judgment = at
         self.grade = index.grades[self.judgment]
         self.offsets = offsets_of(self.query, self.nq)
@@ -183,6 +185,39 @@ class RankedTable:
     def rank_in(self, judged_only: bool) -> np.ndarray:
         """Ranks of the judged rows in the ranking, or among judged documents (trec_eval -J)."""
         return self.judged_rank if judged_only else self.rank
+
+    def tie_groups(self, judged_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The documents each row is tied with (equal scores, compared as doubles, in one query's ranking):
+        per row, a group number (rows of one group are contiguous; numbers ascend), the 0-based rank of the
+        group's first document and the group's size, in the ranking the measures see (the judged
+        documents only with ``judged_only``, where rows outside it get group -1, start -1 and size 0)."""
+        return self.memo(('tie_groups', judged_only), lambda: self._tie_groups(judged_only))
+
+    def _tie_groups(self, judged_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        run = self.run
+        ranked_scores = run.scores[run.order]
+        first = np.zeros(len(ranked_scores), dtype=bool)
+        first[run.offsets[:-1][np.diff(run.offsets) > 0]] = True          # every ranking starts a group
+        first[1:] |= ranked_scores[1:] != ranked_scores[:-1]
+        starts = np.flatnonzero(first)
+        group = np.searchsorted(starts, self.position, side='right') - 1
+        size = np.append(starts[1:], len(ranked_scores))[group] - starts[group]
+        start = self.rank - (self.position - starts[group])
+        if not judged_only:
+            return group, start, size
+        judged = self.judged_rank >= 0
+        kept = group[judged]
+        new = np.ones(len(kept), dtype=bool)
+        new[1:] = kept[1:] != kept[:-1]
+        number = np.cumsum(new) - 1
+        heads = np.flatnonzero(new)
+        out_group = np.full(len(group), -1, dtype=np.int64)
+        out_start = np.full(len(group), -1, dtype=np.int64)
+        out_size = np.zeros(len(group), dtype=np.int64)
+        out_group[judged] = number
+        out_start[judged] = self.judged_rank[judged][heads][number]
+        out_size[judged] = np.diff(np.append(heads, len(kept)))[number]
+        return out_group, out_start, out_size
 
     def ret_count(self, judged_only: bool) -> np.ndarray:
         """Per query, the length of the ranking (only judged documents with judged_only)."""

@@ -1,0 +1,186 @@
+"""How much of a score is tie order: each measure in trec_eval's order, its expectation over every order of the
+tied documents, and its lowest and highest value over those orders, per query and over the run.
+
+Documents with equal scores may be ranked in any order: trec_eval puts them by document id (descending),
+other tools otherwise, and so the same run gets different numbers.  :func:`tie_dependence` says how much:
+
+* ``expected``: the measure with ``ties='expected'``, the exact mean over every order of the tied documents
+  (McSherry and Najork, ECIR 2008); NaN for the families without a closed form;
+* ``lowest`` / ``highest``: the measure on the run with its tied documents ordered worst first (lower grades,
+  then unjudged documents, above higher grades) and best first.  For every family whose ``tie_order`` is
+  ``'expected'`` or ``'monotone'`` these are the exact minimum and maximum over the tie orders: ranking a
+  document of a higher grade above one of a lower grade never moves such a measure the other way, so
+  sorting each tie group by grade reaches both ends (checked by enumerating the orders in the tests).
+  NaN for the families where that is not known, and for gain maps that do not grow with the grade.
+
+No order is enumerated: four evaluations of the run (as given, expected, best first, worst first).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..algebra.measure import Measure
+from ..api.calc import evaluator as build_evaluator
+from ..api.evaluator import Evaluator
+from ..data.inputs import to_run
+from ..data.qrels import Qrels
+from ..data.run import Run
+from ..errors import MeasureError
+
+#: The families whose lowest and highest values over tie orders the best-first and worst-first orders give.
+_ORDERED = ('irrelevant', 'expected', 'monotone')
+
+
+@dataclass(frozen=True)
+class TieDependence:
+    """The result of :func:`tie_dependence`: per query (rows in the qrels' order) and measure, the value in
+    trec_eval's order, the expectation over tie orders and the lowest and highest value over them.
+
+    ``value``, ``expected``, ``lowest`` and ``highest`` are arrays of shape (queries, measures).
+    """
+
+    query_ids: list[str]
+    measures: list[Measure]
+    value: np.ndarray
+    expected: np.ndarray
+    lowest: np.ndarray
+    highest: np.ndarray
+
+    @property
+    def depends(self) -> np.ndarray:
+        """Per query and measure, whether the value depends on the order of tied documents."""
+        return self.highest > self.lowest
+
+    def summary(self) -> dict[Measure, dict[str, float]]:
+        """Per measure: the mean in trec_eval's order, the expected mean, the lowest and highest mean over
+        tie orders, their difference (``spread``) and the share of queries whose value depends on tie order
+        (NaN where the lowest and highest are unknown)."""
+        out = {}
+        with np.errstate(invalid='ignore'):
+            for i, m in enumerate(self.measures):
+                known = not np.isnan(self.lowest[:, i]).all()
+                low, high = np.nanmean(self.lowest[:, i]) if known else np.nan, \
+                    np.nanmean(self.highest[:, i]) if known else np.nan
+                out[m] = {'value': float(np.nanmean(self.value[:, i])),
+                          'expected': float(np.nanmean(self.expected[:, i])) if not np.isnan(self.expected[:, i]).all()
+                          else np.nan,
+                          'lowest': float(low), 'highest': float(high), 'spread': float(high - low),
+                          'queries_tied': float(np.mean(self.depends[:, i])) if known else np.nan}
+        return out
+
+    def to_pandas(self) -> Any:
+        """One row per query and measure: query_id, measure, value, expected, lowest, highest."""
+        import pandas as pd
+        nq, nm = self.value.shape
+        return pd.DataFrame({'query_id': np.repeat(self.query_ids, nm), 'measure': [str(m) for m in self.measures] * nq,
+                             'value': self.value.ravel(), 'expected': self.expected.ravel(),
+                             'lowest': self.lowest.ravel(), 'highest': self.highest.ravel()})
+
+    def to_table(self, places: int = 4) -> str:
+        """The summary as a text table, one row per measure."""
+        from ..rendering.text import text_table
+        from ..rendering.values import format_value
+        head = ['measure', 'trec_eval', 'expected', 'lowest', 'highest', 'spread', 'queries tied']
+        rows = [[str(m)] + [format_value(m, s[k], places) for k in ('value', 'expected', 'lowest', 'highest', 'spread')]
+                + [_share(s['queries_tied'])] for m, s in self.summary().items()]
+        return text_table(head, rows, numeric_from=1)
+
+    def __str__(self) -> str:
+        return self.to_table()
+
+    def __repr__(self) -> str:
+        return f'TieDependence({len(self.query_ids)} queries, {len(self.measures)} measures)\n{self.to_table()}'
+
+
+def _share(x: float) -> str:
+    return 'nan' if x != x else f'{100 * x:.0f}%'
+
+
+def tie_dependence(measures: Iterable[Any] | Any, qrels: Any, run: Any, **kwargs: Any) -> TieDependence:
+    """How much of each measure's value is the order of tied documents (see the module docstring).
+
+    ``measures``, ``qrels`` and ``run`` as :func:`irmetrics.calc` takes them (measures of one query each);
+    ``kwargs`` go to the evaluator (``duplicates=``, ...).  A measure given with ``ties='expected'`` is read
+    as the same measure in trec_eval's order.
+    """
+    ev = build_evaluator(measures, qrels, **kwargs)
+    if len(ev.measures) != len(ev.all_measures):
+        other = next(m for m in ev.all_measures if m not in ev.measures)
+        raise MeasureError(f'tie_dependence takes measures of one query at a time; {other} is a measure of '
+                           f'{other.definition.scope!r} scope')
+    base = [m(ties='trec_eval') for m in ev.measures]
+    if base != ev.measures:
+        ev = build_evaluator(base, ev.qrels, **kwargs)
+    run = to_run(run, duplicates=kwargs.get('duplicates', 'error'))
+    value = _values(ev, run)
+    with_form = [m for m in base if m.definition.tie_order in ('irrelevant', 'expected')]
+    expected = np.full_like(value, np.nan)
+    if with_form:
+        got = _values(build_evaluator([m(ties='expected') for m in with_form], ev.qrels, **kwargs), run)
+        expected[:, [base.index(m) for m in with_form]] = got
+    lowest, highest = (_values(ev, _ordered_by_grade(run, ev.qrels, best)) for best in (False, True))
+    grades = np.unique(ev.qrels.relevance)
+    unknown = [i for i, m in enumerate(base) if not _extremes_known(m, grades)]
+    lowest[:, unknown] = highest[:, unknown] = np.nan
+    return TieDependence(ev.qrels.query_ids.to_list(), base, value, expected,
+                         np.fmin(lowest, highest), np.fmax(lowest, highest))
+
+
+def _values(ev: Evaluator, run: Run) -> np.ndarray:
+    return np.array(ev.calc(run).values, dtype=np.float64)
+
+
+def _extremes_known(measure: Measure, grades: np.ndarray) -> bool:
+    """Whether the best-first and worst-first orders give the measure's extremes: a family known to be
+    monotone in the grades, with gains (if mapped) that do not fall as the grade grows."""
+    if measure.definition.tie_order not in _ORDERED:
+        return False
+    gains = measure['gains'] if measure.definition.has_param('gains') else None
+    if not isinstance(gains, tuple):
+        return True
+    mapped = dict(gains)
+    values = [mapped.get(int(g), max(int(g), 0)) for g in grades]
+    return all(a <= b for a, b in zip(values, values[1:], strict=False))
+
+
+def _ordered_by_grade(run: Run, qrels: Qrels, best: bool) -> Run:
+    """``run`` with each tie group ordered by grade (highest first when ``best``; unjudged documents rank as
+    below every grade), else in trec_eval's order; scores replaced by distinct ones giving that order."""
+    grade = _grades(run, qrels)
+    n = len(run.scores)
+    position = np.empty(n, dtype=np.int64)
+    position[run.order] = np.arange(n)
+    ranked_scores = run.scores[run.order]
+    first = np.zeros(n, dtype=bool)
+    first[run.offsets[:-1][np.diff(run.offsets) > 0]] = True
+    first[1:] |= ranked_scores[1:] != ranked_scores[:-1]
+    group = (np.cumsum(first) - 1)[position]
+    order = np.lexsort((position, -grade if best else grade, group))
+    scores = np.empty(n, dtype=np.float64)
+    scores[order] = -np.arange(n, dtype=np.float64)        # descending along the new order
+    return Run.from_columns(run.query_ids.take(run.qidx), run.doc_ids, scores, source=run.source)
+
+
+def _grades(run: Run, qrels: Qrels) -> np.ndarray:
+    """Each run row's grade (its highest over subtopics); unjudged rows one below the lowest grade."""
+    vocab, codes = qrels.doc_ids.encode()
+    width = max(len(vocab), 1)
+    keys = qrels.qidx.astype(np.int64) * width + codes
+    order = np.lexsort((qrels.relevance, keys))
+    keys, grades = keys[order], qrels.relevance[order].astype(np.float64)
+    last = np.append(keys[1:] != keys[:-1], True)
+    keys, grades = keys[last], grades[last]
+    query = run.query_ids.lookup(qrels.query_ids)[run.qidx].astype(np.int64)
+    doc = run.doc_ids.lookup(vocab).astype(np.int64)
+    known = (query >= 0) & (doc >= 0)
+    out = np.full(len(run.scores), grades.min(initial=0.0) - 1.0)
+    row_keys = query[known] * width + doc[known]
+    at = np.minimum(np.searchsorted(keys, row_keys), max(len(keys) - 1, 0))
+    hit = keys[at] == row_keys if len(keys) else np.zeros(len(row_keys), dtype=bool)
+    found = np.flatnonzero(known)[hit]
+    out[found] = grades[at[hit]]
+    return out
