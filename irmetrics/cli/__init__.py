@@ -105,6 +105,9 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
             status = gate.run(args, sys.stdout)
             sys.stdout.flush()
             return status
+        elif command == 'ties':
+            from . import ties
+            ties.run(args, sys.stdout)
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())

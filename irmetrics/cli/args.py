@@ -3,6 +3,7 @@
     irmetrics QRELS RUN MEASURE...              one run; as in ir_measures
     irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
     irmetrics compare QRELS RUN RUN... -m MEASURE...   paired significance tests between runs
+    irmetrics ties QRELS RUN -m MEASURE...      how much of each measure is the order of tied documents
     irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
     irmetrics providers                         the engines and whether they are installed
     irmetrics trec_eval [OPTIONS] QRELS RUN     trec_eval's command line and output (:mod:`.trec_eval_command`)
@@ -19,12 +20,13 @@ from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.evaluation import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('compare', 'gate', 'measures', 'providers')
+COMMANDS = ('compare', 'gate', 'measures', 'providers', 'ties')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics compare QRELS RUN RUN... -m MEASURE [options]
        irmetrics gate QRELS RUN --against STORED.json [options]
+       irmetrics ties QRELS RUN -m MEASURE [options]
        irmetrics measures [NAME...]
        irmetrics providers
        irmetrics trec_eval [trec_eval options] QRELS RUN'''
@@ -146,6 +148,13 @@ def _evaluation_options(p: argparse.ArgumentParser) -> None:
                         'queries missing from the run, blank lines, a relevance level no grade reaches')
 
 
+def _ties_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument('--ties', choices=['trec_eval', 'expected'], default=None,
+                   help="how documents with equal scores are ordered, for every measure: trec_eval's order "
+                        "(the default) or the exact expectation over every order (ties='expected'; measures "
+                        'without one are an error; docs/checking.md)')
+
+
 def evaluate_parser() -> argparse.ArgumentParser:
     from .. import __version__
     p = _EvaluateParser(prog='irmetrics', usage=USAGE, epilog=EPILOG,
@@ -174,6 +183,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
     out.add_argument('--trec-eval', '--trec_eval', dest='trec_eval', action='store_true',
                      help="trec_eval's three-column layout and measure names (one run)")
     _evaluation_options(p)
+    _ties_option(p)
     p.add_argument('--memory-limit', '--memory_limit', dest='memory_limit', type=memory_limit, default=None,
                    metavar='SIZE', help='evaluate a run file larger than this (512M, 4G, ...; default: half of the '
                                         'memory) in chunks of complete queries, with the same numbers '
@@ -251,6 +261,7 @@ def compare_parser() -> argparse.ArgumentParser:
                    metavar='delta,p', help='also show, in the table and markdown cells, each run\'s difference from '
                    'the baseline (delta) and its corrected p-value (p)')
     _evaluation_options(p)
+    _ties_option(p)
     return p
 
 
@@ -280,11 +291,29 @@ def gate_parser() -> argparse.ArgumentParser:
     return p
 
 
+def ties_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics ties', usage='irmetrics ties QRELS RUN -m MEASURE [-m MEASURE...] [options]',
+                description='How much of each measure is the order of documents with equal scores: its mean in '
+                            "trec_eval's order, the exact expectation over every order of the tied documents, the "
+                            'lowest and highest mean over those orders, and the share of queries whose value '
+                            'depends on them (docs/checking.md).')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('run', metavar='RUN', help='the run (TREC format or Parquet)')
+    p.add_argument('-m', '--measure', action='append', required=True, metavar='MEASURE',
+                   help='measures, as in the evaluation command (repeat -m or quote several)')
+    p.add_argument('-q', '--by-query', '--by_query', dest='by_query', action='store_true',
+                   help='one row per query and measure instead of the means')
+    p.add_argument('-f', '--format', choices=['table', 'csv', 'json'], default='table', help='output format')
+    p.add_argument('-p', '--places', type=places, default=4, help='decimal places (default 4)')
+    _evaluation_options(p)
+    return p
+
+
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
     command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
         parsers = {'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
-                   'providers': providers_parser}
+                   'providers': providers_parser, 'ties': ties_parser}
         return argv[0], parsers[argv[0]]().parse_args(argv[1:])
     return 'evaluate', evaluate_parser().parse_args(argv)

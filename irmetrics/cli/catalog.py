@@ -191,12 +191,29 @@ def measure_text(defn: MeasureDef) -> str:
     lines.append(_block('aliases', ', '.join(aliases_of(defn)) or '-'))
     lines.append(_block('trec_eval', ', '.join(trec_names_of(defn)) or '-'))
     lines.append(_block('providers', '; '.join(s.describe() for s in providers_of(defn)) or '-'))
+    lines.append(_block('tied docs', ties_of(defn)))
     lines += ['', 'conventions']
     for sentence in conventions_of(defn) + ([defn.notes] if defn.notes else []):
         lines.append(_fill(sentence, WIDTH, initial_indent='  - ', subsequent_indent='    '))
     if defn.citation:
         lines += ['', _block('citation', defn.citation)]
     return '\n'.join(lines) + '\n'
+
+
+#: What each :data:`~irmetrics.algebra.measure.TIE_ORDERS` value means for a user.
+_TIES = {
+    'irrelevant': "the value does not depend on the order of tied documents (ties='expected' gives the same)",
+    'expected': "ties='expected' gives the exact expectation over every order of tied documents; irmetrics ties "
+                'also gives the lowest and highest value over them',
+    'monotone': "no closed form of the expectation over tie orders is known (ties='expected' is refused); "
+                'irmetrics ties gives the lowest and highest value over them',
+    'unknown': "ties='expected' is refused and the lowest and highest value over tie orders are not known",
+}
+
+
+def ties_of(defn: MeasureDef) -> str:
+    """How the family's values depend on the order of tied documents, in a sentence."""
+    return _TIES[defn.tie_order]
 
 
 def providers_table() -> str:
@@ -252,6 +269,7 @@ def measures_markdown() -> str:
         out.append(f'- **Aliases:** {", ".join(f"`{a}`" for a in aliases_of(d)) or "none"}')
         out.append(f'- **trec_eval:** {", ".join(f"`{t}`" for t in trec_names_of(d)) or "none"}')
         out.append(f'- **Providers:** {"; ".join(s.describe() for s in providers_of(d)) or "none"}')
+        out.append(f'- **Tied documents:** {ties_of(d)}')
         if d.citation:
             out.append(f'- **Citation:** {d.citation}')
         out += ['', '**Conventions**', '']

@@ -34,7 +34,7 @@ def render(comparison, fmt: str, places: int, show: Sequence[str] = ()) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
-    measures = resolve_measures(args.measure, args.dialect)
+    measures = resolve_measures(args.measure, args.dialect, args.ties)
     if len(args.runs) < 2:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '
                               f'irmetrics compare QRELS RUN RUN... -m MEASURE')

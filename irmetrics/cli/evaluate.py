@@ -12,12 +12,14 @@ from .formats import RENDERERS, Options, RunResults
 from .sources import load_qrels, load_run
 
 
-def resolve_measures(words: Sequence[str], dialect: str | None = None) -> list:
+def resolve_measures(words: Sequence[str], dialect: str | None = None, ties: str | None = None) -> list:
     """Measures from command-line words, several per word, read as Python reads them
-    (:func:`irmetrics.dialects.parse_measures`: irmetrics syntax, trec_eval's and ranx's names)."""
+    (:func:`irmetrics.dialects.parse_measures`: irmetrics syntax, trec_eval's and ranx's names), each with
+    ``ties`` when it is given (``--ties``)."""
     from ..dialects import parse_measures
     try:
-        return parse_measures(list(words), dialect)
+        measures = parse_measures(list(words), dialect)
+        return measures if ties is None else [m(ties=ties) for m in measures]
     except AmbiguousMeasureError as ex:
         raise AmbiguousMeasureError(ex.word, ex.readings, option='--dialect') from None
     except MeasureError as ex:
@@ -43,7 +45,7 @@ def check_runs(names: Sequence[str]) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     from ..api.run_names import named_runs
-    measures = resolve_measures(args.measures, args.dialect)
+    measures = resolve_measures(args.measures, args.dialect, args.ties)
     runs = named_runs(args.runs)
     check_runs(list(runs.values()))
     show = progress.wanted(args.quiet)

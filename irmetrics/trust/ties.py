@@ -72,6 +72,11 @@ class TieDependence:
                           'queries_tied': float(np.mean(self.depends[:, i])) if known else np.nan}
         return out
 
+    def summary_frame(self) -> Any:
+        """:meth:`summary` as a DataFrame, one row per measure."""
+        import pandas as pd
+        return pd.DataFrame([{'measure': str(m), **s} for m, s in self.summary().items()])
+
     def to_pandas(self) -> Any:
         """One row per query and measure: query_id, measure, value, expected, lowest, highest."""
         import pandas as pd

@@ -174,7 +174,7 @@ def test_invalid_value_message_names_parameter_and_value():
     with pytest.raises(MeasureError, match=r"invalid value 0 for parameter 'cutoff': expected an integer >= 1"):
         P@0
     with pytest.raises(MeasureError,
-                       match=r"P has no parameter 'foo' \(parameters: cutoff, judged_only, rel, relative\)"):
+                       match=r"P has no parameter 'foo' \(parameters: cutoff, judged_only, rel, relative, ties\)"):
         P(foo=1)
 
 

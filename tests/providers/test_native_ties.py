@@ -8,9 +8,38 @@ import numpy as np
 import pytest
 
 import irmetrics as irm
-from irmetrics import (AP, AUC, DCG, ERR, F1, G, IDCG, LAG, P, R, RBP, RR, YAAP, Bpref, Hits, IPrec, IPrecAvg,
-                       Judged, MeasureError, NumRet, Rprec, RBPResidual, RnDCG, SetAP, SetP, Success, Unjudged,
-                       nDCG, nDCGRel, nERR)
+from irmetrics import (
+    AP,
+    AUC,
+    DCG,
+    ERR,
+    F1,
+    IDCG,
+    LAG,
+    RBP,
+    RR,
+    YAAP,
+    Bpref,
+    G,
+    Hits,
+    IPrec,
+    IPrecAvg,
+    Judged,
+    MeasureError,
+    NumRet,
+    P,
+    R,
+    RBPResidual,
+    RnDCG,
+    Rprec,
+    SetAP,
+    SetP,
+    Success,
+    Unjudged,
+    nDCG,
+    nDCGRel,
+    nERR,
+)
 from irmetrics.algebra.measure import REGISTRY
 
 WITH_EXPECTATION = [

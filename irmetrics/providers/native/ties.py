@@ -23,7 +23,7 @@ A ranking without ties gives trec_eval's values, to the bit: every group is one 
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
