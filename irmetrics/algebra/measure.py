@@ -190,9 +190,10 @@ class Measure:
     @property
     def depth(self) -> int | None:
         """How many documents of each ranking the measure reads: its cutoff when its family reads only up
-        to it (:attr:`MeasureDef.reads_to_cutoff`) and it ranks every document; None (all) otherwise."""
+        to it (:attr:`MeasureDef.reads_to_cutoff`) and it ranks every document in trec_eval's order; None (all)
+        otherwise (with ``ties='expected'`` the documents tied with the k-th count, however far they go)."""
         d = self.definition
-        if not d.reads_to_cutoff or not d.has_param('cutoff'):
+        if not d.reads_to_cutoff or not d.has_param('cutoff') or self['ties'] == 'expected':
             return None
         cutoff = self['cutoff']
         judged_only = d.has_param('judged_only') and self['judged_only']

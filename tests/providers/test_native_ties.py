@@ -184,3 +184,21 @@ def test_other_engines_are_not_asked_for_the_expectation():
     with pytest.raises(irm.UnsupportedMeasureError):
         irm.calc_aggregate([P(ties='expected') @ 5], 'examples/qrels.txt', 'examples/run_bm25.txt',
                            provider='pytrec_eval')
+
+
+def test_a_cut_ranking_keeps_the_documents_tied_with_the_last_one():
+    # a score matrix is ranked to the measures' depth; with ties='expected' the group across the cutoff
+    # counts whole, so the matrix gives what the same run as a dict gives (and scikit-learn)
+    from sklearn.metrics import ndcg_score
+    rng = np.random.default_rng(7)
+    grades = rng.choice([0, 0, 1, 2], size=(50, 30))
+    scores = np.round(rng.random((50, 30)), 1)
+    measure = nDCG(ties='expected') @ 5
+    assert measure.depth is None and (nDCG @ 5).depth == 5
+    qrels = {str(i): {str(j): int(grades[i, j]) for j in range(30) if grades[i, j]} for i in range(50)}
+    run = {str(i): {str(j): float(scores[i, j]) for j in range(30)} for i in range(50)}
+    from_arrays = irm.calc_aggregate([measure], grades, scores)[measure]
+    assert from_arrays == pytest.approx(irm.calc_aggregate([measure], qrels, run)[measure], rel=1e-12)
+    judged = grades.max(axis=1) > 0
+    assert from_arrays * 50 / judged.sum() == pytest.approx(ndcg_score(grades[judged], scores[judged], k=5,
+                                                                       ignore_ties=False), rel=1e-12)
