@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ...algebra.measure import Measure, MeasureDef
-from ...algebra.params import NOT_PROVIDED
+from ...algebra.params import NOT_PROVIDED, TIES
 from ...data.records import Qrel, ScoredDoc
 from ...errors import MeasureError
 from .kernels import KERNELS
@@ -29,8 +29,9 @@ def forget_kernel(definition: MeasureDef) -> None:
 
 
 def _arguments(measure: Measure) -> dict[str, Any]:
+    """The parameters the user's function declared (``ties``, which every definition takes, is not one)."""
     return {p.name: (None if measure[p.name] is NOT_PROVIDED else measure[p.name])
-            for p in measure.definition.params}
+            for p in measure.definition.params if p is not TIES}
 
 
 def _vectorized_kernel(fn: Callable) -> Callable[[Measure, RankedTable], np.ndarray]:
