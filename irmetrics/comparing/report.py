@@ -240,10 +240,7 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
     that fits the page (each value with its interval in one cell, the p-values in one), and the plots
     in a grid, or a note saying why they are not there."""
     esc = html.escape
-    parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>', html_summary(cmp, places)]
-    if cmp.risk is not None:
-        parts.append(risk_report.render_html(cmp, places))
-    parts.append('<h2>Every comparison</h2>')
+    parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>', html_summary(cmp, places), '<h2>Every comparison</h2>']
     level = f'{cmp.settings.ci:.0%}'
     detail_header = ['run', 'against', 'measure', f'mean<br>[{level} CI]', f'delta<br>[{level} CI]',
                      'effect size', 'wins / ties / losses', 'test', 'p-value<br>(adjusted)', 'significant']
@@ -274,8 +271,8 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
 
 
 def html_summary(cmp: ComparisonView, places: int = 4) -> str:
-    """Each test's table of means, runs as rows, letters as superscripts, with its legend (what a
-    notebook shows of a comparison)."""
+    """Each test's table of means, runs as rows, letters as superscripts, with its legend, and the risk
+    table of a comparison made with ``risk`` (what a notebook shows of a comparison)."""
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'<b>{value}</b>' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
@@ -288,6 +285,8 @@ def html_summary(cmp: ComparisonView, places: int = 4) -> str:
         rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
         notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
         parts.append(f'<h2>{esc(TESTS[test])}</h2>' + html_table(header, rows, notes, set(range(1, len(header)))))
+    if cmp.risk is not None:
+        parts.append(risk_report.render_html(cmp, places))
     return ''.join(parts)
 
 

@@ -44,6 +44,8 @@ from .base import ComparisonError, Float, Option, warn
 RISK_ALPHA = Option('alpha', Float(0), ComparisonError)
 #: ... and ``risk`` of :func:`~.comparison.compare`.
 RISK = Option('risk', Float(0), ComparisonError)
+#: The significance level of TRisk (:func:`~.risk_of_runs.trisk`).
+LEVEL = Option('level', Float(0, 1, low_open=True, high_open=True), ComparisonError)
 
 
 def checked_alpha(value: object, option: Option = RISK_ALPHA) -> float:
@@ -91,7 +93,7 @@ def zrisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:
 def georisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:
     """GeoRisk of each run (row) of the runs x queries matrix of non-negative ``scores``, two runs or
     more and one query or more, without NaN (the module docstring)."""
-    from scipy.stats import norm
+    from scipy.special import ndtr  # the standard normal CDF (scipy.stats.norm.cdf's own)
     x = np.asarray(scores, dtype=np.float64)
     if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 1:
         raise ComparisonError(f'GeoRisk needs a runs x queries matrix of two runs or more and one query or more, '
@@ -102,7 +104,7 @@ def georisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:
         raise ComparisonError(f'GeoRisk needs non-negative scores (its expected values are those of a '
                               f'chi-square table), got {x.min():g}')
     c = x.shape[1]
-    return np.sqrt(x.sum(axis=1) / c * norm.cdf(zrisk_values(x, alpha) / c))
+    return np.sqrt(x.sum(axis=1) / c * ndtr(zrisk_values(x, alpha) / c))
 
 
 @dataclass(frozen=True)

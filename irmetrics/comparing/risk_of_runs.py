@@ -19,7 +19,6 @@ import numpy as np
 from . import risk, small_samples
 from .base import ComparisonError, Measure, default_names, parse_measures, warn
 from .comparison import evaluated
-from .settings import ALPHA
 from .vocabulary import RunsLike
 
 
@@ -167,7 +166,7 @@ def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1
     B. T. Dincer, C. Macdonald and I. Ounis, Hypothesis testing for the risk-sensitive evaluation of
     retrieval systems, SIGIR 2014.
     """
-    level = ALPHA.check(level if not isinstance(level, np.floating) else float(level))
+    level = risk.checked_alpha(level, risk.LEVEL)
     found = _paired(run, baseline, qrels, measure, alpha, provider, duplicates, level)
     assert isinstance(found, TRiskResult)
     return found

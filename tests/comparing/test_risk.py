@@ -235,7 +235,7 @@ def test_georisk_of_the_example_runs_agrees_with_calc():
     (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP', alpha=-1), ComparisonError, "option 'alpha'.*>= 0"),
     (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP', alpha=math.nan), ComparisonError, "option 'alpha'"),
     (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', alpha='1'), ComparisonError, "option 'alpha'"),
-    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', level=1.5), ComparisonError, "option 'alpha'"),
+    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', level=1.5), ComparisonError, "option 'level'.*< 1"),
     (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP nDCG@10'), ComparisonError, 'one measure, got 2'),
     (lambda: irm.urisk(DENSE, BM25, QRELS, 'num_rel_ret'), MeasureError, 'count summed over queries'),
     (lambda: irm.georisk([BM25], QRELS, 'AP'), ComparisonError, 'two runs or more'),
@@ -326,3 +326,35 @@ def test_compare_risk_refuses(kwargs, message):
     options = {'risk': 1, **kwargs}
     with pytest.raises(ComparisonError, match=message):
         irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP', **options)
+
+
+def test_compare_risk_arrays_are_read_only(compared):
+    with pytest.raises(ValueError):
+        compared.risk.urisk[0, 0] = 0.0
+    assert 'Risk against the baseline' in compared._repr_html_()
+
+
+def test_compare_risk_warns_below_the_queries_trisk_supports():
+    """The hand case differs on 3 queries: TRisk supports 6 or more at 0.05, so it says so."""
+    with pytest.warns(IrmetricsWarning, match='TRisk: 1 of 1 comparisons rest on fewer than 6 queries'):
+        cmp = irm.compare({'A': HAND_A, 'B': HAND_B}, HAND_QRELS, 'P@2', baseline='B', risk=1)
+    assert not cmp.risk.significant.any()
+    assert cmp.risk.urisk[0, 0] == pytest.approx(0.0, abs=TOL)
+
+
+def test_risk_columns_with_undefined_queries_and_negative_scores():
+    """NaN (a measure undefined on a query) leaves the query out of URisk and TRisk of that pair, and out
+    of GeoRisk for every run; a measure with a negative score has no GeoRisk (NaN, with a warning)."""
+    from irmetrics.comparing.risk import risk_columns
+    rng = np.random.default_rng(2)
+    values = rng.random((3, 12, 2))
+    values[1, 4, 0] = np.nan
+    values[2, 7, 1] = -0.25
+    with pytest.warns(IrmetricsWarning, match='GeoRisk of m1 is left out'):
+        columns = risk_columns(['m0', 'm1'], values, [(0, 1), (0, 2)], 1.0, 0.05)
+    delta = values[1, :, 0] - values[0, :, 0]
+    assert columns.urisk[0, 0] == pytest.approx(urisk_value(delta[~np.isnan(delta)], 1), abs=TOL)
+    assert columns.trisk[0, 0] == pytest.approx(trisk_value(delta[~np.isnan(delta)], 1).statistic, rel=1e-12)
+    kept = np.delete(values[:, :, 0], 4, axis=1)
+    np.testing.assert_allclose(columns.georisk[:, 0], georisk_transcribed(kept.tolist(), 1), rtol=1e-12)
+    assert np.isnan(columns.georisk[:, 1]).all() and not np.isnan(columns.urisk).any()
