@@ -13,9 +13,12 @@ queries, a query missing from a run scoring the measure's missing value, as ``ca
   ``URisk = (1/c) sum_q d_q = (1/c) [sum_{wins} delta_q - (1 + alpha) sum_{losses} |delta_q|]``.
   Positive: the run gains more than it loses, losses weighted; 0: a run equal to the baseline.
 * TRisk (Dincer, Macdonald & Ounis, SIGIR 2014): ``TRisk = URisk / SE``, ``SE = s_d / sqrt(c)`` with
-  ``s_d`` the sample standard deviation (c - 1 in the denominator) of the risk-adjusted differences
-  ``d_q``: Student's one-sample t statistic of the ``d_q``, so its two-sided p-value is Student's t with
-  c - 1 degrees of freedom.  ``TRisk > 2``: significantly less risky than the baseline (at about
+  ``s_d`` the standard deviation of the risk-adjusted differences ``d_q``.  By default (``ddof=1``)
+  ``s_d`` is the sample standard deviation (c - 1 in the denominator): TRisk is then Student's
+  one-sample t statistic of the ``d_q``, and its two-sided p-value Student's t with c - 1 degrees of
+  freedom.  ``ddof=0`` divides by c instead, as the rmit-ir/trisk scripts (Ruby and R, written for
+  Benham & Culpepper, ADCS 2017) do: TRisk is then larger by ``sqrt(c / (c - 1))``, its p-value read
+  from the same t distribution.  ``TRisk > 2``: significantly less risky than the baseline (at about
   0.05), ``TRisk < -2``: significantly riskier.  Every ``d_q`` equal: TRisk 0 (p = 1) when they are 0,
   else +-inf (p = 0), as :func:`~.significance.t_test`.
 * GeoRisk (Dincer, Macdonald & Ounis, SIGIR 2016): over m runs and c queries with non-negative scores
@@ -38,14 +41,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import significance, small_samples
-from .base import ComparisonError, Float, Option, warn
+from .base import ComparisonError, Float, Int, Option, warn
 
 #: The weight of losses beyond wins: ``alpha`` of :func:`~.risk_of_runs.urisk`, ``trisk`` and ``georisk`` ...
 RISK_ALPHA = Option('alpha', Float(0), ComparisonError)
 #: ... and ``risk`` of :func:`~.comparison.compare`.
 RISK = Option('risk', Float(0), ComparisonError)
-#: The significance level of TRisk (:func:`~.risk_of_runs.trisk`).
+#: The significance level of TRisk (:func:`~.risk_of_runs.trisk`) ...
 LEVEL = Option('level', Float(0, 1, low_open=True, high_open=True), ComparisonError)
+#: ... and the delta degrees of freedom of its standard deviation (1: the sample's; 0: rmit-ir/trisk's).
+DDOF = Option('ddof', Int(minimum=0, maximum=1), ComparisonError)
 
 
 def checked_alpha(value: object, option: Option = RISK_ALPHA) -> float:
@@ -68,15 +73,22 @@ def urisk_value(delta: np.ndarray, alpha: float) -> float:
     return float(adjusted.mean()) + 0.0 if adjusted.size else math.nan
 
 
-def trisk_value(delta: np.ndarray, alpha: float) -> significance.SignificanceResult:
+def trisk_value(delta: np.ndarray, alpha: float, ddof: int = 1) -> significance.SignificanceResult:
     """TRisk and its two-sided p-value of the per-query differences ``run - baseline`` (the defined
-    ones, two or more): Student's t statistic of the risk-adjusted differences."""
+    ones, two or more): Student's t statistic of the risk-adjusted differences (``ddof=1``), or with
+    their standard deviation over c (``ddof=0``, the module docstring)."""
     adjusted = risk_adjusted(delta, alpha)
     adjusted = adjusted[~np.isnan(adjusted)]
-    if adjusted.size < 2:
-        raise ComparisonError(f'TRisk needs two or more paired queries, got {adjusted.size}')
+    n = adjusted.size
+    if n < 2:
+        raise ComparisonError(f'TRisk needs two or more paired queries, got {n}')
     result = significance.t_test(adjusted)
-    return significance.SignificanceResult(result.statistic + 0.0, result.pvalue)
+    if ddof == 1:
+        return significance.SignificanceResult(result.statistic + 0.0, result.pvalue)
+    from scipy.special import stdtr
+    statistic = result.statistic * math.sqrt(n / (n - 1)) + 0.0     # s over c = s over c - 1, times sqrt((c-1)/c)
+    pvalue = 1.0 if statistic == 0 else float(min(1.0, 2 * stdtr(n - 1, -abs(statistic))))
+    return significance.SignificanceResult(statistic, pvalue)
 
 
 def zrisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:

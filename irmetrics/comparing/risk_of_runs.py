@@ -75,12 +75,14 @@ class URiskResult:
 
 @dataclass(frozen=True, eq=False)
 class TRiskResult(URiskResult):
-    """TRisk, URisk's t statistic, with its standard error ``se``, its two-sided ``pvalue`` (Student's t
-    with ``n_queries - 1`` degrees of freedom) and whether it is ``significant`` at ``level``: ``p <=
-    level``, and never with fewer queries with a difference than ``fewest_queries``, the fewest for
-    which the exact randomisation test could reach ``level`` (:mod:`.small_samples`)."""
+    """TRisk, URisk's t statistic, with its standard error ``se`` (the standard deviation of the
+    risk-adjusted differences with ``ddof``, over ``sqrt(n_queries)``), its two-sided ``pvalue``
+    (Student's t with ``n_queries - 1`` degrees of freedom) and whether it is ``significant`` at
+    ``level``: ``p <= level``, and never with fewer queries with a difference than ``fewest_queries``,
+    the fewest for which the exact randomisation test could reach ``level`` (:mod:`.small_samples`)."""
 
     trisk: float
+    ddof: int
     se: float
     pvalue: float
     level: float
@@ -96,8 +98,8 @@ class TRiskResult(URiskResult):
                 f'{self.level:g}')
 
     def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), 'trisk': self.trisk, 'se': self.se, 'pvalue': self.pvalue, 'level': self.level,
-                'significant': self.significant, 'fewest_queries': self.fewest_queries}
+        return {**super().to_dict(), 'trisk': self.trisk, 'ddof': self.ddof, 'se': self.se, 'pvalue': self.pvalue,
+                'level': self.level, 'significant': self.significant, 'fewest_queries': self.fewest_queries}
 
     def __repr__(self) -> str:
         return (f'TRiskResult({self._head()}: URisk = {self.urisk:.4f}, TRisk = {self.trisk:.4f}, p = '
@@ -152,11 +154,13 @@ def urisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1
 
 
 def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1.0, level: float = 0.05,
-          provider: str | None = None, duplicates: str = 'error') -> TRiskResult:
+          ddof: int = 1, provider: str | None = None, duplicates: str = 'error') -> TRiskResult:
     """TRisk of ``run`` against ``baseline`` on ``measure``: ``URisk / SE``, ``SE = s_d / sqrt(c)`` with
     ``s_d`` the sample standard deviation (c - 1) of the risk-adjusted differences ``d_q`` (``delta_q``
     where >= 0, ``(1 + alpha) delta_q`` where < 0) over the c paired queries: Student's one-sample t
-    statistic of the ``d_q``, with its two-sided p-value (c - 1 degrees of freedom).  ``|TRisk| > 2`` is
+    statistic of the ``d_q``, with its two-sided p-value (c - 1 degrees of freedom).  ``ddof=0``: ``s_d``
+    divides by c instead, as the rmit-ir/trisk scripts do (TRisk larger by ``sqrt(c / (c - 1))``, its
+    p-value read from the same t distribution), to reproduce their numbers.  ``|TRisk| > 2`` is
     significant at about 0.05: above 2 the run is significantly less risky than the baseline, below -2
     significantly riskier.  ``significant``: ``p <= level``, and never with fewer queries with a difference
     than the exact randomisation test needs to reach ``level`` (6 at 0.05; a warning says so).  Every
@@ -167,7 +171,8 @@ def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1
     retrieval systems, SIGIR 2014.
     """
     level = risk.checked_alpha(level, risk.LEVEL)
-    found = _paired(run, baseline, qrels, measure, alpha, provider, duplicates, level)
+    ddof = risk.DDOF.check(int(ddof) if isinstance(ddof, np.integer) else ddof)
+    found = _paired(run, baseline, qrels, measure, alpha, provider, duplicates, (level, ddof))
     assert isinstance(found, TRiskResult)
     return found
 
@@ -199,8 +204,8 @@ def georisk(runs: RunsLike, qrels: Any, measure: Any, *, alpha: float = 1.0, pro
 
 
 def _paired(run: Any, baseline: Any, qrels: Any, measure: Any, alpha: float, provider: str | None,
-            duplicates: str, level: float | None) -> URiskResult:
-    """URisk (``level`` None) or TRisk (at ``level``) of ``run`` against ``baseline``."""
+            duplicates: str, test: tuple[float, int] | None) -> URiskResult:
+    """URisk (``test`` None) or TRisk (``test``: its level and ddof) of ``run`` against ``baseline``."""
     alpha = risk.checked_alpha(alpha)
     names = _pair_names(run, baseline)
     _, measures, query_ids, values, _ = evaluated(dict(zip(names, (baseline, run), strict=True)), qrels,
@@ -213,17 +218,18 @@ def _paired(run: Any, baseline: Any, qrels: Any, measure: Any, alpha: float, pro
     common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, alpha), alpha=alpha, measure=measures[0], run=names[1],
                   baseline=names[0], query_ids=tuple(query_ids), delta=_frozen(delta), wins=wins, losses=losses,
                   ties=int(defined.size) - wins - losses)
-    if level is None:
+    if test is None:
         return URiskResult(**common)
-    t = risk.trisk_value(delta, alpha)
+    level, ddof = test
+    t = risk.trisk_value(delta, alpha, ddof)
     fewest = small_samples.exact_fewest(level)
     if wins + losses < fewest:
         warn(f'TRisk of {names[1]} against {names[0]} on {measures[0]} rests on {wins + losses} queries with a '
              f'difference: it supports {fewest} or more at {level:g}, and is not reported significant with fewer')
-    se = float(np.std(risk.risk_adjusted(defined, alpha), ddof=1) / math.sqrt(defined.size))
+    se = float(np.std(risk.risk_adjusted(defined, alpha), ddof=ddof) / math.sqrt(defined.size))
     significant = bool(t.pvalue <= level and small_samples.reachable(np.array(wins + losses), level))
-    return TRiskResult(**common, trisk=t.statistic, se=se, pvalue=t.pvalue, level=level, significant=significant,
-                       fewest_queries=fewest)
+    return TRiskResult(**common, trisk=t.statistic, ddof=ddof, se=se, pvalue=t.pvalue, level=level,
+                       significant=significant, fewest_queries=fewest)
 
 
 def _one(measure: Any) -> Measure:

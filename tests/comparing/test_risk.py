@@ -76,6 +76,41 @@ def test_trisk_is_scipys_one_sample_t_on_the_risk_adjusted_differences(alpha):
         assert result.statistic == pytest.approx(urisk_value(delta, alpha) / stats.sem(adjusted), rel=1e-12)
 
 
+def rmit_trisk(delta, alpha):
+    """rmit-ir/trisk's TRisk (the Ruby and R scripts of Benham & Culpepper, ADCS 2017), step by step: the
+    standard deviation of the risk-reward scores over c (not c - 1), SE = sd / sqrt(c), TRisk = URisk / SE,
+    p = 2 P(T_{c-1} > |TRisk|)."""
+    scores = [gdeval_weighted(d, 0.0, alpha) for d in delta]
+    c = len(scores)
+    urisk = sum(scores) / c
+    sx = math.sqrt(sum((x - urisk) ** 2 for x in scores) / c)
+    trisk = urisk / (sx / math.sqrt(c))
+    return trisk, 2 * stats.t.sf(abs(trisk), c - 1)
+
+
+@pytest.mark.parametrize('alpha', [0.0, 1.0, 5.0])
+def test_trisk_with_ddof_0_is_rmit_ir_trisks(alpha):
+    rng = np.random.default_rng(13)
+    for n in (2, 5, 50):
+        delta = rng.normal(0.01, 0.1, n)
+        expected, p = rmit_trisk(delta, alpha)
+        result = trisk_value(delta, alpha, ddof=0)
+        assert result.statistic == pytest.approx(expected, rel=1e-12) and result.pvalue == pytest.approx(p, rel=1e-9)
+        assert result.statistic == pytest.approx(trisk_value(delta, alpha).statistic * math.sqrt(n / (n - 1)),
+                                                 rel=1e-12)
+    zero = trisk_value(np.zeros(5), alpha, ddof=0)
+    assert (zero.statistic, zero.pvalue) == (0.0, 1.0)
+
+
+def test_trisk_ddof_0_of_the_example_runs():
+    delta = per_query('AP', DENSE) - per_query('AP', BM25)
+    result = irm.trisk(DENSE, BM25, QRELS, 'AP', alpha=1, ddof=0)
+    expected, p = rmit_trisk(delta, 1)
+    assert result.trisk == pytest.approx(expected, rel=1e-12) and result.pvalue == pytest.approx(p, rel=1e-9)
+    adjusted = risk_adjusted(delta, 1)
+    assert result.se == pytest.approx(np.std(adjusted) / math.sqrt(10), rel=1e-12) and result.ddof == 0
+
+
 def test_trisk_of_identical_and_of_constant_differences():
     equal = trisk_value(np.zeros(8), 1)
     assert (equal.statistic, equal.pvalue) == (0.0, 1.0)
@@ -236,6 +271,8 @@ def test_georisk_of_the_example_runs_agrees_with_calc():
     (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP', alpha=math.nan), ComparisonError, "option 'alpha'"),
     (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', alpha='1'), ComparisonError, "option 'alpha'"),
     (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', level=1.5), ComparisonError, "option 'level'.*< 1"),
+    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', ddof=2), ComparisonError, "option 'ddof'.*<= 1"),
+    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', ddof=True), ComparisonError, "option 'ddof'"),
     (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP nDCG@10'), ComparisonError, 'one measure, got 2'),
     (lambda: irm.urisk(DENSE, BM25, QRELS, 'num_rel_ret'), MeasureError, 'count summed over queries'),
     (lambda: irm.georisk([BM25], QRELS, 'AP'), ComparisonError, 'two runs or more'),
