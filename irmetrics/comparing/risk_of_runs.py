@@ -19,7 +19,7 @@ import numpy as np
 from . import risk, small_samples
 from .base import ComparisonError, Measure, default_names, parse_measures, warn
 from .comparison import evaluated
-from .vocabulary import RunsLike
+from .vocabulary import RunsLike, is_path
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,9 +215,9 @@ def _paired(run: Any, baseline: Any, qrels: Any, measure: Any, alpha: float, pro
     if not defined.size:
         raise ComparisonError(f'{measures[0]} is defined on no query for both runs: no risk to measure')
     wins, losses = int((defined > 0).sum()), int((defined < 0).sum())
-    common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, alpha), alpha=alpha, measure=measures[0], run=names[1],
-                  baseline=names[0], query_ids=tuple(query_ids), delta=_frozen(delta), wins=wins, losses=losses,
-                  ties=int(defined.size) - wins - losses)
+    common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, alpha), alpha=alpha, measure=measures[0],
+                                  run=names[1], baseline=names[0], query_ids=tuple(query_ids), delta=_frozen(delta),
+                                  wins=wins, losses=losses, ties=int(defined.size) - wins - losses)
     if test is None:
         return URiskResult(**common)
     level, ddof = test
@@ -240,13 +240,12 @@ def _one(measure: Any) -> Measure:
 
 
 def _pair_names(run: Any, baseline: Any) -> tuple[str, str]:
-    """(baseline's name, run's name): their files' stems, else 'baseline' and 'run'."""
-    given = [x for x in (baseline, run) if isinstance(x, os.PathLike) or (isinstance(x, str) and '\n' not in x)]
-    if len(given) == 2:
-        stems = default_names([os.fspath(x) for x in given])
-        if stems[0] != stems[1]:
-            return stems[0], stems[1]
-    return 'baseline', 'run'
+    """(baseline's name, run's name): a file's stem, else 'baseline' and 'run' (both of these when the stems
+    are the same)."""
+    names = [default_names([os.fspath(x)])[0] if is_path(x) else default
+             for x, default in ((baseline, 'baseline'), (run, 'run'))]
+    return (names[0], names[1]) if names[0] != names[1] else ('baseline', 'run')
+
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

@@ -395,3 +395,22 @@ def test_risk_columns_with_undefined_queries_and_negative_scores():
     kept = np.delete(values[:, :, 0], 4, axis=1)
     np.testing.assert_allclose(columns.georisk[:, 0], georisk_transcribed(kept.tolist(), 1), rtol=1e-12)
     assert np.isnan(columns.georisk[:, 1]).all() and not np.isnan(columns.urisk).any()
+
+
+def test_run_names_are_file_stems_else_run_and_baseline():
+    dense = irm.read_trec_run(DENSE)
+    assert (irm.urisk(dense, BM25, QRELS, 'AP').run, irm.urisk(dense, BM25, QRELS, 'AP').baseline) == \
+        ('run', 'run_bm25')
+    named = irm.urisk(DENSE, irm.read_trec_run(BM25), QRELS, 'AP')
+    assert (named.run, named.baseline) == ('run_dense', 'baseline')
+    assert named.urisk == irm.urisk(DENSE, BM25, QRELS, 'AP').urisk
+
+
+def test_compare_risk_block_once_with_several_tests():
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', IrmetricsWarning)
+        cmp = irm.compare([BM25, DENSE], QRELS, 'AP', baseline='run_bm25', test=('t', 'wilcoxon'), risk=1)
+    text = cmp.to_table()
+    assert text.count('GeoRisk\n') == 1 and text.count('Risk against the baseline') == 1   # one header, one legend
+    frame = cmp.to_dataframe()
+    assert len(frame) == 4 and frame.groupby('test').urisk.first().nunique() == 1
