@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -172,9 +172,7 @@ def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1
     """
     level = risk.checked_alpha(level, risk.LEVEL)
     ddof = risk.DDOF.check(int(ddof) if isinstance(ddof, np.integer) else ddof)
-    found = _paired(run, baseline, qrels, measure, alpha, provider, duplicates, (level, ddof))
-    assert isinstance(found, TRiskResult)
-    return found
+    return cast(TRiskResult, _paired(run, baseline, qrels, measure, alpha, provider, duplicates, (level, ddof)))
 
 
 def georisk(runs: RunsLike, qrels: Any, measure: Any, *, alpha: float = 1.0, provider: str | None = None,
