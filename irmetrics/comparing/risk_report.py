@@ -7,17 +7,23 @@ from __future__ import annotations
 import html
 import textwrap
 from collections.abc import Callable
+from typing import Any
 
-from .base import html_table, latex_escape, markdown_escape, markdown_table, text_table
+from .base import ComparisonError, html_table, latex_escape, markdown_escape, markdown_table, text_table
 from .vocabulary import ComparisonView, letter
 
 HEADER = ['measure', 'run', 'URisk', 'TRisk', 'TRisk p', 'GeoRisk']
 
 
+def _columns(cmp: ComparisonView) -> Any:
+    if cmp.risk is None:
+        raise ComparisonError('the comparison has no risk columns: compare(..., baseline=..., risk=alpha) adds them')
+    return cmp.risk
+
+
 def rows(cmp: ComparisonView, places: int, mark: Callable[[str], str] = lambda s: s + ' *') -> list[list[str]]:
     """The table's cells as text: ``mark`` decorates a significant TRisk."""
-    columns = cmp.risk
-    assert columns is not None
+    columns = _columns(cmp)
     out = []
     for j, m in enumerate(cmp.measures):
         for r, run in enumerate(cmp.runs):
@@ -34,8 +40,7 @@ def rows(cmp: ComparisonView, places: int, mark: Callable[[str], str] = lambda s
 
 def legend(cmp: ComparisonView) -> list[str]:
     """The sentences under the risk table."""
-    columns = cmp.risk
-    assert columns is not None
+    columns = _columns(cmp)
     base = cmp.baselines[0]
     level = cmp.settings.alpha
     return [f'Risk against the baseline ({letter(cmp.runs.index(base))}) {base}, risk alpha = {columns.alpha:g}. '
