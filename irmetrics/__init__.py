@@ -53,10 +53,21 @@ from .measures import __all__ as _measure_names
 __version__ = '0.1.0'
 
 if TYPE_CHECKING:
-    from .comparing import Comparison, ComparisonError, SlicedComparison, compare, compare_slices, plot_pr_curve
+    from .comparing import (
+        Comparison,
+        ComparisonError,
+        SlicedComparison,
+        compare,
+        compare_slices,
+        georisk,
+        plot_pr_curve,
+        trisk,
+        urisk,
+    )
 
 #: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
-_COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison')
+_COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison',
+            'urisk', 'trisk', 'georisk')
 #: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
 _TRUST: tuple[str, ...] = ('TieDependence', 'tie_dependence')
 
@@ -80,5 +91,5 @@ __all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'co
            'Metric', 'OptionError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',
            'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'SlicedComparison', 'to_qrels', 'to_run',
-           'UnknownMeasureError',
+           'UnknownMeasureError', 'urisk', 'trisk', 'georisk',
            'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_TRUST, *_measure_names]

@@ -41,6 +41,7 @@ examples:
   irmetrics qrels.txt BM25=runs/a.txt BM25+RM3=runs/b.txt -m AP  # runs named NAME=PATH
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25      # significance tests
+  irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25 --risk 1   # and URisk, TRisk, GeoRisk
   irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
   irmetrics --dask local:4 qrels.txt run.parquet -m AP          # through Dask (irmetrics[dask])
@@ -257,6 +258,9 @@ def compare_parser() -> argparse.ArgumentParser:
                    help='also print each measure\'s leaderboard: ranks with bootstrap intervals over the queries')
     p.add_argument('--slices', metavar='FILE', help='compare within slices of the queries (FILE: lines QUERY_ID '
                    'SLICE), the correction over every slice')
+    p.add_argument('--risk', type=float, default=None, metavar='ALPHA',
+                   help='also print the risk against the one --baseline: each run\'s URisk and TRisk, losses weighing '
+                        '1 + ALPHA times a gain (ALPHA >= 0, e.g. 1), and every run\'s GeoRisk (docs/checking.md)')
     p.add_argument('--show', type=lambda text: [w for w in text.replace(',', ' ').split() if w], default=[],
                    metavar='delta,p', help='also show, in the table and markdown cells, each run\'s difference from '
                    'the baseline (delta) and its corrected p-value (p)')

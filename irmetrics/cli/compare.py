@@ -44,6 +44,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     twice = [path for i, path in enumerate(paths.values()) if path in list(paths.values())[:i]]
     if twice:
         raise ComparisonError(f'the run {twice[0]!r} is given twice: give each run once')
+    if args.risk is not None and len(args.baseline or []) != 1:
+        raise ComparisonError('--risk compares each run with one baseline: give --baseline NAME once')
     found = [find_run(b, list(paths), list(paths.values()), 'baseline') for b in args.baseline or []]
     baseline = None if not found else found[0] if len(found) == 1 else tuple(found)
     qrels = load_qrels(args.qrels, args.qrels_duplicates)
@@ -52,13 +54,13 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                    correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
                    n_resamples=args.resamples, seed=args.seed, provider=args.provider)
     if args.slices is not None:
-        if args.format not in ('table', 'markdown', 'csv') or args.ranks:
-            raise ComparisonError('--slices prints as table, markdown or csv, without --ranks')
+        if args.format not in ('table', 'markdown', 'csv') or args.ranks or args.risk is not None:
+            raise ComparisonError('--slices prints as table, markdown or csv, without --ranks or --risk')
         sliced = compare_slices(runs, qrels, measures, read_slices(args.slices), **options)
         text = (sliced.to_dataframe().to_csv(index=False) if args.format == 'csv' else
                 (sliced.to_table if args.format == 'table' else sliced.to_markdown)(args.places, args.show))
     else:
-        comparison = compare(runs, qrels, measures, **options)
+        comparison = compare(runs, qrels, measures, risk=args.risk, **options)
         text = render(comparison, args.format, args.places, args.show)
         if args.ranks:
             if args.format != 'table':

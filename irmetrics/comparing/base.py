@@ -18,14 +18,14 @@ from ..data.items import Items
 from ..dialects import parse_measures
 from ..errors import InputError, IrmetricsError, MeasureError, warn
 from ..rendering.figures import figure_svg
-from ..rendering.markup import html_page, html_table, latex_escape, markdown_escape
+from ..rendering.markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from ..rendering.text import text_table
 from ..rendering.values import format_value
 
 __all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError',
            'IrmetricsError', 'Measure', 'MeasureError', 'aggregate', 'default_names', 'figure_svg', 'find_run',
            'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
-           'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
+           'markdown_table', 'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
 
 
 class ComparisonError(IrmetricsError, ValueError):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import plots, report
+from . import risk as risk_module
 from .base import (
     ComparisonError,
     Evaluator,
@@ -37,7 +38,7 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | Sequen
             test: str | Sequence[str] = 't', correction: str | None = None, correction_scope: str = 'measure',
             alpha: float = 0.05, ci: float = 0.95, ci_method: str = 't', n_resamples: int = 10000,
             seed: int | None = 0, provider: str | None = None, duplicates: str = 'error',
-            items: Items | None = None) -> Comparison:
+            items: Items | None = None, risk: float | None = None) -> Comparison:
     """Compare runs on ``measures`` against ``qrels`` with paired significance tests.
 
     ``runs``: ``{name: run}`` or a list of runs (named by their files' stems, else ``run1``, ``run2``,
@@ -51,14 +52,22 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | Sequen
     level. ``ci``: the confidence level of the intervals, ``ci_method`` ``'t'``, ``'bootstrap'``
     (percentile) or ``'bca'``. ``n_resamples`` and ``seed`` drive the resampling tests and intervals
     (same seed, same result). ``provider``, ``duplicates`` and ``items`` (item popularity and features,
-    for the measures beyond accuracy) as in :func:`irmetrics.calc`.
+    for the measures beyond accuracy) as in :func:`irmetrics.calc`. ``risk``: a number ``alpha >= 0``
+    adds risk-sensitive columns against the one ``baseline`` (:mod:`.risk`): each run's URisk and
+    TRisk (its p-value, uncorrected, and whether it is significant at ``alpha``), losses weighted
+    ``1 + risk``, and every run's GeoRisk over all the compared runs (:attr:`Comparison.risk`).
 
     >>> cmp = irmetrics.compare({'bm25': 'bm25.txt', 'dense': 'dense.txt'}, 'qrels.txt',
     ...                         ['AP', 'nDCG@10'], baseline='bm25', correction='holm')  # doctest: +SKIP
     >>> print(cmp); cmp.to_dataframe(); cmp.to_latex()                              # doctest: +SKIP
     """
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
-    return build_comparison(*evaluated(runs, qrels, measures, baseline, provider, duplicates, items), settings)
+    risk_alpha = None if risk is None else risk_module.checked_alpha(risk, risk_module.RISK)
+    if risk_alpha is not None and (baseline is None or (not isinstance(baseline, (str, os.PathLike))
+                                                        and len(baseline) != 1)):
+        raise ComparisonError('risk: the risk columns compare each run with one baseline; give baseline= one run')
+    found = evaluated(runs, qrels, measures, baseline, provider, duplicates, items)
+    return build_comparison(*found, settings, risk=risk_alpha)
 
 
 def evaluated(runs: RunsLike, qrels: Any, measures: Any, baseline: str | Sequence[str] | None,
@@ -126,7 +135,7 @@ class Comparison:
 
     __slots__ = ('runs', 'measures', 'query_ids', 'values', 'baseline', 'settings', 'pairs', 'n_paired',
                  'delta', 'effect_size', 'wins', 'ties', 'losses', 'delta_ci', 'mean', 'mean_ci', 'pvalue',
-                 'enumerated', 'p_adjusted', 'significant', 'fewest_queries')
+                 'enumerated', 'p_adjusted', 'significant', 'fewest_queries', 'risk')
     runs: tuple[str, ...]
     measures: tuple[Measure, ...]
     query_ids: tuple[str, ...]
@@ -148,13 +157,17 @@ class Comparison:
     p_adjusted: dict[str, np.ndarray]
     significant: dict[str, np.ndarray]
     fewest_queries: dict[str, int]
+    #: the risk-sensitive columns against the baseline (``compare(..., risk=alpha)``), else None
+    risk: risk_module.RiskColumns | None
 
     def __init__(self, **fields: Any):
         """Every field at once (:func:`build_comparison` computes them); arrays become read-only."""
         if set(fields) != set(self.__slots__):
             raise TypeError(f'a Comparison takes exactly the fields {", ".join(self.__slots__)}')
         for name, value in fields.items():
-            for array in (value.values() if isinstance(value, dict) else [value]):
+            arrays = (value.values() if isinstance(value, dict) else vars(value).values()
+                      if isinstance(value, risk_module.RiskColumns) else [value])
+            for array in arrays:
                 if isinstance(array, np.ndarray):
                     array.flags.writeable = False
             object.__setattr__(self, name, value)
@@ -188,10 +201,22 @@ class Comparison:
                             'ci_low': float(self.mean_ci[0, r, j]), 'ci_high': float(self.mean_ci[1, r, j])}
                     against = [k for k, (_, o) in enumerate(self.pairs) if o == r]     # each pair once
                     if not against:
-                        out.append({**head, **_NO_COMPARISON, 'test': test})
+                        out.append({**head, **_NO_COMPARISON, 'test': test, **self._risk_record(r, None, j)})
                     for k in against:
-                        out.append({**head, **self._pair_record(test, k, j)})
+                        out.append({**head, **self._pair_record(test, k, j), **self._risk_record(r, k, j)})
         return out
+
+    def _risk_record(self, r: int, k: int | None, j: int) -> dict[str, Any]:
+        """The risk columns of run r on measure j (comparison k against the baseline, if any); none without risk."""
+        if self.risk is None:
+            return {}
+        paired = k is not None
+        return {'risk_alpha': self.risk.alpha,
+                'urisk': float(self.risk.urisk[k, j]) + 0.0 if paired else math.nan,
+                'trisk': float(self.risk.trisk[k, j]) + 0.0 if paired else math.nan,
+                'trisk_p': float(self.risk.pvalue[k, j]) if paired else math.nan,
+                'trisk_significant': bool(self.risk.significant[k, j]) if paired else None,
+                'georisk': float(self.risk.georisk[r, j])}
 
     def _pair_record(self, test: str, k: int, j: int) -> dict[str, Any]:
         """The columns of comparison k on measure j, seen from its ``other`` run."""
@@ -207,7 +232,8 @@ class Comparison:
     def to_dataframe(self, wide: bool = False):
         """Tidy (default): one row per (run, measure) and comparison, columns ``run, measure, mean,
         ci_low, ci_high, baseline, delta, delta_ci_low, delta_ci_high, effect_size, wins, ties,
-        losses, test, p_value, p_adjusted, significant``: each pair of runs once, on the row of its later
+        losses, test, p_value, p_adjusted, significant`` (and with ``risk``: ``risk_alpha, urisk, trisk,
+        trisk_p, trisk_significant, georisk``): each pair of runs once, on the row of its later
         run, ``baseline`` naming the earlier one (every run against the baseline, or without one every
         pair); a run compared with no earlier run (the baseline, the first run) has one row, its
         comparison's columns NaN/None.  With several tests, the rows of each test in turn.  ``wide=True``: the means,
@@ -217,7 +243,10 @@ class Comparison:
             frame = pd.DataFrame(self.mean, index=pd.Index(self.runs, name='run'),
                                  columns=pd.Index([str(m) for m in self.measures], name='measure'))
             return frame
-        frame = pd.DataFrame(self.rows(), columns=COLUMNS)
+        if self.risk is None:
+            frame = pd.DataFrame(self.rows(), columns=COLUMNS)
+        else:
+            frame = pd.DataFrame(self.rows(), columns=COLUMNS + RISK_COLUMNS).astype({'trisk_significant': 'boolean'})
         return frame.astype({'wins': 'Int64', 'ties': 'Int64', 'losses': 'Int64', 'significant': 'boolean'})
 
     def per_query(self):
@@ -299,17 +328,22 @@ class Comparison:
 
 
 def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids: Sequence[str],
-                     values: np.ndarray, baseline: str | tuple[str, ...] | None, settings: Settings) -> Comparison:
+                     values: np.ndarray, baseline: str | tuple[str, ...] | None, settings: Settings,
+                     risk: float | None = None) -> Comparison:
     """The :class:`Comparison` of ``values`` (runs x queries x measures, as ``calc`` gives them): its
-    statistics computed once, by :func:`~.statistics.paired_statistics`."""
+    statistics computed once, by :func:`~.statistics.paired_statistics`, and with ``risk`` (an alpha)
+    its risk columns, by :func:`~.risk.risk_columns`."""
     pairs = pairs_of(runs, baseline)
     stats = paired_statistics(runs, measures, values, pairs, settings)
+    columns = None if risk is None else risk_module.risk_columns(measures, values, pairs, risk, settings.alpha)
     return Comparison(runs=tuple(runs), measures=tuple(measures), query_ids=tuple(query_ids), values=values,
-                      baseline=baseline, settings=settings, pairs=tuple(pairs), **stats)
+                      baseline=baseline, settings=settings, pairs=tuple(pairs), risk=columns, **stats)
 
 
 COLUMNS = ['run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
            'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
+#: The columns ``risk=`` adds (:meth:`Comparison.to_dataframe`).
+RISK_COLUMNS = ['risk_alpha', 'urisk', 'trisk', 'trisk_p', 'trisk_significant', 'georisk']
 #: The random stream of the rank intervals: after the three of the tests and intervals (Settings.generators).
 RANKS_STREAM = 3
 _NO_COMPARISON = {'baseline': None, 'delta': math.nan, 'delta_ci_low': math.nan, 'delta_ci_high': math.nan,

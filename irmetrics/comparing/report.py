@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from . import corrections
+from . import corrections, risk_report
 from .base import (
     ComparisonError,
     figure_svg,
@@ -174,6 +174,8 @@ def render_text(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
         notes = [textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ')
                  for line in legend(cmp, test) + shown_note(shown)]
         blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
+    if cmp.risk is not None:
+        blocks.append(risk_report.render_text(cmp, places, LEGEND_WIDTH))
     return '\n'.join(blocks)
 
 
@@ -193,6 +195,8 @@ def render_markdown(cmp: ComparisonView, places: int = 4, show: Sequence[str] = 
             lines.append(f'| ({letter(r)}) {markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
         notes = legend(cmp, test) + ['Bold: the best value of each measure.'] + shown_note(shown)
         blocks.append('\n'.join(lines) + '\n\n' + ' '.join(map(markdown_escape, notes)) + '\n')
+    if cmp.risk is not None:
+        blocks.append(risk_report.render_markdown(cmp, places))
     return '\n'.join(blocks)
 
 
@@ -221,6 +225,8 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
             lines.append(f'    {letter(r)} & {latex_escape(cmp.runs[r])} & ' + ' & '.join(cells) + r' \\')
         lines += [r'    \bottomrule', r'  \end{tabular}', r'\end{table}']
         blocks.append('\n'.join(lines) + '\n')
+    if cmp.risk is not None:
+        blocks.append(risk_report.render_latex(cmp, places, label))
     return '\n'.join(blocks)
 
 
@@ -265,8 +271,8 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
 
 
 def html_summary(cmp: ComparisonView, places: int = 4) -> str:
-    """Each test's table of means, runs as rows, letters as superscripts, with its legend (what a
-    notebook shows of a comparison)."""
+    """Each test's table of means, runs as rows, letters as superscripts, with its legend, and the risk
+    table of a comparison made with ``risk`` (what a notebook shows of a comparison)."""
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'<b>{value}</b>' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
@@ -279,6 +285,8 @@ def html_summary(cmp: ComparisonView, places: int = 4) -> str:
         rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
         notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
         parts.append(f'<h2>{esc(TESTS[test])}</h2>' + html_table(header, rows, notes, set(range(1, len(header)))))
+    if cmp.risk is not None:
+        parts.append(risk_report.render_html(cmp, places))
     return ''.join(parts)
 
 
@@ -311,5 +319,7 @@ def render_json(cmp: ComparisonView) -> str:
            'n_resamples': s.n_resamples, 'seed': s.seed,
            'exact': {test: test in cmp.enumerated for test in s.tests if test in ('randomization', 'tukey')},
            'fewest_queries': cmp.fewest_queries,
+           **({} if cmp.risk is None else {'risk': {'alpha': cmp.risk.alpha,
+                                                    'trisk_fewest_queries': cmp.risk.fewest_queries}}),
            'rows': [{k: clean(v) for k, v in row.items()} for row in cmp.rows()]}
     return json.dumps(doc, indent=2) + '\n'

@@ -74,6 +74,9 @@ class ComparisonView(Protocol):
     def tests(self) -> tuple[str, ...]: ...
 
     @property
+    def risk(self) -> Any: ...
+
+    @property
     def family_size(self) -> int: ...
 
     def rows(self) -> list[dict[str, Any]]: ...
@@ -95,9 +98,9 @@ def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
                               'a dict of dicts or records')
     else:
         inputs = list(runs)
-        paths = [os.fspath(r) for r in inputs if _is_path(r)]
+        paths = [os.fspath(r) for r in inputs if is_path(r)]
         stems = iter(default_names(paths))
-        names = [next(stems) if _is_path(r) else f'run{i}' for i, r in enumerate(inputs, 1)]
+        names = [next(stems) if is_path(r) else f'run{i}' for i, r in enumerate(inputs, 1)]
     if len(inputs) < at_least:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(inputs)}' if at_least == 2 else
                               'no run given')
@@ -107,7 +110,8 @@ def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
     return names, inputs
 
 
-def _is_path(obj: Any) -> bool:
+def is_path(obj: Any) -> bool:
+    """A run given by its path (a str without a newline, or a PathLike), not by its text or its data."""
     return isinstance(obj, os.PathLike) or (isinstance(obj, str) and '\n' not in obj)
 
 

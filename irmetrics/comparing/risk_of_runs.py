@@ -1,0 +1,252 @@
+"""Risk-sensitive evaluation of runs: :func:`urisk` and :func:`trisk` of a run against a baseline,
+:func:`georisk` of several runs, each on one measure (the formulas and citations: :mod:`.risk`).
+
+The runs are evaluated by one :class:`~irmetrics.Evaluator`, as :func:`~.comparison.compare` evaluates
+them: the queries are the qrels', a qrels query missing from a run scores the measure's missing value
+(trec_eval ``-c``), and a measure undefined on some queries (NaN) is compared on the queries where the
+runs are all defined.  Each function returns a small frozen result with a readable ``repr``,
+``to_dict()`` and ``to_pandas()``.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+
+from . import risk, small_samples
+from .base import ComparisonError, Measure, default_names, parse_measures, warn
+from .comparison import evaluated
+from .vocabulary import RunsLike, is_path
+
+
+@dataclass(frozen=True, eq=False)
+class URiskResult:
+    """URisk of ``run`` against ``baseline`` on ``measure`` at ``alpha``: ``urisk``, and what it is made
+    of: ``delta`` (``run - baseline`` on each query of ``query_ids``, NaN where the measure is undefined),
+    and the queries the run wins, loses and ties."""
+
+    urisk: float
+    alpha: float
+    measure: Measure
+    run: str
+    baseline: str
+    query_ids: tuple[str, ...]
+    delta: np.ndarray
+    wins: int
+    losses: int
+    ties: int
+
+    @property
+    def adjusted(self) -> np.ndarray:
+        """The risk-adjusted differences: ``delta`` where >= 0, ``(1 + alpha) delta`` where < 0."""
+        return risk.risk_adjusted(self.delta, self.alpha)
+
+    @property
+    def n_queries(self) -> int:
+        """The paired queries: those where the measure is defined for both runs."""
+        return self.wins + self.losses + self.ties
+
+    def to_dict(self) -> dict[str, Any]:
+        """The numbers (not the per-query values: :meth:`per_query`) as plain Python values."""
+        return {'run': self.run, 'baseline': self.baseline, 'measure': str(self.measure), 'alpha': self.alpha,
+                'urisk': self.urisk, 'n_queries': self.n_queries, 'wins': self.wins, 'losses': self.losses,
+                'ties': self.ties}
+
+    def to_pandas(self) -> Any:
+        """:meth:`to_dict` as a one-row pandas DataFrame."""
+        import pandas as pd
+        return pd.DataFrame([self.to_dict()])
+
+    def per_query(self) -> Any:
+        """A pandas DataFrame, one row per query: ``query_id, delta, adjusted``."""
+        import pandas as pd
+        return pd.DataFrame({'query_id': list(self.query_ids), 'delta': self.delta, 'adjusted': self.adjusted})
+
+    def _head(self) -> str:
+        return (f'{self.run} against {self.baseline} on {self.measure}, alpha = {self.alpha:g}, {self.n_queries} '
+                f'queries (wins {self.wins}, losses {self.losses}, ties {self.ties})')
+
+    def __repr__(self) -> str:
+        return f'URiskResult({self._head()}: URisk = {self.urisk:.4f})'
+
+
+@dataclass(frozen=True, eq=False)
+class TRiskResult(URiskResult):
+    """TRisk, URisk's t statistic, with its standard error ``se`` (the standard deviation of the
+    risk-adjusted differences with ``ddof``, over ``sqrt(n_queries)``), its two-sided ``pvalue``
+    (Student's t with ``n_queries - 1`` degrees of freedom) and whether it is ``significant`` at
+    ``level``: ``p <= level``, and never with fewer queries with a difference than ``fewest_queries``,
+    the fewest for which the exact randomisation test could reach ``level`` (:mod:`.small_samples`)."""
+
+    trisk: float
+    ddof: int
+    se: float
+    pvalue: float
+    level: float
+    significant: bool
+    fewest_queries: int
+
+    @property
+    def interpretation(self) -> str:
+        """What the TRisk says, in words."""
+        if not self.significant:
+            return f'not significantly different from the baseline in risk at {self.level:g}'
+        return (f'significantly {"less risky" if self.trisk > 0 else "riskier"} than the baseline at '
+                f'{self.level:g}')
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), 'trisk': self.trisk, 'ddof': self.ddof, 'se': self.se, 'pvalue': self.pvalue,
+                'level': self.level, 'significant': self.significant, 'fewest_queries': self.fewest_queries}
+
+    def __repr__(self) -> str:
+        return (f'TRiskResult({self._head()}: URisk = {self.urisk:.4f}, TRisk = {self.trisk:.4f}, p = '
+                f'{self.pvalue:.4g}: {self.interpretation})')
+
+
+@dataclass(frozen=True, eq=False)
+class GeoRiskResult:
+    """GeoRisk of each of ``runs`` on ``measure`` at ``alpha``, over the ``n_queries`` queries where every
+    run is defined: ``georisk``, and its parts ``mean`` (each run's mean score, ``S_i / c``) and ``zrisk``
+    (arrays in the order of ``runs``)."""
+
+    runs: tuple[str, ...]
+    measure: Measure
+    alpha: float
+    n_queries: int
+    georisk: np.ndarray
+    zrisk: np.ndarray
+    mean: np.ndarray
+
+    def to_dict(self) -> dict[str, float]:
+        """``{run: GeoRisk}``."""
+        return {run: float(g) for run, g in zip(self.runs, self.georisk, strict=True)}
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame indexed by run: ``mean, zrisk, georisk``."""
+        import pandas as pd
+        return pd.DataFrame({'mean': self.mean, 'zrisk': self.zrisk, 'georisk': self.georisk},
+                            index=pd.Index(list(self.runs), name='run'))
+
+    def __repr__(self) -> str:
+        values = ', '.join(f'{run}: {g:.4f}' for run, g in zip(self.runs, self.georisk, strict=True))
+        return (f'GeoRiskResult({len(self.runs)} runs on {self.measure}, alpha = {self.alpha:g}, '
+                f'{self.n_queries} queries: {values})')
+
+
+def urisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1.0, provider: str | None = None,
+          duplicates: str = 'error') -> URiskResult:
+    """URisk of ``run`` against ``baseline`` on ``measure`` (one measure of one value per query):
+    ``(1/c) [sum_{wins} delta_q - (1 + alpha) sum_{losses} |delta_q|]`` with ``delta_q = run_q -
+    baseline_q`` over the c paired queries (the qrels' queries, a query missing from a run scoring the
+    measure's missing value).  ``alpha >= 0`` weighs losses beyond wins (0: the mean difference).
+    Positive: the run gains more than it loses; a run equal to the baseline: 0.  The runs: any run
+    input (paths, DataFrames, dicts); ``provider`` and ``duplicates`` as in :func:`irmetrics.calc`.
+
+    L. Wang, P. N. Bennett and K. Collins-Thompson, Robust ranking models via risk-sensitive
+    optimization, SIGIR 2012 (and the TREC 2013/2014 Web track risk-sensitive task).
+
+    >>> irmetrics.urisk('run_dense.txt', 'run_bm25.txt', 'qrels.txt', 'AP', alpha=1)   # doctest: +SKIP
+    """
+    return _paired(run, baseline, qrels, measure, alpha, provider, duplicates, None)
+
+
+def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1.0, level: float = 0.05,
+          ddof: int = 1, provider: str | None = None, duplicates: str = 'error') -> TRiskResult:
+    """TRisk of ``run`` against ``baseline`` on ``measure``: ``URisk / SE``, ``SE = s_d / sqrt(c)`` with
+    ``s_d`` the sample standard deviation (c - 1) of the risk-adjusted differences ``d_q`` (``delta_q``
+    where >= 0, ``(1 + alpha) delta_q`` where < 0) over the c paired queries: Student's one-sample t
+    statistic of the ``d_q``, with its two-sided p-value (c - 1 degrees of freedom).  ``ddof=0``: ``s_d``
+    divides by c instead, as the rmit-ir/trisk scripts do (TRisk larger by ``sqrt(c / (c - 1))``, its
+    p-value read from the same t distribution), to reproduce their numbers.  ``|TRisk| > 2`` is
+    significant at about 0.05: above 2 the run is significantly less risky than the baseline, below -2
+    significantly riskier.  ``significant``: ``p <= level``, and never with fewer queries with a difference
+    than the exact randomisation test needs to reach ``level`` (6 at 0.05; a warning says so).  Every
+    ``d_q`` equal: TRisk 0 (p = 1) for a run equal to the baseline, else +-inf (p = 0).  Needs two paired
+    queries or more; the rest as :func:`urisk`.
+
+    B. T. Dincer, C. Macdonald and I. Ounis, Hypothesis testing for the risk-sensitive evaluation of
+    retrieval systems, SIGIR 2014.
+    """
+    level = risk.checked_alpha(level, risk.LEVEL)
+    ddof = risk.DDOF.check(int(ddof) if isinstance(ddof, np.integer) else ddof)
+    return cast(TRiskResult, _paired(run, baseline, qrels, measure, alpha, provider, duplicates, (level, ddof)))
+
+
+def georisk(runs: RunsLike, qrels: Any, measure: Any, *, alpha: float = 1.0, provider: str | None = None,
+            duplicates: str = 'error') -> GeoRiskResult:
+    """GeoRisk of each run of ``runs`` (``{name: run}`` or a list of two runs or more, named as
+    :func:`irmetrics.compare` names them) on ``measure``, whose values must be non-negative:
+    ``GeoRisk_i = sqrt(S_i / c * Phi(ZRisk_i / c))`` over the c queries where every run is defined, with
+    ``S_i`` the run's total score, ``ZRisk_i = sum_{z > 0} z_iq + (1 + alpha) sum_{z < 0} z_iq``, ``z_iq =
+    (x_iq - e_iq) / sqrt(e_iq)`` (0 where ``e_iq = 0``), ``e_iq = S_i T_q / N`` (``T_q``: the runs' total
+    on query q, N: the total of all) and Phi the standard normal CDF.  Every run is a baseline of the
+    others: GeoRisk rewards a high mean and scores that do not fall below what the other runs make
+    of each query.  Higher is better; it depends on which runs are compared together.
+
+    B. T. Dincer, C. Macdonald and I. Ounis, Risk-sensitive evaluation and learning to rank using
+    multiple baselines, SIGIR 2016.
+    """
+    alpha = risk.checked_alpha(alpha)
+    names, measures, _, values, _ = evaluated(runs, qrels, _one(measure), None, provider, duplicates, None)
+    scores = values[:, :, 0]
+    scores = scores[:, ~np.isnan(scores).any(axis=0)]
+    if scores.shape[1] == 0:
+        raise ComparisonError(f'{measures[0]} is defined on no query for every run: no GeoRisk')
+    g = risk.georisk_values(scores, alpha)
+    return GeoRiskResult(runs=tuple(names), measure=measures[0], alpha=alpha, n_queries=scores.shape[1],
+                         georisk=_frozen(g), zrisk=_frozen(risk.zrisk_values(scores, alpha)),
+                         mean=_frozen(scores.mean(axis=1)))
+
+
+def _paired(run: Any, baseline: Any, qrels: Any, measure: Any, alpha: float, provider: str | None,
+            duplicates: str, test: tuple[float, int] | None) -> URiskResult:
+    """URisk (``test`` None) or TRisk (``test``: its level and ddof) of ``run`` against ``baseline``."""
+    alpha = risk.checked_alpha(alpha)
+    names = _pair_names(run, baseline)
+    _, measures, query_ids, values, _ = evaluated(dict(zip(names, (baseline, run), strict=True)), qrels,
+                                                  _one(measure), None, provider, duplicates, None)
+    delta = values[1, :, 0] - values[0, :, 0]
+    defined = delta[~np.isnan(delta)]
+    if not defined.size:
+        raise ComparisonError(f'{measures[0]} is defined on no query for both runs: no risk to measure')
+    wins, losses = int((defined > 0).sum()), int((defined < 0).sum())
+    common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, alpha), alpha=alpha, measure=measures[0],
+                                  run=names[1], baseline=names[0], query_ids=tuple(query_ids), delta=_frozen(delta),
+                                  wins=wins, losses=losses, ties=int(defined.size) - wins - losses)
+    if test is None:
+        return URiskResult(**common)
+    level, ddof = test
+    t = risk.trisk_value(delta, alpha, ddof)
+    fewest = small_samples.exact_fewest(level)
+    if wins + losses < fewest:
+        warn(f'TRisk of {names[1]} against {names[0]} on {measures[0]} rests on {wins + losses} queries with a '
+             f'difference: it supports {fewest} or more at {level:g}, and is not reported significant with fewer')
+    se = float(np.std(risk.risk_adjusted(defined, alpha), ddof=ddof) / math.sqrt(defined.size))
+    significant = bool(t.pvalue <= level and small_samples.reachable(np.array(wins + losses), level))
+    return TRiskResult(**common, trisk=t.statistic, ddof=ddof, se=se, pvalue=t.pvalue, level=level,
+                       significant=significant, fewest_queries=fewest)
+
+
+def _one(measure: Any) -> Measure:
+    chosen = parse_measures(measure)
+    if len(chosen) != 1:
+        raise ComparisonError(f'measure: give one measure, got {len(chosen)} ({", ".join(map(str, chosen))})')
+    return chosen[0]
+
+
+def _pair_names(run: Any, baseline: Any) -> tuple[str, str]:
+    """(baseline's name, run's name): a file's stem, else 'baseline' and 'run' (both of these when the stems
+    are the same)."""
+    names = [default_names([os.fspath(x)])[0] if is_path(x) else default
+             for x, default in ((baseline, 'baseline'), (run, 'run'))]
+    return (names[0], names[1]) if names[0] != names[1] else ('baseline', 'run')
+
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array = np.array(array, dtype=np.float64)
+    array.flags.writeable = False
+    return array
