@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 _COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison')
 #: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
 _TRUST: tuple[str, ...] = ()
+_TRUST += ('JudgmentAgreement', 'JudgmentCoverage', 'Pool', 'QrelsStats', 'UnjudgedBounds', 'cohen_kappa',
+           'judgment_coverage', 'krippendorff_alpha', 'pool', 'qrels_stats', 'unjudged_bounds')
 
 
 def __getattr__(name: str) -> Any:

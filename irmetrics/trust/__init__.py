@@ -4,4 +4,11 @@ whether a measure tells systems apart and a reproduction is faithful.
 
 Built on the public API and on :mod:`irmetrics.comparing` (never on engines); imported on first use.
 """
+from .completeness import JudgmentCoverage, QrelsStats, judgment_coverage, qrels_stats
+from .judgment_agreement import JudgmentAgreement, cohen_kappa, krippendorff_alpha
+from .pools import Pool, pool
+from .unjudged import UnjudgedBounds, unjudged_bounds
+
 __all__: list[str] = []
+__all__ += ['JudgmentAgreement', 'JudgmentCoverage', 'Pool', 'QrelsStats', 'UnjudgedBounds', 'cohen_kappa',
+            'judgment_coverage', 'krippendorff_alpha', 'pool', 'qrels_stats', 'unjudged_bounds']
