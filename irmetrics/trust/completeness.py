@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..api.evaluator import Evaluator
+from ..api.results import aggregate
 from ..comparing.vocabulary import name_runs
 from ..constraints import Int, Option
 from ..data.inputs import to_qrels
@@ -103,8 +104,9 @@ class JudgmentCoverage:
 
     @property
     def mean(self) -> np.ndarray:
-        return self.values.mean(axis=1) if len(self.query_ids) else np.full((len(self.runs), len(self.cutoffs)),
-                                                                             np.nan)
+        """Runs x cutoffs: each ``Judged@k`` aggregated as ``calc`` aggregates it (to the last digit)."""
+        return np.array([[aggregate(Judged @ k, self.values[r, :, j]) for j, k in enumerate(self.cutoffs)]
+                         for r in range(len(self.runs))]).reshape(len(self.runs), len(self.cutoffs))
 
     def to_pandas(self) -> Any:
         """The means: one row per run, one column per ``Judged@k``."""
