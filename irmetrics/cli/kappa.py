@@ -28,7 +28,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     out.write(render_rows(['statistic', 'value'], [[r.method, r.statistic] for r in results], args.format,
                           args.places))
     if args.format == 'table':
-        out.write(f'\n{kappa.both} pairs judged by both, {kappa.only_a} by {args.qrels_a} only, {kappa.only_b} by '
+        out.write(f'{kappa.both} pairs judged by both, {kappa.only_a} by {args.qrels_a} only, {kappa.only_b} by '
                   f'{args.qrels_b} only; grades (rows: {args.qrels_a}, columns: {args.qrels_b}):\n')
         grades = [str(g) for g in kappa.grades]
         out.write(render_rows(['', *grades], [[g, *row] for g, row in zip(grades, kappa.counts.tolist(), strict=True)],

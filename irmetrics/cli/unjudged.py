@@ -31,5 +31,5 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     out.write(render_rows(['measure', 'nonrelevant', 'relevant', 'bounds', 'unjudged'], rows, args.format,
                           args.places))
     if args.format == 'table':
-        out.write(f'unjudged documents taken as relevant at grade {result.grade}; bounds: whether the two values '
-                  f'bound the measure under any judgment of them (docs/checking.md)\n')
+        out.write(f'relevant: the unjudged documents taken as relevant at grade {result.grade}; bounds: whether the '
+                  f'two values bound the measure whatever their judgments\n')
