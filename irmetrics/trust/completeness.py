@@ -20,12 +20,13 @@ from ..data.inputs import to_qrels
 from ..errors import OptionError
 from ..measures import Judged
 from .judgment_agreement import REL
+from .read_only import ReadOnlyArrays
 
 CUTOFF = Option('cutoffs', Int(minimum=1))
 
 
 @dataclass(frozen=True, eq=False)
-class QrelsStats:
+class QrelsStats(ReadOnlyArrays):
     """What the qrels hold: per query (``query_ids``, the qrels' order) and overall.
 
     ``grades``: the grades the qrels use, ascending; ``counts``: queries x grades, the judgments of
@@ -93,7 +94,7 @@ def qrels_stats(qrels: Any, rel: int = 1) -> QrelsStats:
 
 
 @dataclass(frozen=True, eq=False)
-class JudgmentCoverage:
+class JudgmentCoverage(ReadOnlyArrays):
     """``Judged@k`` of each run: ``values`` is runs x queries x cutoffs (the qrels' queries; a query the
     run misses scores 0, as in ``calc``), ``mean`` runs x cutoffs."""
 

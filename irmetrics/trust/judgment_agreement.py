@@ -26,6 +26,7 @@ from ..data.inputs import to_qrels
 from ..data.qrels import Qrels
 from ..errors import InputError, OptionError, warn
 from .judged_pairs import judgment_rows, one_grade_each
+from .read_only import ReadOnlyArrays
 
 WEIGHTS = Option('weights', Choice('linear', 'quadratic'))
 LEVEL = Option('level', Choice('nominal', 'ordinal', 'interval'))
@@ -39,7 +40,7 @@ KRIPPENDORFF = ('K. Krippendorff. Content Analysis: An Introduction to Its Metho
 
 
 @dataclass(frozen=True, eq=False)
-class JudgmentAgreement:
+class JudgmentAgreement(ReadOnlyArrays):
     """How far two qrels agree on the pairs both judge (see :func:`cohen_kappa`, :func:`krippendorff_alpha`).
 
     ``statistic``: the agreement over every pair both judge (NaN where undefined, with a warning);

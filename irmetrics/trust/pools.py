@@ -23,6 +23,7 @@ from ..data.inputs import to_qrels, to_run
 from ..data.qrels import Qrels
 from ..data.segments import ranges
 from .judged_pairs import judgment_rows
+from .read_only import ReadOnlyArrays
 
 DEPTH = Option('depth', Int(minimum=1))
 #: The grade of a pooled document in the pool's qrels file: trec_eval's "pooled but not judged" (infAP reads it)
@@ -30,7 +31,7 @@ POOLED = -1
 
 
 @dataclass(frozen=True, eq=False)
-class Pool:
+class Pool(ReadOnlyArrays):
     """The documents a depth-``depth`` pool of ``runs`` holds (see :func:`pool`).
 
     ``qrels``: the pairs to judge, each with grade -1 (trec_eval's pooled but not judged), query by

@@ -35,6 +35,7 @@ from ..data.segments import ranges
 from ..errors import IrmetricsWarning, MeasureError
 from ..measures import DCG, ERR, RBP, RR, Hits, NumRet, P, SetP, Success
 from .judged_pairs import judgment_rows
+from .read_only import ReadOnlyArrays
 
 GRADE = Option('grade', Int(minimum=1))
 
@@ -44,7 +45,7 @@ MONOTONE = tuple(m.definition for m in (P, Success, RR, Hits, DCG, ERR, RBP, Set
 
 
 @dataclass(frozen=True, eq=False)
-class UnjudgedBounds:
+class UnjudgedBounds(ReadOnlyArrays):
     """Each measure evaluated with the unjudged documents it reads taken as non-relevant and as relevant.
 
     ``nonrelevant`` and ``relevant`` are queries x measures (the qrels' queries, ``query_ids``);

@@ -169,3 +169,24 @@ def test_repr_and_dict_are_readable():
     result = irm.cohen_kappa(a, b)
     assert repr(result).startswith("<JudgmentAgreement Cohen's kappa (relevant: grade >= 1) = 1.0000 on 4 pairs")
     assert result.to_dict()['both'] == 4 and result.to_dict()['confusion'][2] == {0: 0, 1: 1, 2: 0}
+
+
+@pytest.mark.parametrize('level', ['nominal', 'ordinal', 'interval'])
+def test_each_querys_alpha_is_the_krippendorff_packages(level):
+    rng = np.random.default_rng(7)
+    ga = rng.integers(0, 4, 90)
+    gb = np.clip(ga + rng.integers(-1, 2, 90), 0, 3)
+    result = irm.krippendorff_alpha(*paired_qrels(ga, gb, queries=3), level=level)
+    for i, query in enumerate(result.query_ids):
+        pairs = np.arange(int(query[1:]), 90, 3)
+        expected = krippendorff.alpha(reliability_data=np.array([ga[pairs], gb[pairs]], dtype=float),
+                                      level_of_measurement=level)
+        assert result.query_statistic[i] == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_result_cannot_be_changed():
+    result = irm.cohen_kappa(*paired_qrels([0, 1, 1], [0, 1, 0]))
+    with pytest.raises(ValueError, match='read-only'):
+        result.counts[0, 0] = 9
+    with pytest.raises(AttributeError):
+        result.statistic = 1.0
