@@ -1,4 +1,5 @@
-"""Command-line grammar: the evaluation command and the ``compare`` / ``measures`` / ``providers`` commands.
+"""Command-line grammar: the evaluation command and the ``compare`` / ``measures`` / ``providers`` commands,
+and the judgments' ``kappa`` / ``pool`` / ``qrels-stats`` / ``judged`` / ``unjudged`` (docs/checking.md).
 
     irmetrics QRELS RUN MEASURE...              one run; as in ir_measures
     irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
@@ -29,8 +30,11 @@ USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics gate QRELS RUN --against STORED.json [options]
        irmetrics measures [NAME...]
        irmetrics providers
-       irmetrics kappa QRELS_A QRELS_B [--rel N]  |  irmetrics qrels-stats QRELS  |  irmetrics judged QRELS RUN...
-       irmetrics pool RUN... --depth K [--qrels QRELS] [-o FILE]  |  irmetrics unjudged QRELS RUN -m MEASURE...
+       irmetrics kappa QRELS_A QRELS_B [--rel N]
+       irmetrics pool RUN... --depth K [--qrels QRELS] [-o FILE]
+       irmetrics qrels-stats QRELS [--rel N]
+       irmetrics judged QRELS RUN... [-k K]...
+       irmetrics unjudged QRELS RUN -m MEASURE... [--grade G]
        irmetrics trec_eval [trec_eval options] QRELS RUN'''
 
 EPILOG = '''measures: irmetrics/ir_measures syntax (AP, nDCG@10, "P(rel=2)@5"), trec_eval names (map,
