@@ -16,6 +16,7 @@ difference function of the level: nominal (0 or 1), interval (``(g_c - g_k)**2``
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,12 +32,6 @@ from .read_only import ReadOnlyArrays
 WEIGHTS = Option('weights', Choice('linear', 'quadratic'))
 LEVEL = Option('level', Choice('nominal', 'ordinal', 'interval'))
 REL = Option('rel', Int())
-
-COHEN_1960 = 'J. Cohen. A coefficient of agreement for nominal scales. Educational and Psychological Measurement, 1960.'
-COHEN_1968 = ('J. Cohen. Weighted kappa: nominal scale agreement provision for scaled disagreement or partial credit. '
-              'Psychological Bulletin, 1968.')
-KRIPPENDORFF = ('K. Krippendorff. Content Analysis: An Introduction to Its Methodology, 2nd ed., Sage, 2004; '
-                'Computing Krippendorff\'s Alpha-Reliability, 2011.')
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,7 +123,7 @@ def cohen_kappa(qrels_a: Any, qrels_b: Any, rel: int = 1, weights: str | None = 
         gap = np.abs(np.subtract.outer(table.grades, table.grades)).astype(np.float64)
         disagreement = gap if weights == 'linear' else gap ** 2
         method = f'weighted kappa ({weights})'
-    return table.result(method, kappa, counts, disagreement)
+    return table.result(method, lambda tables: kappa(tables, disagreement), counts)
 
 
 def krippendorff_alpha(qrels_a: Any, qrels_b: Any, level: str = 'ordinal') -> JudgmentAgreement:
@@ -148,8 +143,8 @@ def krippendorff_alpha(qrels_a: Any, qrels_b: Any, level: str = 'ordinal') -> Ju
     """
     level = LEVEL.check(level)
     table = _grade_table(qrels_a, qrels_b)
-    return table.result(f"Krippendorff's alpha ({level})", lambda counts, _: alpha(counts, table.grades, level),
-                        table.counts, np.zeros(0))
+    return table.result(f"Krippendorff's alpha ({level})", lambda tables: alpha(tables, table.grades, level),
+                        table.counts)
 
 
 def kappa(counts: np.ndarray, disagreement: np.ndarray) -> np.ndarray:
@@ -169,15 +164,15 @@ def alpha(counts: np.ndarray, grades: tuple[int, ...], level: str) -> np.ndarray
     coincidences = counts + counts.transpose(0, 2, 1)
     margins = coincidences.sum(axis=2)
     values = margins.sum(axis=1)
-    values_of = np.asarray(grades, dtype=np.float64)
     if level == 'nominal':
         distance = np.broadcast_to(1.0 - np.eye(len(grades)), coincidences.shape)
     elif level == 'interval':
-        distance = np.broadcast_to(np.subtract.outer(values_of, values_of) ** 2, coincidences.shape)
+        numbers = np.asarray(grades, dtype=np.float64)
+        distance = np.broadcast_to(np.subtract.outer(numbers, numbers) ** 2, coincidences.shape)
     else:
         below = np.cumsum(margins, axis=1) - margins            # values of the grades below each grade
-        low, high = np.minimum.outer(np.arange(len(grades)), np.arange(len(grades))), \
-            np.maximum.outer(np.arange(len(grades)), np.arange(len(grades)))
+        position = np.arange(len(grades))
+        low, high = np.minimum.outer(position, position), np.maximum.outer(position, position)
         between = below[:, high] + margins[:, high] - below[:, low]          # m_g summed from c to k
         distance = (between - (margins[:, :, None] + margins[:, None, :]) / 2) ** 2
     observed = np.einsum('qck,qck->q', coincidences, distance)
@@ -197,14 +192,17 @@ class _GradeTable:
     only_a: np.ndarray
     only_b: np.ndarray
 
-    def result(self, method: str, statistic: Any, counts: np.ndarray, disagreement: np.ndarray) -> JudgmentAgreement:
-        overall = float(statistic(counts.sum(axis=0)[None], disagreement)[0])
+    def result(self, method: str, statistic: Callable[[np.ndarray], np.ndarray], counts: np.ndarray
+               ) -> JudgmentAgreement:
+        """The agreement of ``statistic`` (of tables of counts, one value each) over all the queries'
+        ``counts`` summed, and of each query's."""
+        overall = float(statistic(counts.sum(axis=0)[None])[0])
         if overall != overall:
             warn(f'{method} is undefined (NaN): the {int(self.both.sum())} pairs both qrels judge leave no '
                  f'disagreement to expect by chance (one label throughout)')
         return JudgmentAgreement(overall, method, int(self.both.sum()), int(self.only_a.sum()),
                                  int(self.only_b.sum()), self.grades, self.counts.sum(axis=0).astype(np.int64),
-                                 self.query_ids, self.both, self.only_a, self.only_b, statistic(counts, disagreement))
+                                 self.query_ids, self.both, self.only_a, self.only_b, statistic(counts))
 
 
 def _grade_table(qrels_a: Any, qrels_b: Any) -> _GradeTable:
