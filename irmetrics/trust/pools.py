@@ -19,6 +19,7 @@ import numpy as np
 from ..comparing.vocabulary import name_runs
 from ..constraints import Int, Option
 from ..data import ids
+from ..data.ids import Ids
 from ..data.inputs import to_qrels, to_run
 from ..data.qrels import Qrels
 from ..data.segments import ranges
@@ -102,19 +103,13 @@ def pool(runs: Mapping[str, Any] | Sequence[Any], depth: int, *, qrels: Any = No
     depth = DEPTH.check(depth)
     names, inputs = name_runs(runs, at_least=1)
     tops = [to_run(r, duplicates).top(depth) for r in inputs]
-    ranked = [t.order for t in tops]                                   # each top's rows, in ranked order
-    query_vocabulary, query_codes = ids.column(np.concatenate(
-        [np.asarray(t.query_ids.to_list(), dtype=object) for t in tops])).encode()
-    starts = np.cumsum([0] + [t.num_queries for t in tops])
-    query = np.concatenate([query_codes[start + t.qidx[rows]]
-                            for start, t, rows in zip(starts[:-1], tops, ranked, strict=True)])
-    doc_vocabulary, doc = ids.column(np.concatenate(
-        [np.asarray(t.doc_ids.take(rows).to_list(), dtype=object) for t, rows in zip(tops, ranked, strict=True)]
-    )).encode()
-    run = np.repeat(np.arange(len(tops)), [len(rows) for rows in ranked])
+    query_vocabulary, query_codes = _encoded([t.query_ids for t in tops])
+    starts = np.cumsum([0] + [t.num_queries for t in tops])[:-1]
+    query = np.concatenate([query_codes[start + t.qidx[t.order]] for start, t in zip(starts, tops, strict=True)])
+    doc_vocabulary, doc = _encoded([t.doc_ids.take(t.order) for t in tops])
+    run = np.repeat(np.arange(len(tops)), [len(t) for t in tops])
     n_queries, width = len(query_vocabulary), np.int64(max(len(doc_vocabulary), 1))
-    keys, inverse, runs_of = np.unique(query.astype(np.int64) * width + doc,
-                                              return_inverse=True, return_counts=True)
+    keys, inverse, runs_of = np.unique(query.astype(np.int64) * width + doc, return_inverse=True, return_counts=True)
     alone = runs_of[inverse.ravel()] == 1
     per_run = np.bincount(run * n_queries + query, minlength=len(tops) * n_queries).reshape(len(tops), n_queries)
     unique = np.bincount(run * n_queries + query, weights=alone, minlength=len(tops) * n_queries)
@@ -132,6 +127,11 @@ def pool(runs: Mapping[str, Any] | Sequence[Any], depth: int, *, qrels: Any = No
                                 np.full(len(chosen), POOLED, dtype=np.int64), source='pool')
     return Pool(depth, tuple(names), pooled, tuple(query_vocabulary.to_list()), size, judged, per_run,
                 unique.reshape(len(tops), n_queries).astype(np.int64))
+
+
+def _encoded(columns: list[Ids]) -> tuple[Ids, np.ndarray]:
+    """The distinct ids of several columns (in order of first appearance) and each id's code in them."""
+    return ids.column(np.concatenate([np.asarray(c.to_list(), dtype=object) for c in columns])).encode()
 
 
 def _reversed_within(groups: np.ndarray) -> np.ndarray:

@@ -92,3 +92,11 @@ def test_depth_is_checked():
         irm.pool(['q1 Q0 d1 1 1.0 r\n'], 0)
     with pytest.raises(OptionError, match="'depth'"):
         irm.pool(['q1 Q0 d1 1 1.0 r\n'], 2.5)
+
+
+def test_integer_ids_pool_as_their_text():
+    import pandas as pd
+    frame = pd.DataFrame({'query_id': [1, 1, 1, 2], 'doc_id': [10, 11, 12, 10], 'score': [3.0, 2.0, 1.0, 1.0]})
+    numeric = irm.pool({'a': frame, 'b': '1 Q0 12 1 5.0 b\n2 Q0 99 1 1.0 b\n'}, 2, qrels='1 0 11 1\n')
+    assert [(q.query_id, q.doc_id) for q in numeric.qrels] == [('1', '10'), ('1', '12'), ('2', '10'), ('2', '99')]
+    assert numeric.judged.tolist() == [1, 0] and numeric.unique.tolist() == [[2, 1], [1, 1]]
