@@ -141,17 +141,24 @@ def _evaluation_options(p: argparse.ArgumentParser) -> None:
                    help="read measure names in one dialect only; default: a word means what the dialects that "
                         "read it agree on, and a word they read differently (recall) is an error "
                         "(docs/conventions.md)")
-    p.add_argument('--duplicates', choices=DUPLICATES.choices, default='error',
-                   help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
-                        'first, last or highest-scored occurrence')
-    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
-                   choices=QRELS_DUPLICATES.choices, default='error',
-                   help='a document judged more than once for a query (several iterations): an error for measures '
-                        'that read one grade per document (default, as trec_eval), or use its highest grade '
-                        '(subtopic qrels)')
+    _duplicates_options(p)
     p.add_argument('--strict', action='store_true',
                    help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
                         'queries missing from the run, blank lines, a relevance level no grade reaches')
+
+
+def _duplicates_options(p: argparse.ArgumentParser, run: bool = True, qrels: bool = True) -> None:
+    """``--duplicates`` (a run's) and ``--qrels-duplicates``."""
+    if run:
+        p.add_argument('--duplicates', choices=DUPLICATES.choices, default='error',
+                       help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
+                            'first, last or highest-scored occurrence')
+    if qrels:
+        p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
+                       choices=QRELS_DUPLICATES.choices, default='error',
+                       help='a document judged more than once for a query (several iterations): an error for '
+                            'measures that read one grade per document (default, as trec_eval), or use its highest '
+                            'grade (subtopic qrels)')
 
 
 def evaluate_parser() -> argparse.ArgumentParser:
@@ -311,9 +318,7 @@ def kappa_parser() -> argparse.ArgumentParser:
     p.add_argument('qrels_b', metavar='QRELS_B', help='the second qrels (e.g. an LLM judge)')
     p.add_argument('--rel', type=int, default=1, help="the lowest relevant grade of Cohen's kappa (default 1)")
     _table_options(p, "Cohen's kappa of each query instead")
-    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
-                   choices=QRELS_DUPLICATES.choices, default='error',
-                   help='a document judged more than once for a query: an error (default), or its highest grade')
+    _duplicates_options(p, run=False)
     return p
 
 
@@ -327,9 +332,7 @@ def pool_parser() -> argparse.ArgumentParser:
     p.add_argument('--qrels', metavar='QRELS', help='judgments made already: their pairs are left out of the file')
     p.add_argument('-o', '--output', metavar='FILE', help='write the pairs to judge to FILE (TREC qrels format)')
     _table_options(p, 'one row per query: pool size, judged already, to judge, unique per run')
-    p.add_argument('--duplicates', choices=DUPLICATES.choices, default='error',
-                   help='a document retrieved twice for a query: error (default), or keep the first, last or '
-                        'highest-scored occurrence')
+    _duplicates_options(p)
     return p
 
 
@@ -340,9 +343,7 @@ def qrels_stats_parser() -> argparse.ArgumentParser:
     p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
     p.add_argument('--rel', type=int, default=1, help='the lowest relevant grade (default 1)')
     _table_options(p, 'one row per query, then the whole qrels (all)')
-    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
-                   choices=QRELS_DUPLICATES.choices, default='error',
-                   help='a document judged more than once for a query: an error (default), or its highest grade')
+    _duplicates_options(p, run=False)
     return p
 
 
@@ -355,7 +356,7 @@ def judged_parser() -> argparse.ArgumentParser:
     p.add_argument('-k', '--cutoff', type=int, action='append', metavar='K', help='a cutoff k; repeatable (default 10 '
                    'and 100)')
     _table_options(p, 'one row per run and query')
-    _evaluation_options(p)
+    _duplicates_options(p)
     return p
 
 

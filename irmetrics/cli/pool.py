@@ -16,7 +16,7 @@ from .sources import load_qrels, load_run
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     runs = {name: load_run(path, args.duplicates) for name, path in named_runs(args.runs).items()}
-    qrels = load_qrels(args.qrels) if args.qrels else None
+    qrels = load_qrels(args.qrels, args.qrels_duplicates) if args.qrels else None
     result = pool(runs, args.depth, qrels=qrels)
     if args.output:
         result.to_trec(args.output)
