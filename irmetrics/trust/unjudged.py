@@ -122,6 +122,7 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
 
     >>> irmetrics.unjudged_bounds(['P@10', 'nDCG@10'], 'qrels.txt', 'run.txt').to_pandas()  # doctest: +SKIP
     """
+    grade = GRADE.check(grade) if grade is not None else None
     judged = to_qrels(qrels)
     ranking = to_run(run, duplicates)
     evaluator = Evaluator(measures, judged, provider=provider)
@@ -130,8 +131,7 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
     if refused:
         raise MeasureError(f'{refused[0]} cannot be bounded over unjudged documents: unjudged_bounds adds '
                            f'judgments of one grade per document to the qrels, for measures of one query')
-    top = max(int(judged.relevance.max(initial=0)), 1)
-    grade = top if grade is None else GRADE.check(grade)
+    grade = max(int(judged.relevance.max(initial=0)), 1) if grade is None else grade
     nonrelevant = evaluator.calc(ranking).values
     relevant = np.empty_like(nonrelevant)
     unjudged = np.zeros(nonrelevant.shape, dtype=np.int64)
