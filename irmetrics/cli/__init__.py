@@ -6,6 +6,7 @@
     irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
     irmetrics measures [NAME...]  |  irmetrics providers
     irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
+    irmetrics kappa | pool | qrels-stats | judged | unjudged ...   the judgments (docs/checking.md)
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
 comparison command), :mod:`.sources`
@@ -30,6 +31,8 @@ from .args import evaluate_parser as build_parser  # noqa: F401  (the evaluation
 from .evaluate import resolve_measures  # noqa: F401
 
 EXIT_INTERRUPTED = 130
+#: the judgments' commands, each the module of its name (:mod:`.kappa`, :mod:`.pool`, :mod:`.qrels_stats`, ...)
+JUDGMENT_COMMANDS = ('kappa', 'pool', 'qrels-stats', 'judged', 'unjudged')
 
 
 def run(args, out=None) -> None:
@@ -108,6 +111,9 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
         elif command == 'ties':
             from . import ties
             ties.run(args, sys.stdout)
+        elif command in JUDGMENT_COMMANDS:
+            import importlib
+            importlib.import_module(f'.{command.replace("-", "_")}', __name__).run(args, sys.stdout)
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())

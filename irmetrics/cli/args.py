@@ -1,4 +1,5 @@
-"""Command-line grammar: the evaluation command and the ``compare`` / ``measures`` / ``providers`` commands.
+"""Command-line grammar: the evaluation command and the ``compare`` / ``measures`` / ``providers`` commands,
+and the judgments' ``kappa`` / ``pool`` / ``qrels-stats`` / ``judged`` / ``unjudged`` (docs/checking.md).
 
     irmetrics QRELS RUN MEASURE...              one run; as in ir_measures
     irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
@@ -20,7 +21,9 @@ from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.evaluation import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('compare', 'gate', 'measures', 'providers', 'ties')
+COMMANDS: tuple[str, ...] = ('compare', 'gate', 'measures', 'providers', 'ties')
+#: the judgments' commands (docs/checking.md): agreement, pools, completeness, bounds under unjudged documents
+COMMANDS += ('kappa', 'pool', 'qrels-stats', 'judged', 'unjudged')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
@@ -29,6 +32,11 @@ USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics ties QRELS RUN -m MEASURE [options]
        irmetrics measures [NAME...]
        irmetrics providers
+       irmetrics kappa QRELS_A QRELS_B [--rel N]
+       irmetrics pool RUN... --depth K [--qrels QRELS] [-o FILE]
+       irmetrics qrels-stats QRELS [--rel N]
+       irmetrics judged QRELS RUN... [-k K]...
+       irmetrics unjudged QRELS RUN -m MEASURE... [--grade G]
        irmetrics trec_eval [trec_eval options] QRELS RUN'''
 
 EPILOG = '''measures: irmetrics/ir_measures syntax (AP, nDCG@10, "P(rel=2)@5"), trec_eval names (map,
@@ -136,14 +144,7 @@ def _evaluation_options(p: argparse.ArgumentParser) -> None:
                    help="read measure names in one dialect only; default: a word means what the dialects that "
                         "read it agree on, and a word they read differently (recall) is an error "
                         "(docs/conventions.md)")
-    p.add_argument('--duplicates', choices=DUPLICATES.choices, default='error',
-                   help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
-                        'first, last or highest-scored occurrence')
-    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
-                   choices=QRELS_DUPLICATES.choices, default='error',
-                   help='a document judged more than once for a query (several iterations): an error for measures '
-                        'that read one grade per document (default, as trec_eval), or use its highest grade '
-                        '(subtopic qrels)')
+    _duplicates_options(p)
     p.add_argument('--strict', action='store_true',
                    help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
                         'queries missing from the run, blank lines, a relevance level no grade reaches')
@@ -154,6 +155,20 @@ def _ties_option(p: argparse.ArgumentParser) -> None:
                    help="how documents with equal scores are ordered, for every measure: trec_eval's order "
                         "(the default) or the exact expectation over every order (ties='expected'; measures "
                         'without one are an error; docs/checking.md)')
+
+
+def _duplicates_options(p: argparse.ArgumentParser, run: bool = True, qrels: bool = True) -> None:
+    """``--duplicates`` (a run's) and ``--qrels-duplicates``."""
+    if run:
+        p.add_argument('--duplicates', choices=DUPLICATES.choices, default='error',
+                       help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
+                            'first, last or highest-scored occurrence')
+    if qrels:
+        p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
+                       choices=QRELS_DUPLICATES.choices, default='error',
+                       help='a document judged more than once for a query (several iterations): an error for '
+                            'measures that read one grade per document (default, as trec_eval), or use its highest '
+                            'grade (subtopic qrels)')
 
 
 def evaluate_parser() -> argparse.ArgumentParser:
@@ -313,11 +328,95 @@ def ties_parser() -> argparse.ArgumentParser:
     return p
 
 
+RUN_FILES = "run files, each PATH (named by its file's stem) or NAME=PATH"
+
+
+def _table_options(p: argparse.ArgumentParser, by_query: str) -> None:
+    """The output options of the judgments' commands: per-query rows, format, places."""
+    from ..rendering.rows import ROW_FORMATS
+    p.add_argument('-q', '--by_query', '--by-query', action='store_true', help=by_query)
+    p.add_argument('-f', '--format', choices=ROW_FORMATS, default='table', metavar='FORMAT',
+                   help=f'output format: {", ".join(ROW_FORMATS)} (default table)')
+    p.add_argument('-p', '--places', type=places, default=4, help='decimal places of table, tsv and markdown '
+                                                                   '(default 4; csv and json: every digit)')
+
+
+def kappa_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics kappa', usage='irmetrics kappa QRELS_A QRELS_B [--rel N] [options]',
+                description="Agreement between two qrels on the (query, document) pairs both judge: Cohen's kappa "
+                            'of relevant (grade >= --rel) against not, the weighted kappas and Krippendorff\'s alpha '
+                            'of the grades, the pairs judged by both or one, and the confusion of grades '
+                            '(docs/checking.md).')
+    p.add_argument('qrels_a', metavar='QRELS_A', help='the first qrels (TREC file; e.g. human assessors)')
+    p.add_argument('qrels_b', metavar='QRELS_B', help='the second qrels (e.g. an LLM judge)')
+    p.add_argument('--rel', type=int, default=1, help="the lowest relevant grade of Cohen's kappa (default 1)")
+    _table_options(p, "Cohen's kappa of each query instead")
+    _duplicates_options(p, run=False)
+    return p
+
+
+def pool_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics pool', usage='irmetrics pool RUN... --depth K [--qrels QRELS] [-o FILE] [options]',
+                description="The depth-K pool of the runs: every query's union of each run's top K documents in "
+                            "trec_eval's order; prints each run's documents in the pool and those no other run "
+                            'pooled; -o writes the pool as a qrels file to judge (grade -1: pooled, not judged).')
+    p.add_argument('runs', nargs='+', metavar='RUN', help=RUN_FILES)
+    p.add_argument('--depth', '-k', type=int, required=True, help='documents of each ranking to pool')
+    p.add_argument('--qrels', metavar='QRELS', help='judgments made already: their pairs are left out of the file')
+    p.add_argument('-o', '--output', metavar='FILE', help='write the pairs to judge to FILE (TREC qrels format)')
+    _table_options(p, 'one row per query: pool size, judged already, to judge, unique per run')
+    _duplicates_options(p)
+    return p
+
+
+def qrels_stats_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics qrels-stats', usage='irmetrics qrels-stats QRELS [--rel N] [-q] [options]',
+                description='What the qrels hold: judgments, judgments of each grade, relevant (grade >= --rel) and '
+                            'their share, over all queries (-q: per query too).')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('--rel', type=int, default=1, help='the lowest relevant grade (default 1)')
+    _table_options(p, 'one row per query, then the whole qrels (all)')
+    _duplicates_options(p, run=False)
+    return p
+
+
+def judged_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics judged', usage='irmetrics judged QRELS RUN... [-k K]... [options]',
+                description="How much of each run's top k the qrels judge: Judged@k (judged documents over min(k, "
+                            'retrieved)), averaged over the qrels\' queries.')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('runs', nargs='+', metavar='RUN', help=RUN_FILES)
+    p.add_argument('-k', '--cutoff', type=int, action='append', metavar='K', help='a cutoff k; repeatable (default 10 '
+                   'and 100)')
+    _table_options(p, 'one row per run and query')
+    _duplicates_options(p)
+    return p
+
+
+def unjudged_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics unjudged', usage='irmetrics unjudged QRELS RUN -m MEASURE... [--grade G] [options]',
+                description='Each measure with the unjudged documents it reads counted as non-relevant (as trec_eval '
+                            'does) and as relevant at grade G, and whether the two bound its value under any '
+                            'judgment of them (yes for P, RR, DCG, ERR, RBP, ...; no for R-normalised measures such as '
+                            'AP and nDCG, whose R grows too).')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('run', metavar='RUN', help='the run (PATH or NAME=PATH)')
+    p.add_argument('-m', '--measure', action='append', required=True, metavar='MEASURE',
+                   help='a measure (or several, space-separated); repeatable')
+    p.add_argument('--grade', type=int, default=None,
+                   help='the grade of an unjudged document assumed relevant (default: the highest grade of the qrels)')
+    _table_options(p, 'one row per query and measure')
+    _evaluation_options(p)
+    return p
+
+
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
     command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
         parsers = {'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
                    'providers': providers_parser, 'ties': ties_parser}
+        parsers |= {'kappa': kappa_parser, 'pool': pool_parser, 'qrels-stats': qrels_stats_parser,
+                    'judged': judged_parser, 'unjudged': unjudged_parser}
         return argv[0], parsers[argv[0]]().parse_args(argv[1:])
     return 'evaluate', evaluate_parser().parse_args(argv)

@@ -4,6 +4,12 @@ whether a measure tells systems apart and a reproduction is faithful.
 
 Built on the public API and on :mod:`irmetrics.comparing` (never on engines); imported on first use.
 """
+from .completeness import JudgmentCoverage, QrelsStats, judgment_coverage, qrels_stats
+from .judgment_agreement import JudgmentAgreement, cohen_kappa, krippendorff_alpha
+from .pools import Pool, pool
 from .ties import TieDependence, tie_dependence
+from .unjudged import UnjudgedBounds, unjudged_bounds
 
-__all__: list[str] = ['TieDependence', 'tie_dependence']
+__all__ = ['JudgmentAgreement', 'JudgmentCoverage', 'Pool', 'QrelsStats', 'TieDependence', 'UnjudgedBounds',
+           'cohen_kappa', 'judgment_coverage', 'krippendorff_alpha', 'pool', 'qrels_stats', 'tie_dependence',
+           'unjudged_bounds']

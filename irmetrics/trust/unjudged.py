@@ -1,0 +1,191 @@
+"""How far a measure could move if the unjudged documents a run retrieves were judged.
+
+trec_eval, and so irmetrics, counts a retrieved document the qrels do not list as non-relevant.
+:func:`unjudged_bounds` evaluates each measure twice: as judged (``unjudged='nonrelevant'``, today's
+numbers), and with every unjudged document the measure reads (the top ``k`` for a measure with a cutoff
+``k``, every retrieved document otherwise: :attr:`~irmetrics.Measure.depth`) added to the qrels with
+grade ``grade`` (``unjudged='relevant'``).  Only the qrels' queries count, as in ``calc``.
+
+What the second value means depends on the measure.  For a measure that reads only the grades of the
+ranked documents and can only grow when one of them grows (P, Success, RR, Hits, DCG, ERR, RBP, SetP,
+NumRet; without ``judged_only``, ``relative`` or a ``gains`` map), the two values are a lower and an
+upper bound of the value the run would have under any judgment of those documents with grades from 0
+to ``grade`` (``bounds`` is True).  For every other measure they are not: assuming the unjudged
+documents relevant also adds them to the relevant documents of the query (R), which R-normalised
+measures divide by (AP, nDCG, R, Rprec, bpref, ...), so the value under ``'relevant'`` can be lower
+than the judged one, and the true value can lie outside both (``bounds`` is False; the two values are
+then two scenarios, not an interval).
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..algebra.measure import Measure
+from ..api.evaluator import Evaluator
+from ..api.results import aggregate
+from ..constraints import Int, Option
+from ..data.inputs import to_qrels, to_run
+from ..data.qrels import Qrels
+from ..data.run import Run
+from ..data.segments import ranges
+from ..errors import IrmetricsWarning, MeasureError
+from ..measures import DCG, ERR, RBP, RR, Hits, NumRet, P, SetP, Success
+from .judged_pairs import judgment_rows
+from .read_only import ReadOnlyArrays
+
+GRADE = Option('grade', Int(minimum=1))
+
+#: Families whose value can only grow when the grade of a ranked document grows, and that read no
+#: judgment beyond the ranking (no R): their two values bound the value under any judgment.
+MONOTONE = tuple(m.definition for m in (P, Success, RR, Hits, DCG, ERR, RBP, SetP, NumRet))
+
+
+@dataclass(frozen=True, eq=False)
+class UnjudgedBounds(ReadOnlyArrays):
+    """Each measure evaluated with the unjudged documents it reads taken as non-relevant and as relevant.
+
+    ``nonrelevant`` and ``relevant`` are queries x measures (the qrels' queries, ``query_ids``);
+    ``unjudged`` counts, per query and measure, the unjudged documents within the measure's depth;
+    ``bounds[j]`` says whether the two values of measure ``j`` bound its value under any judgment of
+    those documents (see the module docstring); ``grade`` is the grade they were given.
+    """
+
+    measures: tuple[Measure, ...]
+    query_ids: tuple[str, ...]
+    grade: int
+    nonrelevant: np.ndarray
+    relevant: np.ndarray
+    unjudged: np.ndarray
+    bounds: tuple[bool, ...]
+
+    def aggregated(self, unjudged: str = 'nonrelevant') -> dict[Measure, float]:
+        """Each measure's aggregate (its mean, or what its definition says) under ``unjudged``
+        (``'nonrelevant'`` or ``'relevant'``)."""
+        if unjudged not in ('nonrelevant', 'relevant'):
+            raise MeasureError(f"unjudged must be 'nonrelevant' or 'relevant', not {unjudged!r}")
+        values = self.nonrelevant if unjudged == 'nonrelevant' else self.relevant
+        return {m: aggregate(m, values[:, j]) for j, m in enumerate(self.measures)}
+
+    def to_pandas(self) -> Any:
+        """One row per measure: ``nonrelevant`` and ``relevant`` (aggregates), ``bounds`` and ``unjudged``
+        (unjudged documents within the measure's depth, summed over the queries)."""
+        import pandas as pd
+        low, high = self.aggregated('nonrelevant'), self.aggregated('relevant')
+        return pd.DataFrame({'nonrelevant': [low[m] for m in self.measures],
+                             'relevant': [high[m] for m in self.measures], 'bounds': list(self.bounds),
+                             'unjudged': self.unjudged.sum(axis=0)},
+                            index=pd.Index([str(m) for m in self.measures], name='measure'))
+
+    def per_query(self) -> Any:
+        """One row per query and measure: ``query_id``, ``measure``, ``nonrelevant``, ``relevant``, ``unjudged``."""
+        import pandas as pd
+        n_queries, n_measures = self.nonrelevant.shape
+        return pd.DataFrame({'query_id': np.repeat(self.query_ids, n_measures),
+                             'measure': [str(m) for m in self.measures] * n_queries,
+                             'nonrelevant': self.nonrelevant.ravel(), 'relevant': self.relevant.ravel(),
+                             'unjudged': self.unjudged.ravel()})
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        low, high = self.aggregated('nonrelevant'), self.aggregated('relevant')
+        return {str(m): {'nonrelevant': low[m], 'relevant': high[m], 'bounds': b}
+                for m, b in zip(self.measures, self.bounds, strict=True)}
+
+    def __repr__(self) -> str:
+        low, high = self.aggregated('nonrelevant'), self.aggregated('relevant')
+        shown = '; '.join(f'{m}: {low[m]:.4f} .. {high[m]:.4f}{"" if b else " (not bounds)"}'
+                          for m, b in zip(self.measures, self.bounds, strict=True))
+        return f'<UnjudgedBounds over {len(self.query_ids)} queries, unjudged at grade {self.grade}: {shown}>'
+
+
+def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = None, provider: str | None = None,
+                    duplicates: str = 'error') -> UnjudgedBounds:
+    """Each measure's value with the unjudged documents ``run`` retrieves taken as non-relevant (as
+    trec_eval counts them) and as relevant at ``grade``, per query and aggregated.
+
+    A document is unjudged when the qrels do not list it for its query (a negative grade is a judgment).
+    Under ``'relevant'`` each measure reads the unjudged documents within its depth (its cutoff ``k``,
+    or the whole ranking) as judged with ``grade`` (default: the highest grade of the qrels, at least 1,
+    so that a graded measure gets the most any grading on the qrels' scale could give); the queries
+    are the qrels', a query missing from the run scores as in ``calc``.  ``bounds`` says for each measure
+    whether the two values bound its value under every judgment of those documents with grades 0 to
+    ``grade``: true of the measures that read only the ranked documents' grades and grow with them
+    (P, Success, RR, Hits, DCG, ERR, RBP, SetP, NumRet), false of R-normalised ones (AP, nDCG, R, ...),
+    whose value under ``'relevant'`` may even be lower (the module docstring says why).  Measures of
+    a whole run and of subtopics are refused.  ``provider`` and ``duplicates`` as in ``calc``.
+
+    Asked in DiffIR (issue 4) and opensearch-project/search-relevance (issue 126): how much a score
+    depends on the documents nobody judged.
+
+    >>> irmetrics.unjudged_bounds(['P@10', 'nDCG@10'], 'qrels.txt', 'run.txt').to_pandas()  # doctest: +SKIP
+    """
+    grade = GRADE.check(grade) if grade is not None else None
+    judged = to_qrels(qrels)
+    ranking = to_run(run, duplicates)
+    evaluator = Evaluator(measures, judged, provider=provider)
+    chosen = tuple(evaluator.measures)
+    refused = [m for m in chosen if m.definition.scope != 'query' or m.definition.subtopics]
+    if refused:
+        raise MeasureError(f'{refused[0]} cannot be bounded over unjudged documents: unjudged_bounds adds '
+                           f'judgments of one grade per document to the qrels, for measures of one query')
+    grade = max(int(judged.relevance.max(initial=0)), 1) if grade is None else grade
+    nonrelevant = evaluator.calc(ranking).values
+    relevant = np.empty_like(nonrelevant)
+    unjudged = np.zeros(nonrelevant.shape, dtype=np.int64)
+    query, rank, missing = _unjudged_rows(judged, ranking)
+    for depth in dict.fromkeys(m.depth for m in chosen):
+        columns = [j for j, m in enumerate(chosen) if m.depth == depth]
+        within = missing & (rank < depth) if depth is not None else missing
+        unjudged[:, columns] = np.bincount(query[within], minlength=judged.num_queries)[:, None]
+        scenario = _with_judgments(judged, ranking, np.flatnonzero(within), grade)
+        with warnings.catch_warnings():                     # the first evaluation warned about the inputs
+            warnings.simplefilter('ignore', IrmetricsWarning)
+            relevant[:, columns] = Evaluator([chosen[j] for j in columns], scenario, provider=provider) \
+                .calc(ranking).values
+    return UnjudgedBounds(chosen, tuple(evaluator.query_ids), grade, nonrelevant, relevant, unjudged,
+                          tuple(bounds_value(m) for m in chosen))
+
+
+def bounds_value(measure: Measure) -> bool:
+    """Whether ``measure``'s values with the unjudged documents non-relevant and relevant bound its value
+    under any judgment of them: its family reads only the ranked documents' grades and grows with them,
+    and no parameter breaks that (``judged_only`` reranks, ``relative`` and NumRet's ``judged_nonrel``
+    read other judgments, a ``gains`` map may decrease)."""
+    d = measure.definition
+    if d not in MONOTONE:
+        return False
+    return not any(d.has_param(name) and measure[name] not in (False, _default(d, name))
+                   for name in ('judged_only', 'relative', 'judged_nonrel', 'gains'))
+
+
+def _default(definition: Any, name: str) -> Any:
+    return definition.param(name).default
+
+
+def _unjudged_rows(judged: Qrels, ranking: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the run's rows in ranked order: each row's qrels query code (0 when not a qrels query), its rank
+    (from 0) and whether it is an unjudged document of a qrels query."""
+    rows = ranking.order
+    qidx = ranking.qidx[rows]
+    query = ranking.query_ids.lookup(judged.query_ids)[qidx]
+    rank = ranges(np.diff(ranking.offsets))
+    found = judgment_rows(judged, ranking.query_ids, qidx, ranking.doc_ids.take(rows))
+    return np.maximum(query, 0), rank, (query >= 0) & (found < 0)
+
+
+def _with_judgments(judged: Qrels, ranking: Run, ranked: np.ndarray, grade: int) -> Qrels:
+    """``judged`` with the run's documents at positions ``ranked`` of its ranked order added, each judged
+    ``grade`` (iteration 0)."""
+    if not len(ranked):
+        return judged
+    import pyarrow as pa
+    table = judged.to_arrow()
+    added = ranking.to_arrow().take(pa.array(ranked))
+    extra = pa.table({'query_id': added.column('query_id'), 'iteration': pa.array(np.full(len(ranked), '0', object),
+                                                                                      pa.string()),
+                      'doc_id': added.column('doc_id'), 'relevance': pa.array(np.full(len(ranked), grade, np.int64))})
+    return to_qrels(pa.concat_tables([table, extra.cast(table.schema)]))
+
