@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 _COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison')
 #: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
 _TRUST: tuple[str, ...] = ()
+_TRUST += ('DiscriminativePower', 'discriminative_power', 'Reproducibility', 'reproducibility', 'rmse', 'effect_ratio', 'delta_relative_improvement', 'SwapRates', 'swap_rates')  # noqa: E501
 
 
 def __getattr__(name: str) -> Any:

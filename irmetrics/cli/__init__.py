@@ -105,6 +105,10 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
             status = gate.run(args, sys.stdout)
             sys.stdout.flush()
             return status
+        elif command in ('discriminate', 'swap-rates', 'reproduce'):
+            from . import trust_commands
+            {'discriminate': trust_commands.discriminate, 'swap-rates': trust_commands.swaps,
+             'reproduce': trust_commands.reproduce}[command](args, sys.stdout)
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())

@@ -78,7 +78,7 @@ def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: 
     n_runs, n_queries, n_measures = values.shape
     if n_queries < 2:
         raise ComparisonError(f'the qrels hold {n_queries} query: a comparison needs two or more')
-    diffs, diff = _pair_columns(values, pairs)                         # (queries, pairs * measures)
+    diffs, diff = pair_columns(values, pairs)                         # (queries, pairs * measures)
     valid = ~np.isnan(diff)
     n_paired = valid.sum(axis=1)
     _check_paired(runs, measures, pairs, n_paired)
@@ -251,11 +251,11 @@ def tukey_groups(measures: Sequence[Measure], values: np.ndarray, n_resamples: i
 def pair_replicates(values: np.ndarray, pairs: Sequence[tuple[int, int]], settings: Settings) -> np.ndarray:
     """The bootstrap replicates of every pair's mean difference (resamples x pairs * measures, pair-major)
     exactly as a comparison of ``values`` with ``settings`` draws them for its bootstrap test."""
-    diffs, _ = _pair_columns(values, pairs)
+    diffs, _ = pair_columns(values, pairs)
     return _Draws(settings, _run_columns(values), diffs).bootstrap()['pairs']
 
 
-def _pair_columns(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+def pair_columns(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
     """The per-query differences ``other - base`` of every pair (pairs x queries x measures), and as
     columns (queries x pairs * measures)."""
     base, other = (np.array(side) for side in zip(*pairs, strict=True))
