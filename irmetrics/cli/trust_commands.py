@@ -17,13 +17,6 @@ from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
 
-def _places(args: argparse.Namespace) -> int | None:
-    """-p, else 4 decimals in the table, TSV and Markdown and every digit in CSV and JSON."""
-    if args.places is not None:
-        return args.places
-    return None if args.format in ('csv', 'json') else 4
-
-
 def _runs(args: argparse.Namespace) -> dict:
     if len(args.runs) < 2:
         raise ComparisonError(f'give two runs or more (pairs of runs to tell apart), got {len(args.runs)}')
@@ -38,7 +31,7 @@ def discriminate(args: argparse.Namespace, out: TextIO) -> None:
     result = discriminative_power(runs, load_qrels(args.qrels, args.qrels_duplicates), measures, test=args.test,
                                   alpha=args.alpha, n_resamples=args.resamples, seed=args.seed,
                                   provider=args.provider)
-    out.write(result.render(args.format, _places(args), by_pair=args.by_pair))
+    out.write(result.render(args.format, args.places, by_pair=args.by_pair))
 
 
 def swaps(args: argparse.Namespace, out: TextIO) -> None:
@@ -46,7 +39,7 @@ def swaps(args: argparse.Namespace, out: TextIO) -> None:
     runs = _runs(args)
     result = swap_rates(runs, load_qrels(args.qrels, args.qrels_duplicates), measures, trials=args.trials,
                         size=args.size, bin_width=args.bin_width, seed=args.seed, provider=args.provider)
-    out.write(result.render(args.format, _places(args)))
+    out.write(result.render(args.format, args.places))
 
 
 def reproduce(args: argparse.Namespace, out: TextIO) -> None:
@@ -56,4 +49,4 @@ def reproduce(args: argparse.Namespace, out: TextIO) -> None:
     other = None if args.reproduced_qrels is None else load_qrels(args.reproduced_qrels, args.qrels_duplicates)
     result = reproducibility(ob, oa, rb, ra, load_qrels(args.qrels, args.qrels_duplicates), measures,
                              reproduced_qrels=other, provider=args.provider)
-    out.write(result.render(args.format, _places(args)))
+    out.write(result.render(args.format, args.places))

@@ -2,8 +2,8 @@
 table, TSV, CSV, JSON and Markdown.  For results that are a table of their own (the checks of
 :mod:`irmetrics.trust`), where :mod:`.evaluation` renders the results of runs.
 
-Numbers print with ``places`` decimals in the table, TSV and Markdown (None or < 0: every digit), and with
-every digit in CSV and JSON unless ``places`` is given; JSON writes NaN and infinities as null.
+Numbers print with ``places`` decimals (< 0: every digit); by default (None) with 4 in the table, TSV and
+Markdown and with every digit in CSV and JSON.  JSON writes NaN and infinities as null.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from .markup import markdown_escape, markdown_table
 from .text import text_table
 
 FORMATS = ('table', 'tsv', 'csv', 'json', 'markdown')
+DEFAULT_PLACES = 4
 
 
 def _text(value: Any, places: int | None) -> str:
@@ -38,14 +39,16 @@ def _json(value: Any, places: int | None) -> Any:
     return value
 
 
-def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int | None = 4,
+def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int | None = None,
                    numeric_from: int = 1) -> str:
     """``rows`` (one value a column: text, int, float, bool or None) under ``columns`` in ``fmt``, one of
     :data:`FORMATS`; the table and Markdown right-align the columns from ``numeric_from`` on."""
+    if places is None:
+        places = -1 if fmt in ('csv', 'json') else DEFAULT_PLACES
     if fmt == 'json':
         import json
-        return json.dumps([{c: _json(v, places if places is not None and places >= 0 else None)
-                            for c, v in zip(columns, row, strict=True)} for row in rows], indent=2) + '\n'
+        return json.dumps([{c: _json(v, places) for c, v in zip(columns, row, strict=True)} for row in rows],
+                          indent=2) + '\n'
     if fmt == 'csv':
         import csv
         import io

@@ -111,9 +111,9 @@ class DiscriminativePower:
                 f'significantly different; required_difference: the largest difference in means a pair needs to be '
                 f'significant (Sakai 2006)\n')
 
-    def render(self, fmt: str = 'table', places: int | None = 4, by_pair: bool = False) -> str:
+    def render(self, fmt: str = 'table', places: int | None = None, by_pair: bool = False) -> str:
         """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
-        aligned table)."""
+        aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
         text = render_records(PAIR_COLUMNS if by_pair else COLUMNS, self.pair_rows() if by_pair else self.rows(),
                               fmt, places, numeric_from=3 if by_pair else 1)
         return text + self.legend() if fmt == 'table' else text
@@ -142,10 +142,12 @@ def discriminative_power(runs: RunsLike, qrels: Any, measures: Any, *, test: str
     qrels' (a query missing from a run scores the measure's missing value), paired per pair as in
     ``compare``.
 
-    Power = #{pairs (i, j): p_ij <= alpha} / #pairs, with p_ij the test's p-value; a pair whose runs differ
-    on fewer queries than the test supports (``fewest_queries``, :mod:`irmetrics.comparing.small_samples`)
-    is never counted significant, and an :class:`~irmetrics.IrmetricsWarning` says how many.  The required
-    difference is described in the module docstring (:mod:`irmetrics.trust.discriminative_power`).
+    Power = #{pairs (i, j): p_ij <= alpha} / #pairs, with p_ij the test's p-value, as ``compare`` decides
+    significance: a pair whose runs differ on too few queries for the exact randomisation test to reach
+    alpha (``2^(1-n) > alpha``, :mod:`irmetrics.comparing.small_samples`) is never counted significant, and
+    where pairs rest on fewer queries than the test supports (``fewest_queries``: more for the bootstrap,
+    whose resamples must be distinct enough) an :class:`~irmetrics.IrmetricsWarning` says how many.  The
+    required difference is described in the module docstring (:mod:`irmetrics.trust.discriminative_power`).
 
     T. Sakai, Evaluating evaluation metrics based on the bootstrap, SIGIR 2006; T. Sakai, Evaluation with
     informational and navigational intents, WWW 2012; B. A. Carterette, Multiple testing in statistical
@@ -231,6 +233,7 @@ def critical_value(null: np.ndarray, allowed: int) -> np.ndarray:
 def _warn_few(nonzero: np.ndarray, fewest: int, test: str, alpha: float) -> None:
     few = nonzero < fewest
     if few.any():
+        floor = small_samples.exact_fewest(alpha)
         warn(f'discriminative power: {int(few.sum())} of {few.size} (pair, measure) comparisons rest on fewer than '
-             f'{fewest} queries with a difference (as few as {int(nonzero.min())}), too few for the {TESTS[test]} at '
-             f'alpha = {alpha:g}: they are counted as not significant')
+             f'{fewest} queries with a difference (as few as {int(nonzero.min())}), fewer than the {TESTS[test]} '
+             f'supports at alpha = {alpha:g}; those with fewer than {floor} are counted as not significant')

@@ -85,9 +85,9 @@ class Reproducibility:
                 f'effect_ratio: reproduced / original mean improvement (1: reproduced); delta_ri: original - '
                 f'reproduced relative improvement (0: reproduced); Breuer et al., SIGIR 2020\n')
 
-    def render(self, fmt: str = 'table', places: int | None = 4) -> str:
+    def render(self, fmt: str = 'table', places: int | None = None) -> str:
         """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
-        aligned table)."""
+        aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
         text = render_records(COLUMNS, self.rows(), fmt, places)
         return text + self.legend() if fmt == 'table' else text
 

@@ -83,9 +83,9 @@ class SwapRates:
                 f'{self.seed}; {len(self.runs)} runs. pairs: (pair, trial) observations whose difference on the first '
                 f'half is in [low, high); swaps: those the second half orders the other way\n')
 
-    def render(self, fmt: str = 'table', places: int | None = 4) -> str:
+    def render(self, fmt: str = 'table', places: int | None = None) -> str:
         """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
-        aligned table)."""
+        aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
         text = render_records(COLUMNS, self.rows(), fmt, places)
         return text + self.legend() if fmt == 'table' else text
 
