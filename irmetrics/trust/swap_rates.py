@@ -5,14 +5,18 @@ M. Sanderson and J. Zobel, Information retrieval system evaluation: effort, sens
 reliability, SIGIR 2005.  In each trial the queries are shuffled and split into two disjoint halves of
 ``size`` queries each (the rest left out); for every pair of runs (i, j) and measure, ``d1`` and ``d2`` are
 the differences ``mean_j - mean_i`` on the first and on the second half.  The pair is put in the bin of
-``|d1|`` (bins ``[k w, (k + 1) w)`` of width w, 0.01 by default as in Voorhees and Buckley), and it is a
+``|d1|`` (bins ``[k w, (k + 1) w)`` of width w, 0.01 by default as in Voorhees and Buckley; a difference on
+an edge in the bin above it), and it is a
 swap when the second half orders it the other way, ``d1 d2 < 0``.  The swap rate of a bin is its swaps
 over its (pair, trial) observations: the chance that a difference of that size on ``size`` queries is
 reversed on another ``size`` queries.  A pair with ``d1 = 0`` has no order to reverse and is left out, and
 ``d2 = 0`` is no swap (a tie is not the opposite order).
 
 Vectorised over trials: each block of trials is a 0/1 matrix of half memberships multiplied with the
-per-query values of every run and measure at once.
+per-query values of every run and measure at once.  The means are sums in floating point, so a difference
+that is 0 or exactly on an edge in exact arithmetic (frequent with measures such as P@10, whose values are
+tenths) may come out a few units in the last place off; a difference within the rounding bound of a sum
+of n numbers (``n eps sum |x|`` for each mean) of 0 or of an edge is taken to be on it.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ from ..rendering.records import render_records
 TRIALS = Option('trials', Int(minimum=1, maximum=10 ** 7), ComparisonError)
 BIN_WIDTH = Option('bin_width', Float(0, math.inf, low_open=True, high_open=True), ComparisonError)
 COLUMNS = ('measure', 'low', 'high', 'pairs', 'swaps', 'swap_rate')
+_EPS = np.finfo(np.float64).eps
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,11 +163,11 @@ def count_swaps(values: np.ndarray, pairs: list[tuple[int, int]], size: int, tri
     for start in range(0, trials, rows):
         block = min(rows, trials - start)
         first, second = random_halves(n_queries, size, block, rng)
-        d1, d2 = (_pair_differences(_membership(h, n_queries), columns, defined, base, other, n_runs)
-                  for h in (first, second))
-        ok = np.isfinite(d1) & np.isfinite(d2) & (d1 != 0)                 # (trials, pairs, measures)
-        bins = np.where(ok, np.floor(np.abs(d1) / bin_width), 0).astype(np.int64)
-        flipped = ok & (d1 * d2 < 0)
+        (d1, slack1), (d2, slack2) = (_pair_differences(_membership(h, n_queries), columns, defined, base, other,
+                                                        n_runs) for h in (first, second))
+        ok = np.isfinite(d1) & np.isfinite(d2) & (np.abs(d1) > slack1)     # (trials, pairs, measures)
+        bins = np.where(ok, np.floor((np.abs(d1) + slack1) / bin_width), 0).astype(np.int64)
+        flipped = ok & (d1 * d2 < 0) & (np.abs(d2) > slack2)
         width = max(observations.shape[1], int(bins.max(initial=0)) + 1)
         observations, swaps = _widen(observations, width), _widen(swaps, width)
         for j in range(n_measures):
@@ -179,13 +184,15 @@ def _membership(half: np.ndarray, n_queries: int) -> np.ndarray:
 
 
 def _pair_differences(member: np.ndarray, columns: np.ndarray, defined: np.ndarray, base: np.ndarray,
-                      other: np.ndarray, n_runs: int) -> np.ndarray:
+                      other: np.ndarray, n_runs: int) -> tuple[np.ndarray, np.ndarray]:
     """(trials, pairs, measures): each pair's difference in means over each trial's half (NaN where a run
-    is defined on none of its queries)."""
+    is defined on none of its queries), and the bound of its rounding."""
     with np.errstate(invalid='ignore', divide='ignore'):
-        means = (member @ columns) / (member @ defined)                    # trials x runs*measures
-    means = means.reshape(member.shape[0], n_runs, -1)
-    return means[:, other] - means[:, base]
+        counts = member @ defined
+        means = (member @ columns) / counts                                 # trials x runs*measures
+        slack = 2 * member.sum(axis=1)[:, None] * _EPS * (member @ np.abs(columns)) / counts
+    means, slack = (x.reshape(member.shape[0], n_runs, -1) for x in (means, slack))
+    return means[:, other] - means[:, base], slack[:, other] + slack[:, base]
 
 
 def _widen(counts: np.ndarray, width: int) -> np.ndarray:
