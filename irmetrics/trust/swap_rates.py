@@ -36,6 +36,7 @@ from ..rendering.records import render_records
 
 TRIALS = Option('trials', Int(minimum=1, maximum=10 ** 7), ComparisonError)
 BIN_WIDTH = Option('bin_width', Float(0, math.inf, low_open=True, high_open=True), ComparisonError)
+SIZE = Option('size', Int(minimum=1), ComparisonError)
 COLUMNS = ('measure', 'low', 'high', 'pairs', 'swaps', 'swap_rate')
 _EPS = np.finfo(np.float64).eps
 
@@ -125,21 +126,27 @@ def swap_rates(runs: RunsLike, qrels: Any, measures: Any, *, trials: int = 1000,
 
     >>> irmetrics.swap_rates(['a.txt', 'b.txt', 'c.txt'], 'qrels.txt', ['AP'], trials=1000)  # doctest: +SKIP
     """
-    trials, bin_width = TRIALS.check(int(trials)), BIN_WIDTH.check(float(bin_width))
-    seed = int(np.random.SeedSequence(None if seed is None else SEED.check(int(seed))).entropy)  # type: ignore[arg-type]
+    trials, bin_width = TRIALS.check(_plain(trials)), BIN_WIDTH.check(bin_width)
+    size = None if size is None else SIZE.check(_plain(size))
+    seed = int(np.random.SeedSequence(None if seed is None else SEED.check(_plain(seed))).entropy)  # type: ignore[arg-type]
     names, chosen, _, values, _ = evaluated(runs, qrels, measures, None, provider, duplicates, None)
     n_queries = values.shape[1]
     if n_queries < 2:
         raise ComparisonError(f'the qrels hold {n_queries} query: swap rates need two or more (two halves)')
     if size is None:
         size = n_queries // 2
-    elif not 1 <= int(size) <= n_queries // 2:
+    elif size > n_queries // 2:
         raise ComparisonError(f'size={size!r}: each half holds 1 to {n_queries // 2} of the {n_queries} queries '
                               f'(two disjoint halves)')
-    observations, swaps = count_swaps(values, pairs_of(names, None), int(size), trials, bin_width,
+    observations, swaps = count_swaps(values, pairs_of(names, None), size, trials, bin_width,
                                       np.random.default_rng(seed))
-    return SwapRates(runs=tuple(names), measures=tuple(chosen), trials=trials, size=int(size), bin_width=bin_width,
+    return SwapRates(runs=tuple(names), measures=tuple(chosen), trials=trials, size=size, bin_width=bin_width,
                      seed=seed, n_queries=n_queries, observations=observations, swaps=swaps)
+
+
+def _plain(value: Any) -> Any:
+    """A numpy integer as a Python int (the constraints take Python numbers)."""
+    return int(value) if isinstance(value, np.integer) else value
 
 
 def random_halves(n_queries: int, size: int, trials: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

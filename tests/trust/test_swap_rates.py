@@ -116,6 +116,11 @@ def test_errors():
         irm.swap_rates(runs, qrels, 'P@10', size=3)
     with pytest.raises(ComparisonError, match="option 'trials'"):
         irm.swap_rates(runs, qrels, 'P@10', trials=0)
+    with pytest.raises(ComparisonError, match="option 'trials'"):
+        irm.swap_rates(runs, qrels, 'P@10', trials=10.5)
+    with pytest.raises(ComparisonError, match="option 'size'"):
+        irm.swap_rates(runs, qrels, 'P@10', size=0)
+    assert irm.swap_rates(runs, qrels, 'P@10', trials=np.int64(5), size=np.int32(1)).trials == 5
     with pytest.raises(ComparisonError, match="option 'bin_width'"):
         irm.swap_rates(runs, qrels, 'P@10', bin_width=0)
     with pytest.raises(ComparisonError, match='two runs or more'):
