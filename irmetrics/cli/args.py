@@ -3,6 +3,7 @@
     irmetrics QRELS RUN MEASURE...              one run; as in ir_measures
     irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
     irmetrics compare QRELS RUN RUN... -m MEASURE...   paired significance tests between runs
+    irmetrics discriminate | swap-rates | reproduce ...  checks of the evaluation (:mod:`.trust_commands`)
     irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
     irmetrics providers                         the engines and whether they are installed
     irmetrics trec_eval [OPTIONS] QRELS RUN     trec_eval's command line and output (:mod:`.trec_eval_command`)
