@@ -17,6 +17,9 @@ bootstrap test (the shift method on the mean difference, :func:`~irmetrics.compa
 Sakai 2006 bootstrapped the studentised statistic instead) the null statistic is ``|dbar* - dbar|`` of each
 pair, and the measure's required difference is the largest over the pairs (Sakai 2006's estimate); for the
 Tukey HSD test it is the range of the runs' means under relabelling, one critical difference for every pair.
+A measure undefined on some queries (NaN) is tested, as by ``compare``, on each pair's paired queries
+(bootstrap) or on the queries where every run is defined (Tukey HSD), and its critical differences are on
+those queries too.
 """
 from __future__ import annotations
 

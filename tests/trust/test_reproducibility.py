@@ -165,3 +165,18 @@ def test_errors_and_result_object():
     assert result.to_dict()['AP']['effect_ratio'] == pytest.approx(-1.0, abs=1e-14)
     assert repr(result) == '<Reproducibility: 2 measures, same collection; effect ratio AP -1.000, P@5 -1.000>'
     assert str(result).splitlines()[0].split()[:3] == ['measure', 'original_baseline', 'original_advanced']
+
+
+def test_a_measure_undefined_on_a_query():
+    """AUC is undefined on q0 (no judged non-relevant document): the RMSE and the mean improvements count
+    the queries where both runs compared are defined, the means (RI) those where each run is."""
+    qrels, runs = precision_runs([[2, 4, 6], [4, 6, 9], [3, 4, 5], [3, 7, 8]], names=['ob', 'oa', 'rb', 'ra'])
+    qrels['q0'] = {f'r{i}': 1 for i in range(10)}
+    values = {name: irm.evaluator('AUC', qrels).calc(run).values[:, 0] for name, run in runs.items()}
+    assert np.isnan([v[0] for v in values.values()]).all() and not np.isnan([v[1:] for v in values.values()]).any()
+    result = irm.reproducibility(runs['ob'], runs['oa'], runs['rb'], runs['ra'], qrels, 'AUC')
+    ob, oa, rb, ra = (values[n][1:] for n in ('ob', 'oa', 'rb', 'ra'))
+    assert result.rmse_baseline[0] == pytest.approx(math.sqrt(((ob - rb) ** 2).mean()), abs=1e-15)
+    assert result.effect_ratio[0] == pytest.approx((ra - rb).mean() / (oa - ob).mean(), abs=1e-14)
+    ri = (oa.mean() - ob.mean()) / ob.mean() - (ra.mean() - rb.mean()) / rb.mean()
+    assert result.delta_ri[0] == pytest.approx(ri, abs=1e-14)
