@@ -159,15 +159,16 @@ def discriminative_power(runs: RunsLike, qrels: Any, measures: Any, *, test: str
     >>> irmetrics.discriminative_power(['a.txt', 'b.txt', 'c.txt'], 'qrels.txt', ['AP', 'P@10'])  # doctest: +SKIP
     """
     POWER_TEST.check(test)
-    _check_two_runs(runs)
+    check_two_runs(runs, 'discriminative power')
     settings = Settings.checked(test, None, 'measure', alpha, 0.95, 't', n_resamples, seed)
     names, chosen, _, values, _ = evaluated(runs, qrels, measures, None, provider, duplicates, None)
     return power_of(names, chosen, values, settings)
 
 
-def _check_two_runs(runs: Any) -> None:
+def check_two_runs(runs: Any, what: str) -> None:
+    """Refuse, naming ``what`` needs them, fewer than two runs (a pair to tell apart)."""
     if isinstance(runs, (Mapping, Sequence)) and not isinstance(runs, (str, bytes, os.PathLike)) and len(runs) < 2:
-        raise ComparisonError(f'discriminative power needs two runs or more (a pair to tell apart), got {len(runs)}')
+        raise ComparisonError(f'{what} needs two runs or more (a pair to tell apart), got {len(runs)}')
 
 
 def power_of(runs: Sequence[str], measures: Sequence[Measure], values: np.ndarray,

@@ -33,6 +33,7 @@ from ..comparing.settings import SEED
 from ..comparing.statistics import pairs_of
 from ..comparing.vocabulary import RunsLike
 from ..rendering.records import render_records
+from .discriminative_power import check_two_runs
 
 TRIALS = Option('trials', Int(minimum=1, maximum=10 ** 7), ComparisonError)
 BIN_WIDTH = Option('bin_width', Float(0, math.inf, low_open=True, high_open=True), ComparisonError)
@@ -129,6 +130,7 @@ def swap_rates(runs: RunsLike, qrels: Any, measures: Any, *, trials: int = 1000,
     trials, bin_width = TRIALS.check(_plain(trials)), BIN_WIDTH.check(bin_width)
     size = None if size is None else SIZE.check(_plain(size))
     seed = int(np.random.SeedSequence(None if seed is None else SEED.check(_plain(seed))).entropy)  # type: ignore[arg-type]
+    check_two_runs(runs, 'swap rates')
     names, chosen, _, values, _ = evaluated(runs, qrels, measures, None, provider, duplicates, None)
     n_queries = values.shape[1]
     if n_queries < 2:

@@ -123,7 +123,7 @@ def test_errors():
     assert irm.swap_rates(runs, qrels, 'P@10', trials=np.int64(5), size=np.int32(1)).trials == 5
     with pytest.raises(ComparisonError, match="option 'bin_width'"):
         irm.swap_rates(runs, qrels, 'P@10', bin_width=0)
-    with pytest.raises(ComparisonError, match='two runs or more'):
+    with pytest.raises(ComparisonError, match='swap rates needs two runs or more'):
         irm.swap_rates({'a': runs['run0']}, qrels, 'P@10')
     with pytest.raises(ComparisonError, match='1 query'):
         irm.swap_rates(runs, {'q0': qrels['q0']}, 'P@10')
