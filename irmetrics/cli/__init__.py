@@ -4,12 +4,14 @@
               [--memory-limit SIZE] [--dask ADDRESS]
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
     irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
+    irmetrics discriminate | swap-rates QRELS RUN RUN... -m MEASURE...   can a measure tell runs apart
+    irmetrics reproduce QRELS --original B A --reproduced B A -m MEASURE...   is a reproduction faithful
     irmetrics measures [NAME...]  |  irmetrics providers
     irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
     irmetrics kappa | pool | qrels-stats | judged | unjudged ...   the judgments (docs/checking.md)
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
-comparison command), :mod:`.sources`
+comparison command), :mod:`.trust_commands` (discriminate, swap-rates, reproduce), :mod:`.sources`
 (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
 :mod:`.progress` (the progress bar), :mod:`.cluster` (``--dask``: a Dask client; Dask is imported
@@ -114,6 +116,10 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
         elif command in JUDGMENT_COMMANDS:
             import importlib
             importlib.import_module(f'.{command.replace("-", "_")}', __name__).run(args, sys.stdout)
+        elif command in ('discriminate', 'swap-rates', 'reproduce'):
+            from . import trust_commands
+            {'discriminate': trust_commands.discriminate, 'swap-rates': trust_commands.swaps,
+             'reproduce': trust_commands.reproduce}[command](args, sys.stdout)
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())

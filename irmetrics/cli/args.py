@@ -5,6 +5,7 @@ and the judgments' ``kappa`` / ``pool`` / ``qrels-stats`` / ``judged`` / ``unjud
     irmetrics QRELS RUN [RUN...] -m MEASURE...  any number of runs: with -m, every word after QRELS is a run
     irmetrics compare QRELS RUN RUN... -m MEASURE...   paired significance tests between runs
     irmetrics ties QRELS RUN -m MEASURE...      how much of each measure is the order of tied documents
+    irmetrics discriminate | swap-rates | reproduce ...  checks of the evaluation (:mod:`.trust_commands`)
     irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
     irmetrics providers                         the engines and whether they are installed
     irmetrics trec_eval [OPTIONS] QRELS RUN     trec_eval's command line and output (:mod:`.trec_eval_command`)
@@ -24,12 +25,17 @@ EXIT_USAGE = 2
 COMMANDS: tuple[str, ...] = ('compare', 'gate', 'measures', 'providers', 'ties')
 #: the judgments' commands (docs/checking.md): agreement, pools, completeness, bounds under unjudged documents
 COMMANDS += ('kappa', 'pool', 'qrels-stats', 'judged', 'unjudged')
+#: whether measures tell runs apart, whether a reproduction is faithful (docs/checking.md)
+COMMANDS += ('discriminate', 'swap-rates', 'reproduce')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics compare QRELS RUN RUN... -m MEASURE [options]
        irmetrics gate QRELS RUN --against STORED.json [options]
        irmetrics ties QRELS RUN -m MEASURE [options]
+       irmetrics discriminate QRELS RUN RUN... -m MEASURE [options]
+       irmetrics swap-rates QRELS RUN RUN... -m MEASURE [options]
+       irmetrics reproduce QRELS --original BASE ADV --reproduced BASE ADV -m MEASURE [options]
        irmetrics measures [NAME...]
        irmetrics providers
        irmetrics kappa QRELS_A QRELS_B [--rel N]
@@ -410,6 +416,75 @@ def unjudged_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _trust_options(p: argparse.ArgumentParser) -> None:
+    """The measures, the output and the evaluation options of the commands of :mod:`irmetrics.trust`."""
+    from ..rendering.records import FORMATS as RECORD_FORMATS
+    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE', required=True,
+                   help='a measure (or several, space-separated); repeatable')
+    p.add_argument('-f', '--format', choices=RECORD_FORMATS, default='table', metavar='FORMAT',
+                   help=f'output format: {", ".join(RECORD_FORMATS)} (default table)')
+    p.add_argument('-p', '--places', type=places, default=None,
+                   help='decimal places (default: 4 for table, tsv and markdown; every digit for csv and json)')
+    _evaluation_options(p)
+
+
+def discriminate_parser() -> argparse.ArgumentParser:
+    from ..trust.discriminative_power import POWER_TESTS
+    p = _Parser(prog='irmetrics discriminate', usage='irmetrics discriminate QRELS RUN RUN... -m MEASURE [options]',
+                description="The discriminative power of each measure (Sakai, SIGIR 2006): the share of the pairs of "
+                            "runs significantly different, and the difference in means a pair needs to be "
+                            "(see docs/checking.md).")
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('runs', nargs='*', metavar='RUN', help="two or more run files, each PATH (named by its file's "
+                   "stem) or NAME=PATH")
+    p.add_argument('--test', choices=POWER_TESTS, default='tukey', metavar='TEST',
+                   help='tukey (randomised Tukey HSD over all runs, default) or bootstrap (paired bootstrap test of '
+                        'each pair)')
+    p.add_argument('--alpha', type=float, default=0.05, help='significance level (default 0.05)')
+    p.add_argument('--resamples', type=int, default=1000, metavar='N', help='resamples B (default 1000)')
+    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
+    p.add_argument('--by-pair', '--by_pair', dest='by_pair', action='store_true',
+                   help='one row per pair of runs: difference, critical difference, p-value, significant')
+    _trust_options(p)
+    return p
+
+
+def swap_rates_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics swap-rates', usage='irmetrics swap-rates QRELS RUN RUN... -m MEASURE [options]',
+                description='Swap rates (Voorhees and Buckley, SIGIR 2002): over random disjoint halves of the '
+                            'queries, how often the second half orders a pair of runs the other way, by bins of '
+                            'the difference on the first half (see docs/checking.md).')
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    p.add_argument('runs', nargs='*', metavar='RUN', help="two or more run files, each PATH (named by its file's "
+                   "stem) or NAME=PATH")
+    p.add_argument('--trials', type=int, default=1000, metavar='N', help='random splits (default 1000)')
+    p.add_argument('--size', type=int, default=None, metavar='N',
+                   help='queries in each half (default: half of the queries)')
+    p.add_argument('--bin-width', '--bin_width', dest='bin_width', type=float, default=0.01, metavar='W',
+                   help='width of the bins of the difference on the first half (default 0.01)')
+    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
+    _trust_options(p)
+    return p
+
+
+def reproduce_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics reproduce',
+                usage='irmetrics reproduce QRELS --original BASE ADV --reproduced BASE ADV -m MEASURE [options]',
+                description='How faithful a reproduction is (Breuer et al., SIGIR 2020): the RMSE of the per-query '
+                            'values of each reproduced run, the effect ratio and the delta of the relative '
+                            'improvement of the advanced run over the baseline (see docs/checking.md).')
+    p.add_argument('qrels', metavar='QRELS', help='qrels of the original runs (and of the reproduced ones, unless '
+                                                  '--reproduced-qrels)')
+    p.add_argument('--original', nargs=2, required=True, metavar=('BASE', 'ADV'),
+                   help='the original baseline and advanced runs')
+    p.add_argument('--reproduced', nargs=2, required=True, metavar=('BASE', 'ADV'),
+                   help='their reproductions')
+    p.add_argument('--reproduced-qrels', '--reproduced_qrels', dest='reproduced_qrels', metavar='QRELS',
+                   help='the qrels of a reproduction on another collection (no RMSE then)')
+    _trust_options(p)
+    return p
+
+
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
     command line); raises :class:`UsageError`."""
@@ -418,5 +493,7 @@ def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
                    'providers': providers_parser, 'ties': ties_parser}
         parsers |= {'kappa': kappa_parser, 'pool': pool_parser, 'qrels-stats': qrels_stats_parser,
                     'judged': judged_parser, 'unjudged': unjudged_parser}
+        parsers.update({'discriminate': discriminate_parser, 'swap-rates': swap_rates_parser,
+                        'reproduce': reproduce_parser})
         return argv[0], parsers[argv[0]]().parse_args(argv[1:])
     return 'evaluate', evaluate_parser().parse_args(argv)

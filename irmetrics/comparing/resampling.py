@@ -36,11 +36,15 @@ class ResamplingResult:
 
     ``exact``: every relabelling was enumerated (``n_resamples`` of them) and ``pvalue`` is the exact
     permutation p-value; otherwise ``n_resamples`` random relabellings gave Monte Carlo estimates.
+    ``null``: the statistic of every relabelling, where a test keeps it (Tukey HSD: the range of the
+    runs' sums over the queries, relabellings x measures), from which the difference a pair needs to
+    be significant is read (:mod:`irmetrics.trust.discriminative_power`).
     """
 
     pvalue: np.ndarray
     n_resamples: int
     exact: bool
+    null: np.ndarray | None = None
 
 
 def _blocks(total: int, width: int):
@@ -171,4 +175,4 @@ def tukey_hsd(values: np.ndarray, n_resamples: int, rng: np.random.Generator) ->
     hits = np.stack([(ranges[:, m, None, None] >= threshold[None, :, :, m]).sum(axis=0)
                      for m in range(n_measures)])
     pvalue = hits / total if exact else (hits + 1) / (total + 1)
-    return ResamplingResult(pvalue, total, exact)
+    return ResamplingResult(pvalue, total, exact, ranges)

@@ -10,7 +10,7 @@ other tests or intervals were asked for.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,14 +78,12 @@ def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: 
     n_runs, n_queries, n_measures = values.shape
     if n_queries < 2:
         raise ComparisonError(f'the qrels hold {n_queries} query: a comparison needs two or more')
-    base, other = (np.array(side) for side in zip(*pairs, strict=True))
-    diff = values[other] - values[base]                                  # (pairs, queries, measures)
+    diffs, diff = pair_columns(values, pairs)                         # (queries, pairs * measures)
     valid = ~np.isnan(diff)
     n_paired = valid.sum(axis=1)
     _check_paired(runs, measures, pairs, n_paired)
-    diffs = diff.transpose(1, 0, 2).reshape(n_queries, -1)               # (queries, pairs * measures)
     valid_diffs = valid.transpose(1, 0, 2).reshape(n_queries, -1)
-    draws = _Draws(settings, values.transpose(1, 0, 2).reshape(n_queries, -1), diffs)
+    draws = _Draws(settings, _run_columns(values), diffs)
     out: dict[str, Any] = {'n_paired': n_paired}
     out.update(_differences(measures, diff, diffs, valid_diffs, n_paired.shape, settings, draws))
     out['mean'] = np.array([[aggregate(m, values[r, :, j]) for j, m in enumerate(measures)]
@@ -222,24 +220,52 @@ def _warn_few_for_interval(valid: np.ndarray, settings: Settings, what: str) -> 
 
 def _tukey(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tuple[int, int]], settings: Settings,
            draws: _Draws) -> tuple[np.ndarray, int | None]:
-    """Randomised Tukey HSD over all runs, each measure on the queries where every run is defined;
-    measures defined on the same queries share their relabellings.  Also the number of relabellings
-    when every group enumerated them all."""
-    defined = ~np.isnan(values).any(axis=0)                       # (queries, measures)
+    """Randomised Tukey HSD over all runs (:func:`tukey_groups`), the p-values of ``pairs``.  Also the
+    number of relabellings when every group enumerated them all."""
     p = np.empty((len(pairs), len(measures)))
     exact = True
-    masks, group = np.unique(defined.T, axis=0, return_inverse=True)
     base, other = (np.array(side) for side in zip(*pairs, strict=True))
+    for columns, _, result in tukey_groups(measures, values, settings.n_resamples, draws.streams['tukey']):
+        p[:, columns] = result.pvalue[:, base, other].T
+        exact = exact and result.exact
+    return p, (result.n_resamples if exact else None)
+
+
+def tukey_groups(measures: Sequence[Measure], values: np.ndarray, n_resamples: int,
+                 rng: np.random.Generator) -> Iterator[tuple[np.ndarray, np.ndarray, resampling.ResamplingResult]]:
+    """Randomised Tukey HSD over all runs of ``values`` (runs x queries x measures), each measure on the
+    queries where every run is defined; measures defined on the same queries share their relabellings.
+    Yields each group's measure columns, its query mask and its :class:`~.resampling.ResamplingResult`,
+    the groups drawing from ``rng`` in turn (as a comparison draws them)."""
+    defined = ~np.isnan(values).any(axis=0)                       # (queries, measures)
+    masks, group = np.unique(defined.T, axis=0, return_inverse=True)
     for g, mask in enumerate(masks):
         columns = np.flatnonzero(group.ravel() == g)
         if mask.sum() < 2:
             raise ComparisonError(f'{measures[columns[0]]}: the runs are all defined on {mask.sum()} '
                                   f'query; the Tukey HSD test needs two or more')
         chosen = values[:, mask][:, :, columns].transpose(1, 0, 2)   # (queries, runs, measures)
-        result = resampling.tukey_hsd(chosen, settings.n_resamples, draws.streams['tukey'])
-        p[:, columns] = result.pvalue[:, base, other].T
-        exact = exact and result.exact
-    return p, (result.n_resamples if exact else None)
+        yield columns, mask, resampling.tukey_hsd(chosen, n_resamples, rng)
+
+
+def pair_replicates(values: np.ndarray, pairs: Sequence[tuple[int, int]], settings: Settings) -> np.ndarray:
+    """The bootstrap replicates of every pair's mean difference (resamples x pairs * measures, pair-major)
+    exactly as a comparison of ``values`` with ``settings`` draws them for its bootstrap test."""
+    diffs, _ = pair_columns(values, pairs)
+    return _Draws(settings, _run_columns(values), diffs).bootstrap()['pairs']
+
+
+def pair_columns(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The per-query differences ``other - base`` of every pair (pairs x queries x measures), and as
+    columns (queries x pairs * measures)."""
+    base, other = (np.array(side) for side in zip(*pairs, strict=True))
+    diff = values[other] - values[base]
+    return diff.transpose(1, 0, 2).reshape(values.shape[1], -1), diff
+
+
+def _run_columns(values: np.ndarray) -> np.ndarray:
+    """Every run's values as columns (queries x runs * measures)."""
+    return values.transpose(1, 0, 2).reshape(values.shape[1], -1)
 
 
 def _correct(test: str, p: np.ndarray, settings: Settings) -> np.ndarray:

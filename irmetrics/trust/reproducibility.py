@@ -1,0 +1,226 @@
+"""How faithful a reproduction is: per-query closeness (RMSE) and overall effects (ER, Delta RI).
+
+T. Breuer, N. Ferro, N. Fuhr, M. Maistro, T. Sakai, P. Schaer and I. Soboroff, How to measure the
+reproducibility of system-oriented IR experiments, SIGIR 2020 (and their tool, repro_eval).  An original
+experiment has a baseline run b and an advanced run a; a reproduction re-implements both, on the same
+collection (reproducibility: the same qrels) or on another one (replicability: other qrels).
+
+* RMSE of a run and its reproduction on a measure M, over the qrels' queries q = 1..n:
+  ``sqrt(1/n sum_q (M_q(orig) - M_q(repro))^2)``; 0 when every per-query value is reproduced.  It
+  needs the same queries, so it is computed for a reproduction on the same collection only.
+* Effect ratio: ``ER = mean_q(M_q(a') - M_q(b')) / mean_q(M_q(a) - M_q(b))``, the reproduced mean
+  per-query improvement over the original one (primes: the reproduced runs, each mean over its own
+  collection's queries); 1 when the improvement is reproduced, below 1 when it shrank, negative when it
+  reversed.
+* Delta relative improvement: ``Delta RI = RI - RI'`` with ``RI = (mean(a) - mean(b)) / mean(b)``; 0 when
+  the relative improvement is reproduced.
+
+The queries are the qrels' and a qrels query missing from a run scores the measure's missing value
+(trec_eval ``-c``, as everywhere in irmetrics); repro_eval evaluates with pytrec_eval, whose queries are
+those both of the run and of the qrels, so its numbers differ where a run leaves out a qrels query.  A
+measure undefined on some queries (NaN) counts the queries where both runs compared are defined.  ER with
+no original improvement and RI with a baseline mean of 0 are undefined: NaN, with an
+:class:`~irmetrics.IrmetricsWarning`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..api.results import MeasureValues
+from ..comparing.base import Evaluator, Measure, aggregate, warn
+from ..comparing.comparison import check_comparable
+from ..rendering.records import render_records
+
+COLUMNS = ('measure', 'original_baseline', 'original_advanced', 'reproduced_baseline', 'reproduced_advanced',
+           'rmse_baseline', 'rmse_advanced', 'effect_ratio', 'ri_original', 'ri_reproduced', 'delta_ri')
+
+
+@dataclass(frozen=True, eq=False)
+class Reproducibility:
+    """The reproducibility of an experiment (baseline and advanced run) by each measure: the four runs'
+    means, the RMSE of each reproduced run (NaN for a reproduction on another collection), the effect
+    ratio, both relative improvements and their difference (see :mod:`irmetrics.trust.reproducibility`).
+    Arrays are indexed by measure."""
+
+    measures: tuple[Measure, ...]
+    same_collection: bool
+    n_queries: int
+    n_reproduced_queries: int
+    original_baseline: np.ndarray
+    original_advanced: np.ndarray
+    reproduced_baseline: np.ndarray
+    reproduced_advanced: np.ndarray
+    rmse_baseline: np.ndarray
+    rmse_advanced: np.ndarray
+    effect_ratio: np.ndarray
+    ri_original: np.ndarray
+    ri_reproduced: np.ndarray
+
+    @property
+    def delta_ri(self) -> np.ndarray:
+        """Delta RI = RI(original) - RI(reproduced)."""
+        return self.ri_original - self.ri_reproduced
+
+    def rows(self) -> list[list[Any]]:
+        columns = [getattr(self, name) for name in COLUMNS[1:]]
+        return [[str(m), *(float(c[j]) for c in columns)] for j, m in enumerate(self.measures)]
+
+    def to_pandas(self) -> Any:
+        """One row per measure, columns :data:`COLUMNS`."""
+        import pandas as pd
+        return pd.DataFrame(self.rows(), columns=list(COLUMNS))
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{measure: {column: value}}``."""
+        return {row[0]: dict(zip(COLUMNS[1:], row[1:], strict=True)) for row in self.rows()}
+
+    def legend(self) -> str:
+        where = (f'the same {self.n_queries} queries' if self.same_collection else
+                 f'{self.n_queries} original and {self.n_reproduced_queries} reproduced queries (another '
+                 f'collection: no RMSE)')
+        return (f'{where}. rmse: root mean square error of the per-query values (0: reproduced exactly); '
+                f'effect_ratio: reproduced / original mean improvement (1: reproduced); delta_ri: original - '
+                f'reproduced relative improvement (0: reproduced); Breuer et al., SIGIR 2020\n')
+
+    def render(self, fmt: str = 'table', places: int | None = None) -> str:
+        """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
+        aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
+        text = render_records(COLUMNS, self.rows(), fmt, places)
+        return text + self.legend() if fmt == 'table' else text
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        er = ', '.join(f'{m} {v:.3f}' for m, v in zip(self.measures, self.effect_ratio, strict=True))
+        return (f'<Reproducibility: {len(self.measures)} measures, '
+                f'{"same collection" if self.same_collection else "another collection"}; effect ratio {er}>')
+
+
+def reproducibility(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any,
+                    reproduced_advanced: Any, qrels: Any, measures: Any, *, reproduced_qrels: Any = None,
+                    provider: str | None = None, duplicates: str = 'error') -> Reproducibility:
+    """How faithfully ``reproduced_baseline`` and ``reproduced_advanced`` reproduce ``original_baseline``
+    and ``original_advanced`` on ``measures`` (RMSE, effect ratio, Delta RI; see
+    :mod:`irmetrics.trust.reproducibility` for the formulas and the queries counted).
+
+    Each run is any run input irmetrics reads; ``qrels`` judge the original runs and, unless
+    ``reproduced_qrels`` is given (a reproduction on another collection), the reproduced ones too.
+    ``provider`` and ``duplicates`` as in :func:`irmetrics.calc`.  The measures are per-query scores
+    averaged over the queries (counts and measures of a whole run are refused).
+
+    T. Breuer, N. Ferro, N. Fuhr, M. Maistro, T. Sakai, P. Schaer and I. Soboroff, How to measure the
+    reproducibility of system-oriented IR experiments, SIGIR 2020.
+
+    >>> irmetrics.reproducibility('bm25.txt', 'rm3.txt', 'my_bm25.txt', 'my_rm3.txt', 'qrels.txt',
+    ...                           ['AP'])  # doctest: +SKIP
+    """
+    chosen, (ob, oa, rb, ra) = _evaluated(original_baseline, original_advanced, reproduced_baseline,
+                                          reproduced_advanced, qrels, measures, reproduced_qrels, provider, duplicates)
+    same = reproduced_qrels is None
+    means = [_means(v, chosen) for v in (ob, oa, rb, ra)]
+    nan = np.full(len(chosen), np.nan)
+    return Reproducibility(
+        measures=tuple(chosen), same_collection=same, n_queries=ob.shape[0], n_reproduced_queries=rb.shape[0],
+        original_baseline=means[0], original_advanced=means[1], reproduced_baseline=means[2],
+        reproduced_advanced=means[3], rmse_baseline=root_mean_square_error(ob, rb) if same else nan,
+        rmse_advanced=root_mean_square_error(oa, ra) if same else nan,
+        effect_ratio=effect_ratio_of(ob, oa, rb, ra, chosen),
+        ri_original=relative_improvement(means[0], means[1], chosen, 'original'),
+        ri_reproduced=relative_improvement(means[2], means[3], chosen, 'reproduced'))
+
+
+def _evaluated(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any, reproduced_advanced: Any,
+               qrels: Any, measures: Any, reproduced_qrels: Any, provider: str | None,
+               duplicates: str) -> tuple[list[Measure], list[np.ndarray]]:
+    """The measures and the per-query values (queries x measures) of the four runs, the original ones on
+    ``qrels``, the reproduced ones on ``reproduced_qrels`` when given."""
+    original = Evaluator(measures, qrels, provider=provider)
+    check_comparable(original.all_measures)
+    reproduction = original if reproduced_qrels is None else Evaluator(measures, reproduced_qrels, provider=provider)
+    values = [evaluator.calc(run, duplicates=duplicates).values for evaluator, run in
+              ((original, original_baseline), (original, original_advanced), (reproduction, reproduced_baseline),
+               (reproduction, reproduced_advanced))]
+    return original.measures, values
+
+
+def _means(values: np.ndarray, measures: list[Measure]) -> np.ndarray:
+    return np.array([aggregate(m, values[:, j]) for j, m in enumerate(measures)])
+
+
+def rmse(original: Any, reproduced: Any, qrels: Any, measures: Any, *, provider: str | None = None,
+         duplicates: str = 'error') -> MeasureValues:
+    """The root mean square error between the per-query values of ``original`` and ``reproduced`` on
+    each measure, over the qrels' queries: ``sqrt(1/n sum_q (M_q(orig) - M_q(repro))^2)`` (Breuer et al.,
+    SIGIR 2020; see :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues` (by measure or its name).
+    """
+    evaluator = Evaluator(measures, qrels, provider=provider)
+    check_comparable(evaluator.all_measures)
+    o, r = (evaluator.calc(run, duplicates=duplicates).values for run in (original, reproduced))
+    return MeasureValues(zip(evaluator.measures, map(float, root_mean_square_error(o, r)), strict=True))
+
+
+def effect_ratio(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any, reproduced_advanced: Any,
+                 qrels: Any, measures: Any, *, reproduced_qrels: Any = None, provider: str | None = None,
+                 duplicates: str = 'error') -> MeasureValues:
+    """The effect ratio ``ER = mean_q(M_q(a') - M_q(b')) / mean_q(M_q(a) - M_q(b))`` of each measure (Breuer
+    et al., SIGIR 2020; arguments as :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues`."""
+    chosen, runs = _evaluated(original_baseline, original_advanced, reproduced_baseline, reproduced_advanced, qrels,
+                              measures, reproduced_qrels, provider, duplicates)
+    ob, oa, rb, ra = runs
+    return MeasureValues(zip(chosen, map(float, effect_ratio_of(ob, oa, rb, ra, chosen)), strict=True))
+
+
+def delta_relative_improvement(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any,
+                               reproduced_advanced: Any, qrels: Any, measures: Any, *, reproduced_qrels: Any = None,
+                               provider: str | None = None, duplicates: str = 'error') -> MeasureValues:
+    """``Delta RI = RI - RI'`` with ``RI = (mean(a) - mean(b)) / mean(b)`` of each measure (Breuer et al.,
+    SIGIR 2020; arguments as :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues`."""
+    chosen, runs = _evaluated(original_baseline, original_advanced, reproduced_baseline, reproduced_advanced, qrels,
+                              measures, reproduced_qrels, provider, duplicates)
+    ob, oa, rb, ra = (_means(v, chosen) for v in runs)
+    delta = relative_improvement(ob, oa, chosen, 'original') - relative_improvement(rb, ra, chosen, 'reproduced')
+    return MeasureValues(zip(chosen, map(float, delta), strict=True))
+
+
+def root_mean_square_error(original: np.ndarray, reproduced: np.ndarray) -> np.ndarray:
+    """Each column's RMSE between two (queries x measures) matrices, over the rows where both are defined."""
+    squares = (original - reproduced) ** 2
+    defined = ~np.isnan(squares)
+    with np.errstate(invalid='ignore', divide='ignore'):
+        return np.sqrt(np.where(defined, squares, 0.0).sum(axis=0) / defined.sum(axis=0))
+
+
+def _mean_improvement(baseline: np.ndarray, advanced: np.ndarray) -> np.ndarray:
+    """Each column's mean per-query improvement ``advanced - baseline`` over the queries both define."""
+    diff = advanced - baseline
+    defined = ~np.isnan(diff)
+    with np.errstate(invalid='ignore', divide='ignore'):
+        return np.where(defined, diff, 0.0).sum(axis=0) / defined.sum(axis=0)
+
+
+def effect_ratio_of(ob: np.ndarray, oa: np.ndarray, rb: np.ndarray, ra: np.ndarray,
+                    measures: list[Measure]) -> np.ndarray:
+    """ER of each measure from the four runs' per-query values (NaN, with a warning, where the original
+    improvement is 0)."""
+    original, reproduced = _mean_improvement(ob, oa), _mean_improvement(rb, ra)
+    _warn_zero(original, measures, 'the original runs improve by 0 on average: the effect ratio is undefined (NaN)')
+    with np.errstate(invalid='ignore', divide='ignore'):
+        return np.where(original != 0, reproduced / np.where(original != 0, original, 1.0), np.nan)
+
+
+def relative_improvement(baseline: np.ndarray, advanced: np.ndarray, measures: list[Measure], which: str) -> np.ndarray:
+    """``(advanced - baseline) / baseline`` of each measure's means (NaN, with a warning, where the
+    baseline's mean is 0)."""
+    _warn_zero(baseline, measures, f'the {which} baseline\'s mean is 0: its relative improvement is undefined (NaN)')
+    with np.errstate(invalid='ignore', divide='ignore'):
+        return np.where(baseline != 0, (advanced - baseline) / np.where(baseline != 0, baseline, 1.0), np.nan)
+
+
+def _warn_zero(values: np.ndarray, measures: list[Measure], problem: str) -> None:
+    zero = [str(m) for m, v in zip(measures, values, strict=True) if v == 0]
+    if zero:
+        warn(f'{", ".join(zero)}: {problem}')
