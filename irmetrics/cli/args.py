@@ -324,13 +324,9 @@ def ties_parser() -> argparse.ArgumentParser:
                             'depends on them (docs/checking.md).')
     p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
     p.add_argument('run', metavar='RUN', help='the run (TREC format or Parquet)')
-    p.add_argument('-m', '--measure', action='append', required=True, metavar='MEASURE',
-                   help='measures, as in the evaluation command (repeat -m or quote several)')
     p.add_argument('-q', '--by-query', '--by_query', dest='by_query', action='store_true',
                    help='one row per query and measure instead of the means')
-    p.add_argument('-f', '--format', choices=['table', 'csv', 'json'], default='table', help='output format')
-    p.add_argument('-p', '--places', type=places, default=4, help='decimal places (default 4)')
-    _evaluation_options(p)
+    _trust_options(p)
     return p
 
 
@@ -339,12 +335,12 @@ RUN_FILES = "run files, each PATH (named by its file's stem) or NAME=PATH"
 
 def _table_options(p: argparse.ArgumentParser, by_query: str) -> None:
     """The output options of the judgments' commands: per-query rows, format, places."""
-    from ..rendering.rows import ROW_FORMATS
+    from ..rendering.records import FORMATS as RECORD_FORMATS
     p.add_argument('-q', '--by_query', '--by-query', action='store_true', help=by_query)
-    p.add_argument('-f', '--format', choices=ROW_FORMATS, default='table', metavar='FORMAT',
-                   help=f'output format: {", ".join(ROW_FORMATS)} (default table)')
-    p.add_argument('-p', '--places', type=places, default=4, help='decimal places of table, tsv and markdown '
-                                                                   '(default 4; csv and json: every digit)')
+    p.add_argument('-f', '--format', choices=RECORD_FORMATS, default='table', metavar='FORMAT',
+                   help=f'output format: {", ".join(RECORD_FORMATS)} (default table)')
+    p.add_argument('-p', '--places', type=places, default=None,
+                   help='decimal places (default: 4 for table, tsv and markdown; every digit for csv and json)')
 
 
 def kappa_parser() -> argparse.ArgumentParser:

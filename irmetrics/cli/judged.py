@@ -5,7 +5,7 @@ import argparse
 from typing import TextIO
 
 from ..api.run_names import named_runs
-from ..rendering.rows import render_rows
+from ..rendering.records import render_records
 from ..trust import judgment_coverage
 from .sources import load_qrels, load_run
 
@@ -17,7 +17,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if args.by_query:
         rows = [[run, q, *map(float, values[i])] for run, values in zip(coverage.runs, coverage.values, strict=True)
                 for i, q in enumerate(coverage.query_ids)]
-        out.write(render_rows(['run', 'query', *header], rows, args.format, args.places, numeric_from=2))
+        out.write(render_records(['run', 'query', *header], rows, args.format, args.places, numeric_from=2))
         return
     rows = [[run, *map(float, means)] for run, means in zip(coverage.runs, coverage.mean, strict=True)]
-    out.write(render_rows(['run', *header], rows, args.format, args.places))
+    out.write(render_records(['run', *header], rows, args.format, args.places))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from ..rendering.rows import render_rows
+from ..rendering.records import render_records
 from ..trust import cohen_kappa, krippendorff_alpha
 from .sources import load_qrels
 
@@ -21,15 +21,15 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         rows = [[q, int(both), int(only_a), int(only_b), float(value)]
                 for q, both, only_a, only_b, value in zip(kappa.query_ids, kappa.query_both, kappa.query_only_a,
                                                           kappa.query_only_b, kappa.query_statistic, strict=True)]
-        out.write(render_rows(['query', 'both', 'only_a', 'only_b', 'kappa'], rows, args.format, args.places))
+        out.write(render_records(['query', 'both', 'only_a', 'only_b', 'kappa'], rows, args.format, args.places))
         return
     results = [kappa, cohen_kappa(a, b, weights='linear'), cohen_kappa(a, b, weights='quadratic'),
                *(krippendorff_alpha(a, b, level) for level in ('nominal', 'ordinal', 'interval'))]
-    out.write(render_rows(['statistic', 'value'], [[r.method, r.statistic] for r in results], args.format,
+    out.write(render_records(['statistic', 'value'], [[r.method, r.statistic] for r in results], args.format,
                           args.places))
     if args.format == 'table':
         out.write(f'{kappa.both} pairs judged by both, {kappa.only_a} by {args.qrels_a} only, {kappa.only_b} by '
                   f'{args.qrels_b} only; grades (rows: {args.qrels_a}, columns: {args.qrels_b}):\n')
         grades = [str(g) for g in kappa.grades]
-        out.write(render_rows(['', *grades], [[g, *row] for g, row in zip(grades, kappa.counts.tolist(), strict=True)],
-                              'table'))
+        rows = [[g, *row] for g, row in zip(grades, kappa.counts.tolist(), strict=True)]
+        out.write(render_records(['', *grades], rows, 'table'))

@@ -9,7 +9,7 @@ import argparse
 from typing import TextIO
 
 from ..api.run_names import named_runs
-from ..rendering.rows import render_rows
+from ..rendering.records import render_records
 from ..trust import pool
 from .sources import load_qrels, load_run
 
@@ -23,11 +23,11 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if args.by_query:
         frame = result.to_pandas()
         rows = [[q, *map(int, values)] for q, values in zip(frame.index, frame.to_numpy().tolist(), strict=True)]
-        out.write(render_rows(['query', *frame.columns], rows, args.format, args.places))
+        out.write(render_records(['query', *frame.columns], rows, args.format, args.places))
         return
     rows = [[name, int(r.sum()), int(u.sum())] for name, r, u in zip(result.runs, result.retrieved, result.unique,
                                                                       strict=True)]
-    out.write(render_rows(['run', f'top {args.depth}', 'unique'], rows, args.format, args.places))
+    out.write(render_records(['run', f'top {args.depth}', 'unique'], rows, args.format, args.places))
     if args.format == 'table':
         judged = (f'; {int(result.judged.sum())} judged already, {len(result)} to judge'
                   if result.judged is not None else '')

@@ -5,7 +5,7 @@ import argparse
 from typing import TextIO
 
 from ..rendering.evaluation import SUMMARY_QID
-from ..rendering.rows import render_rows
+from ..rendering.records import render_records
 from ..trust import qrels_stats
 from .sources import load_qrels
 
@@ -20,7 +20,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                                                               stats.relevant, stats.share_relevant, strict=True)]
     total = stats.total
     rows.append([SUMMARY_QID, total['judged'], *total['grades'].values(), total['relevant'], total['share_relevant']])
-    out.write(render_rows(header, rows, args.format, args.places))
+    out.write(render_records(header, rows, args.format, args.places))
     if args.format == 'table':
         out.write(f'{total["queries"]} queries; relevant (grade >= {args.rel}) per query: {total["fewest_relevant"]} '
                   f'to {total["most_relevant"]}; {total["queries_without_relevant"]} without any\n')

@@ -6,7 +6,7 @@ import argparse
 from typing import TextIO
 
 from ..api.run_names import named_runs
-from ..rendering.rows import render_rows
+from ..rendering.records import render_records
 from ..trust import unjudged_bounds
 from .evaluate import resolve_measures
 from .sources import load_qrels, load_run
@@ -22,13 +22,13 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                 for i, q in enumerate(result.query_ids)
                 for m, low, high, n in zip(result.measures, result.nonrelevant[i], result.relevant[i],
                                            result.unjudged[i], strict=True)]
-        out.write(render_rows(['query', 'measure', 'nonrelevant', 'relevant', 'unjudged'], rows, args.format,
+        out.write(render_records(['query', 'measure', 'nonrelevant', 'relevant', 'unjudged'], rows, args.format,
                               args.places, numeric_from=2))
         return
     low, high = result.aggregated('nonrelevant'), result.aggregated('relevant')
     rows = [[str(m), float(low[m]), float(high[m]), bound, int(n)]
             for m, bound, n in zip(result.measures, result.bounds, result.unjudged.sum(axis=0), strict=True)]
-    out.write(render_rows(['measure', 'nonrelevant', 'relevant', 'bounds', 'unjudged'], rows, args.format,
+    out.write(render_records(['measure', 'nonrelevant', 'relevant', 'bounds', 'unjudged'], rows, args.format,
                           args.places))
     if args.format == 'table':
         out.write(f'relevant: the unjudged documents taken as relevant at grade {result.grade}; bounds: whether the '

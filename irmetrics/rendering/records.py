@@ -3,7 +3,8 @@ table, TSV, CSV, JSON and Markdown.  For results that are a table of their own (
 :mod:`irmetrics.trust`), where :mod:`.evaluation` renders the results of runs.
 
 Numbers print with ``places`` decimals (< 0: every digit); by default (None) with 4 in the table, TSV and
-Markdown and with every digit in CSV and JSON.  JSON writes NaN and infinities as null.
+Markdown and with every digit in CSV and JSON.  JSON writes NaN and infinities as null, and yes/no (the
+other formats' words for booleans) as true/false.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ DEFAULT_PLACES = 4
 
 def _text(value: Any, places: int | None) -> str:
     if isinstance(value, bool) or value is None:
-        return '' if value is None else str(value).lower()
+        return '' if value is None else ('yes' if value else 'no')
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):

@@ -30,6 +30,7 @@ from ..data.inputs import to_run
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import MeasureError
+from ..rendering.records import render_records
 
 #: The families whose lowest and highest values over tie orders the best-first and worst-first orders give.
 _ORDERED = ('irrelevant', 'expected', 'monotone')
@@ -72,11 +73,6 @@ class TieDependence:
                           'queries_tied': float(np.mean(self.depends[:, i])) if known else np.nan}
         return out
 
-    def summary_frame(self) -> Any:
-        """:meth:`summary` as a DataFrame, one row per measure."""
-        import pandas as pd
-        return pd.DataFrame([{'measure': str(m), **s} for m, s in self.summary().items()])
-
     def to_pandas(self) -> Any:
         """One row per query and measure: query_id, measure, value, expected, lowest, highest."""
         import pandas as pd
@@ -85,24 +81,26 @@ class TieDependence:
                              'value': self.value.ravel(), 'expected': self.expected.ravel(),
                              'lowest': self.lowest.ravel(), 'highest': self.highest.ravel()})
 
-    def to_table(self, places: int = 4) -> str:
-        """The summary as a text table, one row per measure."""
-        from ..rendering.text import text_table
-        from ..rendering.values import format_value
-        head = ['measure', 'trec_eval', 'expected', 'lowest', 'highest', 'spread', 'queries tied']
-        rows = [[str(m)] + [format_value(m, s[k], places) for k in ('value', 'expected', 'lowest', 'highest', 'spread')]
-                + [_share(s['queries_tied'])] for m, s in self.summary().items()]
-        return text_table(head, rows, numeric_from=1)
+    def rows(self, by_query: bool = False) -> tuple[list[str], list[list[Any]]]:
+        """The columns and rows of :meth:`render`: one row per measure (the :meth:`summary`), or per query
+        and measure."""
+        if by_query:
+            frame = self.to_pandas()
+            return list(frame.columns), frame.values.tolist()
+        columns = ['measure', 'trec_eval', 'expected', 'lowest', 'highest', 'spread', 'queries_tied']
+        return columns, [[str(m), *s.values()] for m, s in self.summary().items()]
+
+    def render(self, fmt: str = 'table', places: int | None = None, by_query: bool = False) -> str:
+        """The summary (or every query with ``by_query``) in one of the formats of
+        :mod:`irmetrics.rendering.records` (table, tsv, csv, json, markdown)."""
+        columns, rows = self.rows(by_query)
+        return render_records(columns, rows, fmt, places, numeric_from=2 if by_query else 1)
 
     def __str__(self) -> str:
-        return self.to_table()
+        return self.render()
 
     def __repr__(self) -> str:
-        return f'TieDependence({len(self.query_ids)} queries, {len(self.measures)} measures)\n{self.to_table()}'
-
-
-def _share(x: float) -> str:
-    return 'nan' if x != x else f'{100 * x:.0f}%'
+        return f'TieDependence({len(self.query_ids)} queries, {len(self.measures)} measures)\n{self.render()}'
 
 
 def tie_dependence(measures: Iterable[Any] | Any, qrels: Any, run: Any, **kwargs: Any) -> TieDependence:

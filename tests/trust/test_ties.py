@@ -26,7 +26,7 @@ def test_summary_and_frame_of_a_hand_computed_case():
     frame = found.to_pandas()
     assert list(frame.columns) == ['query_id', 'measure', 'value', 'expected', 'lowest', 'highest']
     assert frame.shape == (4, 6) and frame.iloc[0].tolist()[:2] == ['q1', 'P@1']
-    assert 'queries tied' in str(found) and repr(found).startswith('TieDependence(2 queries, 2 measures)')
+    assert 'queries_tied' in str(found) and repr(found).startswith('TieDependence(2 queries, 2 measures)')
 
 
 def test_a_measure_asked_with_the_expectation_is_read_in_trec_eval_s_order():
