@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 _COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison')
 #: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
 _TRUST: tuple[str, ...] = ()
+_TRUST += ('KendallTau', 'RBO', 'RunAgreement', 'SystemAgreement', 'TauAP', 'kendall_tau', 'plot_system_agreement', 'rbo', 'run_agreement', 'system_agreement', 'tau_ap')  # noqa: E501  (rankings)
 
 
 def __getattr__(name: str) -> Any:

@@ -4,11 +4,12 @@
               [--memory-limit SIZE] [--dask ADDRESS]
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
     irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
+    irmetrics agree QRELS RUN RUN... -m MEASURE --qrels-b QRELS_B   do two evaluations rank systems alike
     irmetrics measures [NAME...]  |  irmetrics providers
     irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
-comparison command), :mod:`.sources`
+comparison command), :mod:`.agree` (agreement between rankings), :mod:`.sources`
 (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
 :mod:`.progress` (the progress bar), :mod:`.cluster` (``--dask``: a Dask client; Dask is imported
@@ -100,6 +101,9 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
         elif command == 'compare':
             from . import compare
             compare.run(args, sys.stdout)
+        elif command == 'agree':
+            from . import agree
+            agree.run(args, sys.stdout)
         elif command == 'gate':
             from . import gate
             status = gate.run(args, sys.stdout)

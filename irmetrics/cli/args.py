@@ -19,12 +19,14 @@ from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.evaluation import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('compare', 'gate', 'measures', 'providers')
+COMMANDS = ('agree', 'compare', 'gate', 'measures', 'providers')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics compare QRELS RUN RUN... -m MEASURE [options]
        irmetrics gate QRELS RUN --against STORED.json [options]
+       irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]
+       irmetrics agree --runs RUN_A RUN_B [--depth K] [-q]
        irmetrics measures [NAME...]
        irmetrics providers
        irmetrics trec_eval [trec_eval options] QRELS RUN'''
@@ -39,6 +41,7 @@ examples:
   irmetrics qrels.txt BM25=runs/a.txt BM25+RM3=runs/b.txt -m AP  # runs named NAME=PATH
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25      # significance tests
+  irmetrics agree qrels.txt a.txt b.txt c.txt -m AP --qrels-b llm.txt  # tau, tau_AP, RBO of system rankings
   irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
   irmetrics --dask local:4 qrels.txt run.parquet -m AP          # through Dask (irmetrics[dask])
@@ -280,11 +283,49 @@ def gate_parser() -> argparse.ArgumentParser:
     return p
 
 
+def agree_parser() -> argparse.ArgumentParser:
+    from .agree import FORMATS as AGREE_FORMATS
+    p = _Parser(prog='irmetrics agree',
+                usage='irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]\n'
+                      '       irmetrics agree --runs RUN_A RUN_B [--depth K] [-q] [options]',
+                description='Do two evaluations rank systems alike? Kendall\'s tau-b (with its p-value), tau_AP '
+                            '(the first evaluation as the reference) and rank-biased overlap of the rankings of the '
+                            'runs under two sets of judgments (--qrels-b) or two measures (-m twice), or both. With '
+                            '--runs: do two runs rank documents alike? KTU and RBO per query, no qrels '
+                            '(see docs/checking.md).')
+    p.add_argument('words', nargs='*', metavar='QRELS RUN | RUN',
+                   help='QRELS then two runs or more (PATH or NAME=PATH); with --runs, the two runs')
+    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
+                   help='the measure of the first evaluation; a second -m: the measure of the second')
+    p.add_argument('--qrels-b', '--qrels_b', dest='qrels_b', metavar='QRELS_B',
+                   help='the judgments of the second evaluation (default: QRELS)')
+    p.add_argument('--ties', choices=['a', 'b'], default='a',
+                   help='tied means: a (uncertainty, default; tau_AP needs a first ranking without ties) or b '
+                        '(agreement), for tau_AP and RBO')
+    p.add_argument('--systems', action='store_true', help="print each system's means and ranks instead")
+    p.add_argument('--plot', metavar='FILE', help='save the systems under one evaluation against the other '
+                                                  '(PNG, SVG or PDF by the suffix; needs matplotlib)')
+    p.add_argument('--plot-by', '--plot_by', dest='plot_by', choices=['score', 'rank'], default='score',
+                   help='the plot\'s axes: the means (score, default) or the ranks')
+    p.add_argument('--runs', dest='runs_mode', action='store_true',
+                   help='compare two runs\' document rankings query by query: KTU and RBO (no qrels)')
+    p.add_argument('--depth', type=int, default=None, metavar='K', help='with --runs: compare the first K '
+                                                                       'documents of each ranking (default: all)')
+    p.add_argument('-q', '--by_query', '--by-query', action='store_true', help='with --runs: each query too')
+    p.add_argument('--rbo-p', '--rbo_p', dest='p', type=float, default=0.9, metavar='P',
+                   help="RBO's persistence p, 0 < p < 1 (default 0.9)")
+    p.add_argument('-f', '--format', choices=AGREE_FORMATS, default='table', metavar='FORMAT',
+                   help=f'output format: {", ".join(AGREE_FORMATS)} (default table)')
+    p.add_argument('-p', '--places', type=places, default=4, help='decimal places (default 4; -1: every digit)')
+    _evaluation_options(p)
+    return p
+
+
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
     command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
-        parsers = {'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
+        parsers = {'agree': agree_parser, 'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
                    'providers': providers_parser}
         return argv[0], parsers[argv[0]]().parse_args(argv[1:])
     return 'evaluate', evaluate_parser().parse_args(argv)

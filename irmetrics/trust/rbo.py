@@ -93,9 +93,23 @@ def rbo(a: Any, b: Any, p: float = 0.9, *, ties: str = 'a') -> RBO:
         raise InputError(f"rbo: ties={ties!r}; expected 'a' (uncertainty: the mean over the orders of ties), "
                          f"'b' (the same, corrected for the information ties lose) or 'w' (equality)")
     ra, rb = ranking(a, 'a'), ranking(b, 'b')
-    short, long_ = (ra, rb) if len(ra.ids) <= len(rb.ids) else (rb, ra)
-    ext, low, high = _rbo(_flat(short), _flat(long_), float(p), ties)
+    ext, low, high = _shorter_first(_flat(ra), _flat(rb), float(p), ties)
     return RBO(ext, low, high - low, float(p), ties, len(ra.ids), len(rb.ids))
+
+
+def rbo_of_orders(a: np.ndarray, b: np.ndarray, p: float) -> tuple[float, float, float]:
+    """(RBO_EXT, RBO_MIN, RBO_MAX) of two rankings without ties given as arrays of item codes, best
+    first (each item once): the per-query kernel of :func:`irmetrics.run_agreement`."""
+    return _shorter_first(_untied(a), _untied(b), p, 'w')
+
+
+def _shorter_first(a: _Flat, b: _Flat, p: float, ties: str) -> tuple[float, float, float]:
+    return _rbo(a, b, p, ties) if len(a.ids) <= len(b.ids) else _rbo(b, a, p, ties)
+
+
+def _untied(ids: np.ndarray) -> _Flat:
+    ranks = np.arange(len(ids), dtype=np.int64)
+    return _Flat(np.asarray(ids), ranks, ranks)
 
 
 @dataclass(frozen=True)
@@ -141,9 +155,7 @@ def _rbo(S: _Flat, L: _Flat, p: float, ties: str) -> tuple[float, float, float]:
     s, ell = len(S.ids), len(L.ids)
     depth = np.arange(1, ell + 1, dtype=np.float64)                   # d = 1..l
     weights = p ** depth
-    where_l = {item: i for i, item in enumerate(L.ids.tolist())}
-    in_s = np.array([i for i, item in enumerate(S.ids.tolist()) if item in where_l], dtype=np.int64)
-    in_l = np.array([where_l[item] for item in S.ids[in_s].tolist()], dtype=np.int64)
+    _, in_s, in_l = np.intersect1d(S.ids, L.ids, assume_unique=True, return_indices=True)
     fs, fl = S.full(ties), L.full(ties)
 
     def both(rows: np.ndarray, d: np.ndarray) -> np.ndarray:
