@@ -104,7 +104,9 @@ def _systems(args: argparse.Namespace) -> str:
 def _number(value: float, places: int) -> str:
     if math.isnan(value):
         return 'NaN'
-    return repr(value) if places < 0 else f'{value:.{places}f}'
+    if places < 0:
+        return repr(value)
+    return f'{value + 0.0 if round(value, places) else 0.0:.{places}f}'      # no "-0.0000" for a rounding residue
 
 
 def _render(header: Sequence[str], rows: list[list[str]], fmt: str) -> str:

@@ -86,7 +86,7 @@ def kendall_tau(a: Any, b: Any) -> KendallTau:
     if tied_x == pairs or tied_y == pairs:
         warn("Kendall's tau is NaN: one ranking ties every item")
         return KendallTau(math.nan, math.nan, n)
-    tau = min(1.0, max(-1.0, score / math.sqrt(pairs - tied_x) / math.sqrt(pairs - tied_y)))
+    tau = min(1.0, max(-1.0, score / math.sqrt((pairs - tied_x) * (pairs - tied_y))))   # exact 1 for equal ones
     discordant = (pairs - score) // 2 if not (tied_x or tied_y) else -1
     if discordant >= 0 and (n <= EXACT_UP_TO or min(discordant, pairs - discordant) <= 1):
         p = _exact_p(n, min(discordant, pairs - discordant))
@@ -195,11 +195,12 @@ def _tau_ap_a(x: np.ndarray, y: np.ndarray) -> float:
     h = _harmonic(n)
     below_top = p >= 2
     pb, tb = p[below_top], t[below_top]
-    mean_weight = (h[pb + tb - 2] - h[pb - 2]) / tb                 # mean of 1/(r-1), r = p..p+t-1
+    # mean of 1/(r-1) over the ranks r = p..p+t-1 of the group (exactly 1/(p-1) for an untied item)
+    mean_weight = np.where(tb == 1, 1.0 / (pb - 1), (h[pb + tb - 2] - h[pb - 2]) / tb)
     above = float((concordant[below_top] * mean_weight).sum())
     # each item's share of the pairs inside its group: (1/(2t)) sum_{k=1}^{t-1} k/(p+k-1)
     within = ((t - 1) - (p - 1) * (h[p + t - 2] - h[p - 1])) / (2 * t)
-    return 2.0 / (n - 1) * (above + float(within.sum())) - 1.0
+    return 2.0 * (above + float(within.sum())) / (n - 1) - 1.0
 
 
 def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
@@ -207,4 +208,4 @@ def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
     below_top = p >= 2
     if not below_top.any():
         return math.nan
-    return 2.0 / int(below_top.sum()) * float((concordant[below_top] / (p[below_top] - 1)).sum()) - 1.0
+    return 2.0 * float((concordant[below_top] / (p[below_top] - 1)).sum()) / int(below_top.sum()) - 1.0
