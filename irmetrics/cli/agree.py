@@ -105,7 +105,7 @@ def _number(value: float, places: int) -> str:
     if math.isnan(value):
         return 'NaN'
     if places < 0:
-        return repr(value)
+        return repr(float(value))
     return f'{value + 0.0 if round(value, places) else 0.0:.{places}f}'      # no "-0.0000" for a rounding residue
 
 
