@@ -23,6 +23,9 @@ from ..errors import InputError
 from .rank_correlation import KendallTau, TauAP, kendall_tau, tau_ap
 from .rbo import RBO, rbo
 
+#: Means equal to this many decimals rank as ties (a mean's last bits depend on the order of its sum).
+PLACES = 12
+
 
 @dataclass(frozen=True, eq=False)
 class SystemAgreement:
@@ -84,7 +87,8 @@ def system_agreement(runs: RunsLike, qrels_a: Any, qrels_b: Any = None, measure:
     ``qrels_b`` (default: ``qrels_a``): two sets of judgments, two measures, or both.  ``runs``:
     ``{name: run}`` or a list of runs (named by their files' stems), each any run input; at least
     two (and three for tau and tau_AP, which are NaN with a warning below that).  A measure for which
-    lower is better ranks low values first.  ``ties``: ``'a'`` (ties are uncertainty; tau_AP then
+    lower is better ranks low values first; means equal to 12 decimals tie (a sum's last bits depend
+    on its order).  ``ties``: ``'a'`` (ties are uncertainty; tau_AP then
     needs a reference ranking without ties) or ``'b'`` (ties are agreement), for tau_AP (Urbano &
     Marrero) and RBO (Corsi & Urbano); tau-b always corrects for ties.  ``p``: RBO's persistence.
     ``labels``: what to call the two evaluations (default: the measure and the qrels file's stem).
@@ -108,8 +112,8 @@ def system_agreement(runs: RunsLike, qrels_a: Any, qrels_b: Any = None, measure:
     values_a = _means(first, judged_a, loaded, provider)
     values_b = _means(second, judged_b, loaded, provider)
     sign_a, sign_b = (1.0 if m.definition.higher_is_better else -1.0 for m in (first, second))
-    ranked_a = dict(zip(names, (sign_a * values_a).tolist(), strict=True))
-    ranked_b = dict(zip(names, (sign_b * values_b).tolist(), strict=True))
+    ranked_a = dict(zip(names, (sign_a * _settled(values_a)).tolist(), strict=True))
+    ranked_b = dict(zip(names, (sign_b * _settled(values_b)).tolist(), strict=True))
     label_a, label_b = labels or (_label(first, qrels_a, 'qrels_a'),
                                   _label(second, qrels_a if qrels_b is None else qrels_b, 'qrels_b'))
     return SystemAgreement(tuple(names), values_a, values_b, label_a, label_b, sign_a > 0, sign_b > 0,
@@ -135,6 +139,12 @@ def _label(measure: Measure, qrels: Any, fallback: str) -> str:
     return f'{measure} ({where})'
 
 
+def _settled(values: np.ndarray) -> np.ndarray:
+    """Means rounded to :data:`PLACES` decimals: two means of different per-query values that are equal
+    but for the rounding of their sums (0.39999999999999997 and 0.4) tie."""
+    return np.round(values, PLACES)
+
+
 def _ranks(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    v = values if higher_is_better else -values
+    v = _settled(values) if higher_is_better else -_settled(values)
     return 1 + (v[None, :] > v[:, None]).sum(axis=1)

@@ -124,3 +124,20 @@ def test_plot_bad_axis():
     result = irm.system_agreement(runs(), QRELS, None, 'AP', measure_b='nDCG@10')
     with pytest.raises(irm.InputError, match="by='ranks'"):
         irm.plot_system_agreement(result, by='ranks')
+
+
+def test_means_equal_but_for_the_rounding_of_their_sums_tie():
+    qrels = {q: {f'{q}r{i}': 1 for i in range(3)} for q in ('q1', 'q2', 'q3')}
+
+    def run(relevant_per_query):
+        return {q: {**{f'{q}r{i}': 20.0 - i for i in range(k)}, **{f'{q}n{i}': 10.0 - i for i in range(10 - k)}}
+                for q, k in zip(('q1', 'q2', 'q3'), relevant_per_query, strict=True)}
+
+    runs = {'a': run([1, 2, 0]), 'b': run([3, 0, 0]), 'c': run([0, 0, 0]), 'd': run([2, 2, 2])}
+    p10 = [irm.calc_aggregate(['P@10'], qrels, r)['P@10'] for r in runs.values()]
+    assert p10[0] != p10[1] and p10[0] == pytest.approx(p10[1])          # 0.1 + 0.2 against 0.3, over 3
+    result = irm.system_agreement(runs, qrels, None, 'P@10', measure_b='RR', ties='b')
+    rank_a, _ = result.ranks()
+    assert rank_a[0] == rank_a[1] == 2
+    rr = [irm.calc_aggregate(['RR'], qrels, r)['RR'] for r in runs.values()]
+    assert result.tau.statistic == pytest.approx(stats.kendalltau([0.1, 0.1, 0.0, 0.2], rr).statistic, abs=1e-14)
