@@ -52,6 +52,10 @@ def ranking(given: Any, name: str) -> Ranking:
         raise InputError(f'{name}: expected a mapping {{item: value}} (higher = better) or a sequence of items, '
                          f'best first; got {type(given).__name__}')
     else:
+        floats = next((item for item in given if isinstance(item, (float, np.floating))), None)
+        if floats is not None:
+            raise InputError(f'{name}: a sequence is a ranking of items, best first, and {floats!r} is a score: give '
+                             f'scores as a mapping {{item: score}}')
         ids = tuple(str(item) for item in given)
         array = -np.arange(len(ids), dtype=np.float64)           # position = rank: the first is the best
     if len(set(ids)) < len(ids):

@@ -75,7 +75,9 @@ def rbo(a: Any, b: Any, p: float = 0.9, *, ties: str = 'a') -> RBO:
     ``ties``: ``'a'`` (default; ties are uncertainty: the expected RBO over the orders of each tie
     group), ``'b'`` (the same, corrected for the information ties lose) or ``'w'`` (ties are equality),
     Corsi & Urbano's variants; the same number when nothing ties.  Symmetric in ``a`` and ``b``.
-    Identical rankings give RBO_EXT = 1, rankings with no item in common 0; an empty ranking is an error.
+    Identical rankings give RBO_EXT = 1 (with ties, under ``'b'`` and ``'w'``; under ``'a'`` two tied
+    items are ordered independently in the two rankings, so RBO^a of a ranking with ties and itself is
+    below 1), rankings with no item in common 0; an empty ranking is an error.
 
         RBO_EXT = (1-p)/p [ sum_{d=1..l} A_d p^d + sum_{d=s+1..l} A_s (d-s)/d p^d ] + (X_l/l + (l-s) A_s / l) p^l
         RBO_MIN = (1-p)/p [ sum_{d=1..l} A_d p^d + X_l (ln(1/(1-p)) - sum_{d=1..l} p^d/d) ]

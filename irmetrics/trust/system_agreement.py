@@ -109,8 +109,11 @@ def system_agreement(runs: RunsLike, qrels_a: Any, qrels_b: Any = None, measure:
     judged_a = to_qrels(qrels_a)
     judged_b = judged_a if qrels_b is None else to_qrels(qrels_b)
     loaded = [to_run(r, duplicates=duplicates) for r in inputs]
-    values_a = _means(first, judged_a, loaded, provider)
-    values_b = _means(second, judged_b, loaded, provider)
+    if qrels_b is None:                               # one evaluation of both measures: one pass, one warning
+        values_a, values_b = _means([first, second], judged_a, loaded, provider, names)
+    else:
+        (values_a,), (values_b,) = (_means([first], judged_a, loaded, provider, names),
+                                    _means([second], judged_b, loaded, provider, names))
     sign_a, sign_b = (1.0 if m.definition.higher_is_better else -1.0 for m in (first, second))
     ranked_a = dict(zip(names, (sign_a * _settled(values_a)).tolist(), strict=True))
     ranked_b = dict(zip(names, (sign_b * _settled(values_b)).tolist(), strict=True))
@@ -129,9 +132,18 @@ def _one_measure(given: Any, name: str) -> Measure:
     return found[0]
 
 
-def _means(measure: Measure, qrels: Any, runs: list[Any], provider: str | None) -> np.ndarray:
-    evaluator = Evaluator([measure], qrels, provider=provider)
-    return np.array([evaluator.calc_aggregate(run)[measure] for run in runs], dtype=np.float64)
+def _means(measures: list[Measure], qrels: Any, runs: list[Any], provider: str | None,
+           names: list[str]) -> list[np.ndarray]:
+    """Each measure's mean of every run (an error naming the run when one is not a number)."""
+    evaluator = Evaluator(measures, qrels, provider=provider)
+    means = [evaluator.calc_aggregate(run) for run in runs]
+    out = [np.array([m[measure] for m in means], dtype=np.float64) for measure in measures]
+    for measure, values in zip(measures, out, strict=True):
+        if not np.isfinite(values).all():
+            bad = names[int(np.flatnonzero(~np.isfinite(values))[0])]
+            raise InputError(f'system_agreement: the mean {measure} of run {bad!r} is {values[~np.isfinite(values)][0]}'
+                             f': a system ranking needs a number for every run')
+    return out
 
 
 def _label(measure: Measure, qrels: Any, fallback: str) -> str:

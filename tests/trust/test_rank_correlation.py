@@ -100,6 +100,7 @@ def test_every_item_tied_is_nan_with_a_warning():
     (['a', 'b', 'a'], 'occurs twice'),
     ('abc', 'expected a mapping'),
     ([], 'empty'),
+    (np.array([0.3, 0.2, 0.9]), 'is a score: give scores as a mapping'),
 ])
 def test_bad_rankings_are_errors_naming_the_argument(bad, message):
     with pytest.raises(irm.InputError, match=message) as ex:

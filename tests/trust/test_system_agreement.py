@@ -141,3 +141,20 @@ def test_means_equal_but_for_the_rounding_of_their_sums_tie():
     assert rank_a[0] == rank_a[1] == 2
     rr = [irm.calc_aggregate(['RR'], qrels, r)['RR'] for r in runs.values()]
     assert result.tau.statistic == pytest.approx(stats.kendalltau([0.1, 0.1, 0.0, 0.2], rr).statistic, abs=1e-14)
+
+
+def test_both_measures_under_one_qrels_warn_once(tmp_path):
+    short = tmp_path / 'short.txt'                                    # a run of the first five queries only
+    short.write_text(''.join(line + '\n' for line in Path(BM25).read_text().splitlines()
+                             if line.split()[0] <= '405'))
+    with pytest.warns(irm.IrmetricsWarning) as caught:
+        irm.system_agreement([BM25, DENSE, str(short)], QRELS, None, 'AP', measure_b='P@5')
+    missing = [w for w in caught if 'not in the run' in str(w.message)]
+    assert len(missing) == 1
+
+
+def test_a_mean_that_is_not_a_number_is_an_error_naming_the_run():
+    undefined = irm.define(lambda qrels_rows, run_rows: float('nan'), name='AlwaysUndefinedForAgreement')
+    with pytest.raises(irm.InputError, match="mean AlwaysUndefinedForAgreement of run 'run_bm25' is nan"):
+        irm.system_agreement({'run_bm25': BM25, 'run_dense': DENSE, 'again': DENSE}, QRELS, None, 'AP',
+                             measure_b=undefined)
