@@ -83,7 +83,7 @@ def kendall_tau(a: Any, b: Any) -> KendallTau:
         return KendallTau(math.nan, math.nan, n)
     sx, sy = _signs(x), _signs(y)
     pairs = n * (n - 1) // 2
-    score = int((sx.astype(np.int64) * sy).sum()) // 2                   # n_c - n_d (each pair counted twice)
+    score = int((sx * sy).sum(dtype=np.int64)) // 2                       # n_c - n_d (each pair counted twice)
     tx, ty = _tie_sizes(x), _tie_sizes(y)
     tied_x, tied_y = int((tx * (tx - 1) // 2).sum()), int((ty * (ty - 1) // 2).sum())
     if tied_x == pairs or tied_y == pairs:
@@ -135,7 +135,7 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
     if ties == 'a':
         if _tie_sizes(x).max() > 1:
             raise InputError("tau_ap: the reference ranking has ties; tau_AP_a (ties='a') reads the reference as "
-                             "the truth, without ties: use ties='b' (ties in either ranking mean equality)")
+                             "the truth, without ties: use ties='b' (--ties b: ties in either ranking mean equality)")
         return TauAP(_tau_ap_a(x, y), n, ties)
     forward, backward = _tau_ap_b_one_way(x, y), _tau_ap_b_one_way(y, x)
     if math.isnan(forward) or math.isnan(backward):
@@ -145,7 +145,7 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
 
 def _signs(v: np.ndarray) -> np.ndarray:
     """``sign(v_i - v_j)`` for every pair, as int8 (n x n)."""
-    return np.sign(v[:, None] - v[None, :]).astype(np.int8)
+    return (v[:, None] > v[None, :]).view(np.int8) - (v[:, None] < v[None, :]).view(np.int8)
 
 
 def _tie_sizes(v: np.ndarray) -> np.ndarray:

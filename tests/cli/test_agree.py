@@ -96,6 +96,7 @@ def test_runs_mode():
     ([QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5', '--rbo-p', '1.5'], 'p=1.5'),
     (['--runs', BM25, DENSE, '--depth', '0'], 'depth=0'),
     ([QRELS, BM25, DENSE, '-m', 'AP', '--qrels-b', 'nowhere.txt'], 'nowhere.txt'),
+    ([QRELS, f'a={BM25}', f'b={BM25}', DENSE, '-m', 'AP', '-m', 'P@5'], '--ties b'),
 ])
 def test_user_errors_are_one_line_and_exit_2(args, message):
     proc = irmetrics('agree', *args)
