@@ -30,10 +30,6 @@ class Ranking:
     ids: tuple[str, ...]
     values: np.ndarray
 
-    @property
-    def has_ties(self) -> bool:
-        return bool(np.unique(self.values).size < self.values.size)
-
 
 def ranking(given: Any, name: str) -> Ranking:
     """``given`` (a mapping ``{item: value}`` or a sequence of items, best first) as a :class:`Ranking`;
