@@ -252,3 +252,21 @@ def test_result_object():
     assert (result.depth_a, result.depth_b, result.p, result.ties) == (3, 2, 0.9, 'a')
     assert result.to_dict()['maximum'] == result.minimum + result.residual
     assert repr(result).startswith('RBO(extrapolated=')
+
+
+# The worked example of Corsi & Urbano's implementation (julian-urbano/sigir2024-rbo, rbo/Python/README.md):
+# x = red (blue green) yellow pink, y = (blue red) white (yellow black purple) green, p = 0.95; values to 7 places.
+WORKED = {'a': (0.6922853, 0.3310519, 0.8930692), 'w': (0.7068257, 0.3429684, 0.9049857),
+          'b': (0.7207131, 0.3509163, 0.9129336)}
+
+
+@pytest.mark.parametrize('ties', sorted(WORKED))
+def test_the_worked_example_of_corsi_and_urbano(ties):
+    x = {'red': 4, 'blue': 3, 'green': 3, 'yellow': 2, 'pink': 1}
+    y = {'blue': 4, 'red': 4, 'white': 3, 'yellow': 2, 'black': 2, 'purple': 2, 'green': 1}
+    got = irm.rbo(x, y, 0.95, ties=ties)
+    ext, low, high = WORKED[ties]
+    assert got.extrapolated == pytest.approx(ext, abs=5e-8)
+    assert got.minimum == pytest.approx(low, abs=5e-8)
+    assert got.maximum == pytest.approx(high, abs=5e-8)
+    assert got.residual == pytest.approx(0.5620173, abs=5e-8)
