@@ -6,6 +6,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference_tools import reference
 
 import irmetrics as irm
@@ -228,3 +230,18 @@ def test_tau_ap_nan_below_three_items_and_bad_ties():
         assert math.isnan(irm.tau_ap(['a', 'b'], ['b', 'a']).statistic)
     with pytest.raises(irm.InputError, match="ties='c'"):
         irm.tau_ap(['a', 'b', 'c'], ['a', 'b', 'c'], ties='c')
+
+
+permutations = st.integers(3, 30).flatmap(lambda n: st.permutations([f'i{k}' for k in range(n)]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(permutations, st.randoms(use_true_random=False))
+def test_properties_of_permutations(order, random):
+    other = list(order)
+    random.shuffle(other)
+    tau = irm.kendall_tau(order, other).statistic
+    assert tau == irm.kendall_tau(other, order).statistic                 # symmetric
+    assert irm.kendall_tau(order, other[::-1]).statistic == pytest.approx(-tau, abs=1e-14)
+    assert -1 <= tau <= 1 and -1 <= irm.tau_ap(order, other).statistic <= 1
+    assert irm.tau_ap(order, order).statistic == 1.0

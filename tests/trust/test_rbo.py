@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import irmetrics as irm
 
@@ -270,3 +272,15 @@ def test_the_worked_example_of_corsi_and_urbano(ties):
     assert got.minimum == pytest.approx(low, abs=5e-8)
     assert got.maximum == pytest.approx(high, abs=5e-8)
     assert got.residual == pytest.approx(0.5620173, abs=5e-8)
+
+
+rankings_with_ties = st.dictionaries(st.sampled_from([f'i{k}' for k in range(20)]), st.integers(0, 4), min_size=1,
+                                     max_size=15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rankings_with_ties, rankings_with_ties, st.sampled_from('abw'), st.sampled_from([0.5, 0.9, 0.99]))
+def test_bounds_order_and_range(x, y, ties, p):
+    r = irm.rbo(x, y, p, ties=ties)
+    assert -1e-12 <= r.minimum <= r.extrapolated + 1e-12
+    assert r.extrapolated <= r.maximum + 1e-12 <= 1 + 2e-12
