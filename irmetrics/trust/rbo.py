@@ -202,7 +202,7 @@ def _rbo(S: _Flat, L: _Flat, p: float, ties: str) -> tuple[float, float, float]:
     agreement_max = np.where(seen, agreement, (overlap + best_fill) / denominator)
 
     scale = (1 - p) / p
-    tail_min = x_l * (math.log(1 / (1 - p)) - float((weights / depth).sum()))
+    tail_min = x_l * _log_series_tail(p, ell, float((weights / depth).sum()))
     tail_ext = (x_l + (ell - s) * a_s) / ell * p ** (ell + 1) / (1 - p)
     f = ell + s - x_l                                                   # where both could have matched everything
     beyond = np.arange(ell + 1, f + 1, dtype=np.float64)
@@ -210,7 +210,27 @@ def _rbo(S: _Flat, L: _Flat, p: float, ties: str) -> tuple[float, float, float]:
     low = scale * (float((agreement * weights).sum()) + tail_min)
     ext = scale * (float((agreement_ext * weights).sum()) + tail_ext)
     high = scale * (float((agreement_max * weights).sum()) + tail_max)
-    return ext, low, high
+    return _unit(ext), _unit(low), _unit(high)
+
+
+def _unit(value: float) -> float:
+    """``value`` in [0, 1], where RBO lies: a sum that rounds to 1 + 2e-16 is 1."""
+    return min(1.0, max(0.0, float(value)))
+
+
+#: The most terms :func:`_log_series_tail` sums (p up to about 0.999995); beyond, the difference of logs.
+MOST_TERMS = 1 << 23
+
+
+def _log_series_tail(p: float, ell: int, head: float) -> float:
+    """``sum_{d > l} p^d / d``, given ``head = sum_{d <= l} p^d / d``: summed term by term, smallest first,
+    until the terms fall below 1e-17 of the first (``ln(1/(1-p)) - head`` would lose up to 1e-12 to
+    cancellation for long lists)."""
+    terms = math.ceil(math.log(1e-17) / math.log(p)) + 1
+    if terms > MOST_TERMS:
+        return max(0.0, math.log(1 / (1 - p)) - head)
+    d = np.arange(ell + 1, ell + 1 + terms, dtype=np.float64)
+    return float((p ** (ell + 1) * p ** (d - ell - 1) / d)[::-1].sum())
 
 
 def _value(f: _Flat, rows: np.ndarray, d: np.ndarray, ties: str) -> np.ndarray:

@@ -284,3 +284,13 @@ def test_bounds_order_and_range(x, y, ties, p):
     r = irm.rbo(x, y, p, ties=ties)
     assert -1e-12 <= r.minimum <= r.extrapolated + 1e-12
     assert r.extrapolated <= r.maximum + 1e-12 <= 1 + 2e-12
+
+
+@pytest.mark.parametrize('p, length', [(0.9, 300), (0.99, 2000), (0.999, 3000)])
+def test_minimum_of_long_identical_lists_to_the_last_digits(p, length):
+    # RBO_MIN of two identical prefixes of length k: 1 - p^k + (1-p) sum_{d>k} p^(d-1) k/d, summed exactly
+    # rounded (math.fsum); the difference ln(1/(1-p)) - sum_{d<=k} p^d/d would lose ~1e-14 to cancellation
+    items = [f'd{i}' for i in range(length)]
+    exact = math.fsum([1.0, -p ** length] + [(1 - p) * p ** (d - 1) * length / d
+                                              for d in range(length + 1, length + 400_000)])
+    assert abs(irm.rbo(items, items, p).minimum - exact) <= 2e-16
