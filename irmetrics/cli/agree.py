@@ -15,7 +15,7 @@ import argparse
 import json
 import math
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..api.run_names import named_runs
 from ..errors import InputError
@@ -46,7 +46,7 @@ def _runs(args: argparse.Namespace) -> str:
     result = run_agreement(load_run(path_a, args.duplicates), load_run(path_b, args.duplicates), depth=args.depth,
                            p=args.p)
     if args.format == 'json':
-        return json.dumps({'run_a': name_a, 'run_b': name_b, **result.to_dict()}, indent=2) + '\n'
+        return _json({'run_a': name_a, 'run_b': name_b, **result.to_dict()})
     rows = ([[q, k, r, m, e] for q, k, r, m, e in zip(result.query_ids, result.ktu.tolist(), result.rbo.tolist(),
                                                        result.rbo_min.tolist(), result.rbo_residual.tolist(),
                                                        strict=True)] if args.by_query else [])
@@ -84,7 +84,7 @@ def _systems(args: argparse.Namespace) -> str:
     if args.plot:
         result.plot(by=args.plot_by).savefig(args.plot, dpi=150)
     if args.format == 'json':
-        return json.dumps(result.to_dict(), indent=2) + '\n'
+        return _json(result.to_dict())
     if args.systems:
         frame = result.to_pandas()
         cells = [[str(s), _number(a, args.places), _number(b, args.places), str(ra), str(rb)] for s, a, b, ra, rb in
@@ -101,9 +101,18 @@ def _systems(args: argparse.Namespace) -> str:
     return head + table if args.format in ('table', 'markdown') else table
 
 
+def _json(document: dict) -> str:
+    """``document`` as JSON, NaN as null (as every JSON irmetrics writes)."""
+    def clean(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return None if isinstance(value, float) and not math.isfinite(value) else value
+    return json.dumps(clean(document), indent=2, allow_nan=False) + '\n'
+
+
 def _number(value: float, places: int) -> str:
     if math.isnan(value):
-        return 'NaN'
+        return 'nan'
     if places < 0:
         return repr(float(value))
     return f'{value + 0.0 if round(value, places) else 0.0:.{places}f}'      # no "-0.0000" for a rounding residue

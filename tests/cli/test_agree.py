@@ -108,3 +108,13 @@ def test_user_errors_are_one_line_and_exit_2(args, message):
 def test_help():
     proc = irmetrics('agree', '--help')
     assert proc.returncode == 0 and '--qrels-b' in proc.stdout and '--runs' in proc.stdout
+
+
+def test_two_systems_print_nan_and_json_null():
+    table = irmetrics('agree', QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5')
+    assert table.returncode == 0
+    assert table.stdout.splitlines()[2].split() == ["Kendall's", 'tau-b', 'nan']
+    assert "Kendall's tau of 2 items is NaN" in table.stderr
+    document = json.loads(irmetrics('agree', QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5', '-f', 'json').stdout)
+    assert document['tau']['statistic'] is None and document['tau_ap']['statistic'] is None
+    assert document['rbo']['extrapolated'] == 1.0
