@@ -154,7 +154,11 @@ def test_both_measures_under_one_qrels_warn_once(tmp_path):
 
 
 def test_a_mean_that_is_not_a_number_is_an_error_naming_the_run():
+    from irmetrics.api.custom import undefine
     undefined = irm.define(lambda qrels_rows, run_rows: float('nan'), name='AlwaysUndefinedForAgreement')
-    with pytest.raises(irm.InputError, match="mean AlwaysUndefinedForAgreement of run 'run_bm25' is nan"):
-        irm.system_agreement({'run_bm25': BM25, 'run_dense': DENSE, 'again': DENSE}, QRELS, None, 'AP',
-                             measure_b=undefined)
+    try:
+        with pytest.raises(irm.InputError, match="mean AlwaysUndefinedForAgreement of run 'run_bm25' is nan"):
+            irm.system_agreement({'run_bm25': BM25, 'run_dense': DENSE, 'again': DENSE}, QRELS, None, 'AP',
+                                 measure_b=undefined)
+    finally:
+        undefine('AlwaysUndefinedForAgreement')                       # the registry is the process's
