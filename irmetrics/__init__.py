@@ -69,10 +69,12 @@ if TYPE_CHECKING:
 _COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison',
             'urisk', 'trisk', 'georisk')
 #: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
-_TRUST = ('DiscriminativePower', 'JudgmentAgreement', 'JudgmentCoverage', 'Pool', 'QrelsStats', 'Reproducibility',
-          'SwapRates', 'TieDependence', 'UnjudgedBounds', 'cohen_kappa', 'delta_relative_improvement',
-          'discriminative_power', 'effect_ratio', 'judgment_coverage', 'krippendorff_alpha', 'pool', 'qrels_stats',
-          'reproducibility', 'rmse', 'swap_rates', 'tie_dependence', 'unjudged_bounds')
+_TRUST = ('DiscriminativePower', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau', 'Pool', 'QrelsStats', 'RBO',
+          'Reproducibility', 'RunAgreement', 'SwapRates', 'SystemAgreement', 'TauAP', 'TieDependence',
+          'UnjudgedBounds', 'cohen_kappa', 'delta_relative_improvement', 'discriminative_power', 'effect_ratio',
+          'judgment_coverage', 'kendall_tau', 'krippendorff_alpha', 'plot_system_agreement', 'pool', 'qrels_stats',
+          'rbo', 'reproducibility', 'rmse', 'run_agreement', 'swap_rates', 'system_agreement', 'tau_ap',
+          'tie_dependence', 'unjudged_bounds')
 
 
 def __getattr__(name: str) -> Any:

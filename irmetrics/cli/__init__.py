@@ -4,15 +4,17 @@
               [--memory-limit SIZE] [--dask ADDRESS]
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
     irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
-    irmetrics discriminate | swap-rates QRELS RUN RUN... -m MEASURE...   can a measure tell runs apart
-    irmetrics reproduce QRELS --original B A --reproduced B A -m MEASURE...   is a reproduction faithful
+    irmetrics gate QRELS RUN --against STORED.json                  a regression gate for CI
     irmetrics measures [NAME...]  |  irmetrics providers
     irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
-    irmetrics kappa | pool | qrels-stats | judged | unjudged ...   the judgments (docs/checking.md)
+    irmetrics ties | agree | kappa | pool | qrels-stats | judged | unjudged | discriminate | swap-rates
+              | reproduce ...                                  checking the evaluation (docs/checking.md)
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
-comparison command), :mod:`.trust_commands` (discriminate, swap-rates, reproduce), :mod:`.sources`
-(files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json, jsonl, trec_eval),
+comparison command), :mod:`.gate`, the commands checking the evaluation (:data:`CHECKS`: :mod:`.ties`,
+:mod:`.agree`, :mod:`.kappa`, :mod:`.pool`, :mod:`.qrels_stats`, :mod:`.judged`, :mod:`.unjudged`,
+:mod:`.trust_commands`), :mod:`.sources` (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json,
+jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
 :mod:`.progress` (the progress bar), :mod:`.cluster` (``--dask``: a Dask client; Dask is imported
 only then), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with :mod:`.gnu_getopt` and
@@ -33,8 +35,11 @@ from .args import evaluate_parser as build_parser  # noqa: F401  (the evaluation
 from .evaluate import resolve_measures  # noqa: F401
 
 EXIT_INTERRUPTED = 130
-#: the judgments' commands, each the module of its name (:mod:`.kappa`, :mod:`.pool`, :mod:`.qrels_stats`, ...)
-JUDGMENT_COMMANDS = ('kappa', 'pool', 'qrels-stats', 'judged', 'unjudged')
+#: The commands checking the evaluation (docs/checking.md): each the module of this package and its function.
+CHECKS = {'ties': ('ties', 'run'), 'agree': ('agree', 'run'), 'kappa': ('kappa', 'run'), 'pool': ('pool', 'run'),
+          'qrels-stats': ('qrels_stats', 'run'), 'judged': ('judged', 'run'), 'unjudged': ('unjudged', 'run'),
+          'discriminate': ('trust_commands', 'discriminate'), 'swap-rates': ('trust_commands', 'swaps'),
+          'reproduce': ('trust_commands', 'reproduce')}
 
 
 def run(args, out=None) -> None:
@@ -110,16 +115,10 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
             status = gate.run(args, sys.stdout)
             sys.stdout.flush()
             return status
-        elif command == 'ties':
-            from . import ties
-            ties.run(args, sys.stdout)
-        elif command in JUDGMENT_COMMANDS:
+        elif command in CHECKS:
             import importlib
-            importlib.import_module(f'.{command.replace("-", "_")}', __name__).run(args, sys.stdout)
-        elif command in ('discriminate', 'swap-rates', 'reproduce'):
-            from . import trust_commands
-            {'discriminate': trust_commands.discriminate, 'swap-rates': trust_commands.swaps,
-             'reproduce': trust_commands.reproduce}[command](args, sys.stdout)
+            module, function = CHECKS[command]
+            getattr(importlib.import_module(f'.{module}', __name__), function)(args, sys.stdout)
         elif command == 'providers':
             from . import catalog
             sys.stdout.write(catalog.providers_table())

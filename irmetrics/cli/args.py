@@ -22,28 +22,30 @@ from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.evaluation import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS: tuple[str, ...] = ('compare', 'gate', 'measures', 'providers', 'ties')
-#: the judgments' commands (docs/checking.md): agreement, pools, completeness, bounds under unjudged documents
-COMMANDS += ('kappa', 'pool', 'qrels-stats', 'judged', 'unjudged')
-#: whether measures tell runs apart, whether a reproduction is faithful (docs/checking.md)
-COMMANDS += ('discriminate', 'swap-rates', 'reproduce')
+COMMANDS = ('compare', 'gate', 'measures', 'providers',
+            # checking the evaluation itself (docs/checking.md)
+            'ties', 'agree', 'kappa', 'pool', 'qrels-stats', 'judged', 'unjudged', 'discriminate', 'swap-rates',
+            'reproduce')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics compare QRELS RUN RUN... -m MEASURE [options]
        irmetrics gate QRELS RUN --against STORED.json [options]
-       irmetrics ties QRELS RUN -m MEASURE [options]
-       irmetrics discriminate QRELS RUN RUN... -m MEASURE [options]
-       irmetrics swap-rates QRELS RUN RUN... -m MEASURE [options]
-       irmetrics reproduce QRELS --original BASE ADV --reproduced BASE ADV -m MEASURE [options]
        irmetrics measures [NAME...]
        irmetrics providers
+       irmetrics trec_eval [trec_eval options] QRELS RUN
+   checking the evaluation (docs/checking.md):
+       irmetrics ties QRELS RUN -m MEASURE [options]
+       irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]
+       irmetrics agree --runs RUN_A RUN_B [--depth K] [-q]
        irmetrics kappa QRELS_A QRELS_B [--rel N]
        irmetrics pool RUN... --depth K [--qrels QRELS] [-o FILE]
        irmetrics qrels-stats QRELS [--rel N]
        irmetrics judged QRELS RUN... [-k K]...
        irmetrics unjudged QRELS RUN -m MEASURE... [--grade G]
-       irmetrics trec_eval [trec_eval options] QRELS RUN'''
+       irmetrics discriminate QRELS RUN RUN... -m MEASURE [options]
+       irmetrics swap-rates QRELS RUN RUN... -m MEASURE [options]
+       irmetrics reproduce QRELS --original BASE ADV --reproduced BASE ADV -m MEASURE [options]'''
 
 EPILOG = '''measures: irmetrics/ir_measures syntax (AP, nDCG@10, "P(rel=2)@5"), trec_eval names (map,
 ndcg_cut.10, P.5,10, official) or several in one quoted word ("nDCG@10 P@5"). Quote measures
@@ -56,6 +58,7 @@ examples:
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25      # significance tests
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25 --risk 1   # and URisk, TRisk, GeoRisk
+  irmetrics agree qrels.txt a.txt b.txt c.txt -m AP --qrels-b llm.txt  # tau, tau_AP, RBO of system rankings
   irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
   irmetrics --dask local:4 qrels.txt run.parquet -m AP          # through Dask (irmetrics[dask])
@@ -412,6 +415,45 @@ def unjudged_parser() -> argparse.ArgumentParser:
     return p
 
 
+def agree_parser() -> argparse.ArgumentParser:
+    from .agree import FORMATS as AGREE_FORMATS
+    p = _Parser(prog='irmetrics agree',
+                usage='irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]\n'
+                      '       irmetrics agree --runs RUN_A RUN_B [--depth K] [-q] [options]',
+                description='Do two evaluations rank systems alike? Kendall\'s tau-b (with its p-value), tau_AP '
+                            '(the first evaluation as the reference) and rank-biased overlap of the rankings of the '
+                            'runs under two sets of judgments (--qrels-b) or two measures (-m twice), or both. With '
+                            '--runs: do two runs rank documents alike? KTU and RBO per query, no qrels '
+                            '(see docs/checking.md).')
+    p.add_argument('words', nargs='*', metavar='QRELS RUN | RUN',
+                   help='QRELS then two runs or more (PATH or NAME=PATH); with --runs, the two runs')
+    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
+                   help='the measure of the first evaluation; a second -m: the measure of the second')
+    p.add_argument('--qrels-b', '--qrels_b', dest='qrels_b', metavar='QRELS_B',
+                   help='the judgments of the second evaluation (default: QRELS)')
+    p.add_argument('--tie-variant', '--tie_variant', dest='ties', choices=['a', 'b'], default='a',
+                   help='tied means: a (uncertainty, default; tau_AP needs a first ranking without ties) or b '
+                        '(agreement), for tau_AP and RBO (Urbano & Marrero 2017, Corsi & Urbano 2024)')
+    p.add_argument('--systems', action='store_true', help="print each system's means and ranks instead")
+    p.add_argument('--plot', metavar='FILE', help='save the systems under one evaluation against the other '
+                                                  '(PNG, SVG or PDF by the suffix; needs matplotlib)')
+    p.add_argument('--plot-by', '--plot_by', dest='plot_by', choices=['score', 'rank'], default='score',
+                   help='the plot\'s axes: the means (score, default) or the ranks')
+    p.add_argument('--runs', dest='runs_mode', action='store_true',
+                   help='compare two runs\' document rankings query by query: KTU and RBO (no qrels)')
+    p.add_argument('--depth', type=int, default=None, metavar='K', help='with --runs: compare the first K '
+                                                                       'documents of each ranking (default: all)')
+    p.add_argument('-q', '--by_query', '--by-query', action='store_true', help='with --runs: each query too')
+    p.add_argument('--rbo-p', '--rbo_p', dest='p', type=float, default=0.9, metavar='P',
+                   help="RBO's persistence p, 0 < p < 1 (default 0.9)")
+    p.add_argument('-f', '--format', choices=AGREE_FORMATS, default='table', metavar='FORMAT',
+                   help=f'output format: {", ".join(AGREE_FORMATS)} (default table)')
+    p.add_argument('-p', '--places', type=places, default=None,
+                   help='decimal places (default: 4 for table, tsv and markdown; every digit for csv and json)')
+    _evaluation_options(p)
+    return p
+
+
 def _trust_options(p: argparse.ArgumentParser) -> None:
     """The measures, the output and the evaluation options of the commands of :mod:`irmetrics.trust`."""
     from ..rendering.records import FORMATS as RECORD_FORMATS
@@ -486,10 +528,9 @@ def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
         parsers = {'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
-                   'providers': providers_parser, 'ties': ties_parser}
-        parsers |= {'kappa': kappa_parser, 'pool': pool_parser, 'qrels-stats': qrels_stats_parser,
-                    'judged': judged_parser, 'unjudged': unjudged_parser}
-        parsers.update({'discriminate': discriminate_parser, 'swap-rates': swap_rates_parser,
-                        'reproduce': reproduce_parser})
+                   'providers': providers_parser, 'ties': ties_parser, 'agree': agree_parser, 'kappa': kappa_parser,
+                   'pool': pool_parser, 'qrels-stats': qrels_stats_parser, 'judged': judged_parser,
+                   'unjudged': unjudged_parser, 'discriminate': discriminate_parser,
+                   'swap-rates': swap_rates_parser, 'reproduce': reproduce_parser}
         return argv[0], parsers[argv[0]]().parse_args(argv[1:])
     return 'evaluate', evaluate_parser().parse_args(argv)

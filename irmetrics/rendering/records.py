@@ -28,7 +28,9 @@ def _text(value: Any, places: int | None) -> str:
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             return str(value)
-        return repr(float(value)) if places is None or places < 0 else f'{value:.{places}f}'
+        if places is None or places < 0:
+            return repr(float(value))
+        return f'{value + 0.0 if round(value, places) else 0.0:.{places}f}'     # never "-0.0000" for a residue
     return str(value)
 
 

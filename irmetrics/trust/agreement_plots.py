@@ -1,0 +1,60 @@
+"""The systems under one evaluation against the other (matplotlib, imported only here).
+
+Install with ``pip install "irmetrics[plot]"``.  The function returns the matplotlib Figure without
+showing it, made with the object-oriented API (no global pyplot state), so it works under any backend.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import InputError, IrmetricsError
+
+if TYPE_CHECKING:
+    from .system_agreement import SystemAgreement
+
+INSTALL = 'pip install "irmetrics[plot]"'
+BY = ('score', 'rank')
+
+
+def plot_system_agreement(agreement: SystemAgreement, *, by: str = 'score') -> Any:
+    """A scatter plot of the systems of ``agreement`` (:func:`irmetrics.system_agreement`): one point a
+    system, labelled with its name, at its mean (``by='score'``) or its rank (``by='rank'``, 1 = best,
+    drawn top right) under the first evaluation (x) and the second (y); the diagonal marks where the
+    two agree, and the title gives Kendall's tau, tau_AP and RBO."""
+    if by not in BY:
+        raise InputError(f"plot_system_agreement: by={by!r}; expected 'score' or 'rank'")
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise IrmetricsError(f'plotting needs matplotlib: {INSTALL}') from None
+    fig = Figure(figsize=(6.0, 5.6), layout='constrained')
+    ax = fig.add_subplot(1, 1, 1)
+    if by == 'rank':
+        x, y = (r.astype(np.float64) for r in agreement.ranks())
+        n = len(agreement.systems)
+        low, high = 0.5, n + 0.5
+        ax.set_xlim(high, low)                    # rank 1 at the right and at the top
+        ax.set_ylim(high, low)
+        ticks = np.arange(1, n + 1)
+        ax.set_xticks(ticks)
+        ax.set_yticks(ticks)
+    else:
+        x, y = agreement.values_a, agreement.values_b
+        both = np.concatenate((x, y))
+        pad = 0.05 * max(float(both.max() - both.min()), 1e-9)
+        low, high = float(both.min()) - pad, float(both.max()) + pad
+        ax.set_xlim(low, high)
+        ax.set_ylim(low, high)
+    ax.plot([low, high], [low, high], color='#bbbbbb', linewidth=1, zorder=1)
+    ax.scatter(x, y, s=36, color='#2a7ab0', zorder=2)
+    for name, xi, yi in zip(agreement.systems, x.tolist(), y.tolist(), strict=True):
+        ax.annotate(name, (xi, yi), xytext=(5, 4), textcoords='offset points', fontsize=9)
+    what = 'rank' if by == 'rank' else 'mean'
+    ax.set_xlabel(f'{what}: {agreement.label_a}')
+    ax.set_ylabel(f'{what}: {agreement.label_b}')
+    ax.set_title(f"Kendall's tau = {agreement.tau.statistic:.3f}, tau_AP = {agreement.tau_ap.statistic:.3f}, "
+                 f'RBO = {agreement.rbo.extrapolated:.3f} ({len(agreement.systems)} systems)', fontsize=10)
+    ax.grid(True, color='#eeeeee', zorder=0)
+    return fig

@@ -1,0 +1,162 @@
+"""Do two evaluations rank systems alike?  Kendall's tau, tau_AP and RBO of the two system rankings.
+
+The two evaluations differ in their judgments (human qrels against LLM labels, two assessors, a
+subset of topics) or in their measure (AP against nDCG@10), or both; each ranks the same runs by
+their mean, and the rankings are correlated with :func:`~.rank_correlation.kendall_tau`,
+:func:`~.rank_correlation.tau_ap` (the first evaluation is the reference) and :func:`~.rbo.rbo`.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..algebra.measure import Measure
+from ..api.evaluator import Evaluator
+from ..api.run_names import stem
+from ..comparing.vocabulary import RunsLike, name_runs
+from ..data.inputs import to_qrels, to_run
+from ..dialects import parse_measures
+from ..errors import InputError
+from .rank_correlation import KendallTau, TauAP, kendall_tau, tau_ap
+from .rbo import RBO, rbo
+
+#: Means equal to this many decimals rank as ties (a mean's last bits depend on the order of its sum).
+PLACES = 12
+
+
+@dataclass(frozen=True, eq=False)
+class SystemAgreement:
+    """Two evaluations of the same systems: ``systems`` (run names), each system's mean under the first
+    evaluation (``values_a``, the reference) and the second (``values_b``), their labels (``label_a``,
+    ``label_b``: measure and qrels), and the agreement of the two rankings: ``tau``
+    (:class:`KendallTau`), ``tau_ap`` (:class:`TauAP`, the first evaluation as the reference) and
+    ``rbo`` (:class:`RBO`)."""
+
+    systems: tuple[str, ...]
+    values_a: np.ndarray
+    values_b: np.ndarray
+    label_a: str
+    label_b: str
+    higher_is_better_a: bool
+    higher_is_better_b: bool
+    tau: KendallTau
+    tau_ap: TauAP
+    rbo: RBO
+
+    def ranks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each system's rank under each evaluation (1 = best; tied systems share the better rank)."""
+        return (_ranks(self.values_a, self.higher_is_better_a), _ranks(self.values_b, self.higher_is_better_b))
+
+    def __repr__(self) -> str:
+        return (f'SystemAgreement({len(self.systems)} systems, {self.label_a} vs {self.label_b}: '
+                f'tau={self.tau.statistic:.4f}, tau_ap={self.tau_ap.statistic:.4f}, '
+                f'rbo={self.rbo.extrapolated:.4f})')
+
+    def to_pandas(self) -> Any:
+        """One row per system, best under the first evaluation first: ``system, value_a, value_b,
+        rank_a, rank_b``."""
+        import pandas as pd
+        rank_a, rank_b = self.ranks()
+        order = np.lexsort((rank_b, rank_a))
+        return pd.DataFrame({'system': [self.systems[i] for i in order], 'value_a': self.values_a[order],
+                             'value_b': self.values_b[order], 'rank_a': rank_a[order], 'rank_b': rank_b[order]})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {'label_a': self.label_a, 'label_b': self.label_b, 'tau': self.tau.to_dict(),
+                'tau_ap': self.tau_ap.to_dict(), 'rbo': self.rbo.to_dict(),
+                'systems': {s: {'value_a': a, 'value_b': b} for s, a, b in
+                            zip(self.systems, self.values_a.tolist(), self.values_b.tolist(), strict=True)}}
+
+    def plot(self, by: str = 'score') -> Any:
+        """The systems under one evaluation against the other (see :func:`irmetrics.plot_system_agreement`)."""
+        from .agreement_plots import plot_system_agreement
+        return plot_system_agreement(self, by=by)
+
+
+def system_agreement(runs: RunsLike, qrels_a: Any, qrels_b: Any = None, measure: Any = 'AP', *,
+                     measure_b: Any = None, p: float = 0.9, ties: str = 'a', provider: str | None = None,
+                     duplicates: str = 'error', labels: tuple[str, str] | None = None) -> SystemAgreement:
+    """How alike two evaluations rank the systems ``runs``: Kendall's tau-b, tau_AP and RBO of the two
+    rankings of the runs by their mean.
+
+    The first evaluation is ``measure`` on ``qrels_a``, the reference (tau_AP's true ranking: human
+    judgments, the original measure); the second is ``measure_b`` (default: ``measure``) on
+    ``qrels_b`` (default: ``qrels_a``): two sets of judgments, two measures, or both.  ``runs``:
+    ``{name: run}`` or a list of runs (named by their files' stems), each any run input; at least
+    two (and three for tau and tau_AP, which are NaN with a warning below that).  A measure for which
+    lower is better ranks low values first; means equal to 12 decimals tie (a sum's last bits depend
+    on its order).  ``ties``: ``'a'`` (ties are uncertainty; tau_AP then
+    needs a reference ranking without ties) or ``'b'`` (ties are agreement), for tau_AP (Urbano &
+    Marrero) and RBO (Corsi & Urbano); tau-b always corrects for ties.  ``p``: RBO's persistence.
+    ``labels``: what to call the two evaluations (default: the measure and the qrels file's stem).
+
+    E. M. Voorhees, "Variations in relevance judgments and the measurement of retrieval
+    effectiveness", SIGIR 1998 (system rankings under two sets of judgments, by Kendall's tau);
+    E. Yilmaz, J. A. Aslam and S. Robertson, SIGIR 2008 (tau_AP); W. Webber, A. Moffat and J. Zobel,
+    ACM TOIS 2010 (RBO).
+    """
+    if ties not in ('a', 'b'):
+        raise InputError(f"system_agreement: ties={ties!r}; expected 'a' (uncertainty) or 'b' (agreement)")
+    if qrels_b is None and measure_b is None:
+        raise InputError('system_agreement: give qrels_b (other judgments) or measure_b (another measure): '
+                         'otherwise both evaluations are the same')
+    names, inputs = name_runs(runs)
+    first = _one_measure(measure, 'measure')
+    second = first if measure_b is None else _one_measure(measure_b, 'measure_b')
+    judged_a = to_qrels(qrels_a)
+    judged_b = judged_a if qrels_b is None else to_qrels(qrels_b)
+    loaded = [to_run(r, duplicates=duplicates) for r in inputs]
+    if qrels_b is None:                               # one evaluation of both measures: one pass, one warning
+        values_a, values_b = _means([first, second], judged_a, loaded, provider, names)
+    else:
+        (values_a,), (values_b,) = (_means([first], judged_a, loaded, provider, names),
+                                    _means([second], judged_b, loaded, provider, names))
+    sign_a, sign_b = (1.0 if m.definition.higher_is_better else -1.0 for m in (first, second))
+    ranked_a = dict(zip(names, (sign_a * _settled(values_a)).tolist(), strict=True))
+    ranked_b = dict(zip(names, (sign_b * _settled(values_b)).tolist(), strict=True))
+    label_a, label_b = labels or (_label(first, qrels_a, 'qrels_a'),
+                                  _label(second, qrels_a if qrels_b is None else qrels_b, 'qrels_b'))
+    return SystemAgreement(tuple(names), values_a, values_b, label_a, label_b, sign_a > 0, sign_b > 0,
+                           kendall_tau(ranked_a, ranked_b), tau_ap(ranked_a, ranked_b, ties=ties),
+                           rbo(ranked_a, ranked_b, p, ties=ties))
+
+
+def _one_measure(given: Any, name: str) -> Measure:
+    found = parse_measures(given)
+    if len(found) != 1:
+        raise InputError(f'system_agreement: {name} names {len(found)} measures ({", ".join(map(str, found))}); '
+                         f'expected one')
+    return found[0]
+
+
+def _means(measures: list[Measure], qrels: Any, runs: list[Any], provider: str | None,
+           names: list[str]) -> list[np.ndarray]:
+    """Each measure's mean of every run (an error naming the run when one is not a number)."""
+    evaluator = Evaluator(measures, qrels, provider=provider)
+    means = [evaluator.calc_aggregate(run) for run in runs]
+    out = [np.array([m[measure] for m in means], dtype=np.float64) for measure in measures]
+    for measure, values in zip(measures, out, strict=True):
+        if not np.isfinite(values).all():
+            bad = names[int(np.flatnonzero(~np.isfinite(values))[0])]
+            raise InputError(f'system_agreement: the mean {measure} of run {bad!r} is {values[~np.isfinite(values)][0]}'
+                             f': a system ranking needs a number for every run')
+    return out
+
+
+def _label(measure: Measure, qrels: Any, fallback: str) -> str:
+    where = stem(qrels) if isinstance(qrels, (str, os.PathLike)) and '\n' not in str(qrels) else fallback
+    return f'{measure} ({where})'
+
+
+def _settled(values: np.ndarray) -> np.ndarray:
+    """Means rounded to :data:`PLACES` decimals: two means of different per-query values that are equal
+    but for the rounding of their sums (0.39999999999999997 and 0.4) tie."""
+    return np.round(values, PLACES)
+
+
+def _ranks(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    v = _settled(values) if higher_is_better else -_settled(values)
+    return 1 + (v[None, :] > v[:, None]).sum(axis=1)
