@@ -64,6 +64,41 @@ if TYPE_CHECKING:
         trisk,
         urisk,
     )
+    from .trust import (  # noqa: F401  (the names of _TRUST, for type checkers and the API reference)
+        RBO,
+        DiscriminativePower,
+        JudgmentAgreement,
+        JudgmentCoverage,
+        KendallTau,
+        Pool,
+        QrelsStats,
+        Reproducibility,
+        RunAgreement,
+        SwapRates,
+        SystemAgreement,
+        TauAP,
+        TieDependence,
+        UnjudgedBounds,
+        cohen_kappa,
+        delta_relative_improvement,
+        effect_ratio,
+        judgment_coverage,
+        kendall_tau,
+        krippendorff_alpha,
+        plot_system_agreement,
+        pool,
+        qrels_stats,
+        rmse,
+        tau_ap,
+        tie_dependence,
+        unjudged_bounds,
+    )
+    from .trust.discriminative_power import discriminative_power  # noqa: F401  (a function named as its module)
+    from .trust.rbo import rbo  # noqa: F401  (a function named as its module)
+    from .trust.reproducibility import reproducibility  # noqa: F401  (a function named as its module)
+    from .trust.run_agreement import run_agreement  # noqa: F401  (a function named as its module)
+    from .trust.swap_rates import swap_rates  # noqa: F401  (a function named as its module)
+    from .trust.system_agreement import system_agreement  # noqa: F401  (a function named as its module)
 
 #: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
 _COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison',

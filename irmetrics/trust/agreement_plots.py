@@ -5,20 +5,41 @@ showing it, made with the object-oriented API (no global pyplot state), so it wo
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..errors import InputError, IrmetricsError
 
-if TYPE_CHECKING:
-    from .system_agreement import SystemAgreement
+
+class SystemRankings(Protocol):
+    """What the plot reads of a :class:`~.system_agreement.SystemAgreement` (a protocol, so that this module
+    never imports the class that calls it)."""
+
+    @property
+    def systems(self) -> tuple[str, ...]: ...
+    @property
+    def values_a(self) -> np.ndarray: ...
+    @property
+    def values_b(self) -> np.ndarray: ...
+    @property
+    def label_a(self) -> str: ...
+    @property
+    def label_b(self) -> str: ...
+    @property
+    def tau(self) -> Any: ...
+    @property
+    def tau_ap(self) -> Any: ...
+    @property
+    def rbo(self) -> Any: ...
+
+    def ranks(self) -> tuple[np.ndarray, np.ndarray]: ...
 
 INSTALL = 'pip install "irmetrics[plot]"'
 BY = ('score', 'rank')
 
 
-def plot_system_agreement(agreement: SystemAgreement, *, by: str = 'score') -> Any:
+def plot_system_agreement(agreement: SystemRankings, *, by: str = 'score') -> Any:
     """A scatter plot of the systems of ``agreement`` (:func:`irmetrics.system_agreement`): one point a
     system, labelled with its name, at its mean (``by='score'``) or its rank (``by='rank'``, 1 = best,
     drawn top right) under the first evaluation (x) and the second (y); the diagonal marks where the
