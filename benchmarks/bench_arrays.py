@@ -15,9 +15,15 @@ What is measured
     The medians and the ratios of irmetrics to each are printed, and the values are checked to agree
     (1e-9; 1e-6 for torchmetrics, which computes in float32) on these tie-free scores.
 
+    With ``--ties`` (issue 22) the scores are rounded to one decimal (about ten tied items in each group of
+    a row), and irmetrics computes nDCG(ties='expected')@10, the exact expectation over tie orders, which
+    must agree with scikit-learn's (it averages over ties too, 1e-9); irmetrics in trec_eval's tie order
+    is timed beside it (its value differs by the tie order).
+
 How to run (from the repository root, with the project's virtualenv)
     .venv/bin/python benchmarks/bench_arrays.py                    # 8,000 x 40, N=7
     .venv/bin/python benchmarks/bench_arrays.py --users 50000 --items 100 -n 3
+    .venv/bin/python benchmarks/bench_arrays.py --ties
 
 Compare ratios measured in one run on one machine, not absolute times across machines.
 """
@@ -39,42 +45,64 @@ def numpy_ndcg(grades: np.ndarray, scores: np.ndarray, k: int) -> float:
     return float((dcg[judged] / ideal[judged]).mean())
 
 
+def median_times(tools: dict, n: int) -> tuple[dict[str, float], dict[str, float]]:
+    """Each tool's value (a warm-up) and its median time over ``n`` runs, the tools interleaved."""
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    values = {name: tool() for name, tool in tools.items()}
+    for _ in range(n):
+        for name, tool in tools.items():
+            start = time.perf_counter()
+            tool()
+            times[name].append(time.perf_counter() - start)
+    return values, {name: statistics.median(t) for name, t in times.items()}
+
+
+def report(title: str, values: dict[str, float], medians: dict[str, float], first: str) -> None:
+    print(title)
+    for name, median in medians.items():
+        print(f'  {name:12s} {median * 1000:9.1f} ms   value {values[name]:.12f}   '
+              f'{first} / {name} {medians[first] / median:.2f}')
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--users', type=int, default=8000)
     parser.add_argument('--items', type=int, default=40)
     parser.add_argument('-n', type=int, default=7)
+    parser.add_argument('--ties', action='store_true', help="scores with ties: nDCG(ties='expected')@10")
     args = parser.parse_args()
-    import torch
     from sklearn.metrics import ndcg_score
-    from torchmetrics.retrieval import RetrievalNormalizedDCG
 
     import irmetrics as irm
     rng = np.random.default_rng(0)
     grades = rng.choice([0, 0, 0, 0, 1, 2], size=(args.users, args.items))
-    scores = rng.permutation(args.users * args.items).reshape(args.users, args.items).astype(np.float64)
     judged = grades.max(axis=1) > 0
+    if args.ties:
+        scores = np.round(rng.random((args.users, args.items)), 1)
+        expected = irm.nDCG(ties='expected') @ 10
+        values, medians = median_times({
+            'expected': lambda: irm.calc_aggregate([expected], grades, scores)[expected],
+            'trec_eval': lambda: irm.calc_aggregate(['nDCG@10'], grades, scores)[irm.nDCG @ 10],
+            'sklearn': lambda: float(ndcg_score(grades[judged], scores[judged], k=10, ignore_ties=False)),
+        }, args.n)
+        report(f'{args.users} users x {args.items} items, scores with ties, nDCG@10, median of {args.n}:', values,
+               medians, 'expected')
+        agree = abs(values['expected'] - values['sklearn']) < 1e-9
+        print('expected agrees with sklearn' if agree else 'EXPECTED DIFFERS FROM SKLEARN')
+        return 0 if agree else 1
+    import torch
+    from torchmetrics.retrieval import RetrievalNormalizedDCG
+    scores = rng.permutation(args.users * args.items).reshape(args.users, args.items).astype(np.float64)
     preds, target = torch.from_numpy(scores).flatten(), torch.from_numpy(grades).flatten()
     indexes = torch.arange(args.users).repeat_interleave(args.items)
-    tools = {
+    values, medians = median_times({
         'irmetrics': lambda: irm.calc_aggregate(['nDCG@10'], grades, scores)[irm.nDCG @ 10],
         'numpy': lambda: numpy_ndcg(grades, scores, 10),
         'sklearn': lambda: float(ndcg_score(grades[judged], scores[judged], k=10)),
         'torchmetrics': lambda: float(RetrievalNormalizedDCG(top_k=10, empty_target_action='skip')(
             preds, target, indexes=indexes)),
-    }
-    times: dict[str, list[float]] = {name: [] for name in tools}
-    values = {name: tool() for name, tool in tools.items()}                     # warm-up, and the values
-    for _ in range(args.n):
-        for name, tool in tools.items():
-            start = time.perf_counter()
-            tool()
-            times[name].append(time.perf_counter() - start)
-    medians = {name: statistics.median(t) for name, t in times.items()}
-    print(f'{args.users} users x {args.items} items, nDCG@10, median of {args.n}:')
-    for name, median in medians.items():
-        print(f'  {name:12s} {median * 1000:9.1f} ms   value {values[name]:.12f}   '
-              f'irmetrics / {name} {medians["irmetrics"] / median:.2f}')
+    }, args.n)
+    report(f'{args.users} users x {args.items} items, nDCG@10, median of {args.n}:', values, medians, 'irmetrics')
     agree = all(abs(v - values['irmetrics']) < (1e-6 if name == 'torchmetrics' else 1e-9)
                 for name, v in values.items())
     print('values agree' if agree else 'VALUES DIFFER')

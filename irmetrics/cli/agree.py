@@ -86,7 +86,8 @@ def _systems(args: argparse.Namespace) -> str:
         rows = [[str(s), a, b, int(ra), int(rb)] for s, a, b, ra, rb in frame.itertuples(index=False)]
         return render_records(['system', labels[0], labels[1], 'rank_a', 'rank_b'], rows, args.format, args.places)
     tau, ap, overlap = result.tau, result.tau_ap, result.rbo
-    cells = [["Kendall's tau-b", tau.statistic, f'{tau.pvalue:.4g}'], [f'tau_AP ({args.ties})', ap.statistic, ''],
+    p_value = '' if math.isnan(tau.pvalue) else f'{tau.pvalue:.4g}'
+    cells = [["Kendall's tau-b", tau.statistic, p_value], [f'tau_AP ({args.ties})', ap.statistic, ''],
              [f'RBO_EXT (p={args.p:g})', overlap.extrapolated, ''], ['RBO_MIN', overlap.minimum, ''],
              ['RBO_RES', overlap.residual, '']]
     head = f'{len(result.systems)} systems; a (the reference of tau_AP): {labels[0]}; b: {labels[1]}\n'

@@ -146,6 +146,16 @@ def dask_address(text: str) -> str:
     return text
 
 
+def _qrels_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+
+
+def _measures_option(p: argparse.ArgumentParser) -> None:
+    """``-m``, required: the measures of the commands checking the evaluation."""
+    p.add_argument('-m', '--measure', action='append', required=True, metavar='MEASURE',
+                   help='a measure (or several, space-separated); repeatable')
+
+
 def _evaluation_options(p: argparse.ArgumentParser) -> None:
     """The options the evaluation and compare commands share: engine and duplicates."""
     p.add_argument('--provider', metavar='NAME', help='force one provider (engine): see irmetrics providers')
@@ -252,7 +262,7 @@ def compare_parser() -> argparse.ArgumentParser:
                        description='Compare runs with paired significance tests: means, differences with '
                                    'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
                                    'for multiple comparisons (see docs/comparing.md).')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('runs', nargs='*', metavar='RUN', help='two or more run files, each PATH (named by its '
                    'file\'s stem) or NAME=PATH')
     p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
@@ -301,7 +311,7 @@ def gate_parser() -> argparse.ArgumentParser:
                             'per-query values stored by an earlier evaluation (irmetrics QRELS RUN -m MEASURES -q '
                             '-f json > STORED.json); exit 1 when a measure is significantly worse (or dropped by '
                             'more than --margin), 0 when none is.')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('run', metavar='RUN', help='the run to gate (PATH or NAME=PATH)')
     p.add_argument('--against', required=True, metavar='STORED.json',
                    help="irmetrics' JSON of one run evaluated with -q (the per-query values)")
@@ -325,7 +335,7 @@ def ties_parser() -> argparse.ArgumentParser:
                             "trec_eval's order, the exact expectation over every order of the tied documents, the "
                             'lowest and highest mean over those orders, and the share of queries whose value '
                             'depends on them (docs/checking.md).')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('run', metavar='RUN', help='the run (TREC format or Parquet)')
     p.add_argument('-q', '--by-query', '--by_query', dest='by_query', action='store_true',
                    help='one row per query and measure instead of the means')
@@ -378,7 +388,7 @@ def qrels_stats_parser() -> argparse.ArgumentParser:
     p = _Parser(prog='irmetrics qrels-stats', usage='irmetrics qrels-stats QRELS [--rel N] [-q] [options]',
                 description='What the qrels hold: judgments, judgments of each grade, relevant (grade >= --rel) and '
                             'their share, over all queries (-q: per query too).')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('--rel', type=int, default=1, help='the lowest relevant grade (default 1)')
     _table_options(p, 'one row per query, then the whole qrels (all)')
     _duplicates_options(p, run=False)
@@ -389,7 +399,7 @@ def judged_parser() -> argparse.ArgumentParser:
     p = _Parser(prog='irmetrics judged', usage='irmetrics judged QRELS RUN... [-k K]... [options]',
                 description="How much of each run's top k the qrels judge: Judged@k (judged documents over min(k, "
                             'retrieved)), averaged over the qrels\' queries.')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('runs', nargs='+', metavar='RUN', help=RUN_FILES)
     p.add_argument('-k', '--cutoff', type=int, action='append', metavar='K', help='a cutoff k; repeatable (default 10 '
                    'and 100)')
@@ -404,10 +414,9 @@ def unjudged_parser() -> argparse.ArgumentParser:
                             'does) and as relevant at grade G, and whether the two bound its value under any '
                             'judgment of them (yes for P, RR, DCG, ERR, RBP, ...; no for R-normalised measures such as '
                             'AP and nDCG, whose R grows too).')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('run', metavar='RUN', help='the run (PATH or NAME=PATH)')
-    p.add_argument('-m', '--measure', action='append', required=True, metavar='MEASURE',
-                   help='a measure (or several, space-separated); repeatable')
+    _measures_option(p)
     p.add_argument('--grade', type=int, default=None,
                    help='the grade of an unjudged document assumed relevant (default: the highest grade of the qrels)')
     _table_options(p, 'one row per query and measure')
@@ -457,8 +466,7 @@ def agree_parser() -> argparse.ArgumentParser:
 def _trust_options(p: argparse.ArgumentParser) -> None:
     """The measures, the output and the evaluation options of the commands of :mod:`irmetrics.trust`."""
     from ..rendering.records import FORMATS as RECORD_FORMATS
-    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE', required=True,
-                   help='a measure (or several, space-separated); repeatable')
+    _measures_option(p)
     p.add_argument('-f', '--format', choices=RECORD_FORMATS, default='table', metavar='FORMAT',
                    help=f'output format: {", ".join(RECORD_FORMATS)} (default table)')
     p.add_argument('-p', '--places', type=places, default=None,
@@ -472,7 +480,7 @@ def discriminate_parser() -> argparse.ArgumentParser:
                 description="The discriminative power of each measure (Sakai, SIGIR 2006): the share of the pairs of "
                             "runs significantly different, and the difference in means a pair needs to be "
                             "(see docs/checking.md).")
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('runs', nargs='*', metavar='RUN', help="two or more run files, each PATH (named by its file's "
                    "stem) or NAME=PATH")
     p.add_argument('--test', choices=POWER_TESTS, default='tukey', metavar='TEST',
@@ -492,7 +500,7 @@ def swap_rates_parser() -> argparse.ArgumentParser:
                 description='Swap rates (Voorhees and Buckley, SIGIR 2002): over random disjoint halves of the '
                             'queries, how often the second half orders a pair of runs the other way, by bins of '
                             'the difference on the first half (see docs/checking.md).')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format) or an ir_datasets id')
+    _qrels_argument(p)
     p.add_argument('runs', nargs='*', metavar='RUN', help="two or more run files, each PATH (named by its file's "
                    "stem) or NAME=PATH")
     p.add_argument('--trials', type=int, default=1000, metavar='N', help='random splits (default 1000)')

@@ -43,9 +43,10 @@ def _json(value: Any, places: int | None) -> Any:
 
 
 def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int | None = None,
-                   numeric_from: int = 1) -> str:
+                   numeric_from: int = 1, legend: str = '') -> str:
     """``rows`` (one value a column: text, int, float, bool or None) under ``columns`` in ``fmt``, one of
-    :data:`FORMATS`; the table and Markdown right-align the columns from ``numeric_from`` on."""
+    :data:`FORMATS`; the table and Markdown right-align the columns from ``numeric_from`` on, and the
+    aligned table has ``legend`` (lines saying what the columns hold) under it."""
     if places is None:
         places = -1 if fmt in ('csv', 'json') else DEFAULT_PLACES
     if fmt == 'json':
@@ -62,7 +63,7 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
         return out.getvalue()
     cells = [[_text(v, places) for v in row] for row in rows]
     if fmt == 'table':
-        return text_table(list(columns), cells, numeric_from=numeric_from)
+        return text_table(list(columns), cells, numeric_from=numeric_from) + legend
     if fmt == 'markdown':
         return markdown_table([markdown_escape(c) for c in columns],
                               [[markdown_escape(c) for c in row] for row in cells], numeric_from=numeric_from)

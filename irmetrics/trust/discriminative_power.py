@@ -117,9 +117,8 @@ class DiscriminativePower:
     def render(self, fmt: str = 'table', places: int | None = None, by_pair: bool = False) -> str:
         """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
         aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
-        text = render_records(PAIR_COLUMNS if by_pair else COLUMNS, self.pair_rows() if by_pair else self.rows(),
-                              fmt, places, numeric_from=3 if by_pair else 1)
-        return text + self.legend() if fmt == 'table' else text
+        return render_records(PAIR_COLUMNS if by_pair else COLUMNS, self.pair_rows() if by_pair else self.rows(),
+                              fmt, places, numeric_from=3 if by_pair else 1, legend=self.legend())
 
     def __str__(self) -> str:
         return self.render()

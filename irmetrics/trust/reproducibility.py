@@ -25,25 +25,27 @@ no original improvement and RI with a baseline mean of 0 are undefined: NaN, wit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..api.results import MeasureValues
 from ..comparing.base import Evaluator, Measure, aggregate, warn
 from ..comparing.comparison import check_comparable
-from ..rendering.records import render_records
+from .tabled import Tabled
 
 COLUMNS = ('measure', 'original_baseline', 'original_advanced', 'reproduced_baseline', 'reproduced_advanced',
            'rmse_baseline', 'rmse_advanced', 'effect_ratio', 'ri_original', 'ri_reproduced', 'delta_ri')
 
 
 @dataclass(frozen=True, eq=False)
-class Reproducibility:
+class Reproducibility(Tabled):
     """The reproducibility of an experiment (baseline and advanced run) by each measure: the four runs'
     means, the RMSE of each reproduced run (NaN for a reproduction on another collection), the effect
     ratio, both relative improvements and their difference (see :mod:`irmetrics.trust.reproducibility`).
     Arrays are indexed by measure."""
+
+    COLUMNS: ClassVar[tuple[str, ...]] = COLUMNS
 
     measures: tuple[Measure, ...]
     same_collection: bool
@@ -84,15 +86,6 @@ class Reproducibility:
         return (f'{where}. rmse: root mean square error of the per-query values (0: reproduced exactly); '
                 f'effect_ratio: reproduced / original mean improvement (1: reproduced); delta_ri: original - '
                 f'reproduced relative improvement (0: reproduced); Breuer et al., SIGIR 2020\n')
-
-    def render(self, fmt: str = 'table', places: int | None = None) -> str:
-        """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
-        aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
-        text = render_records(COLUMNS, self.rows(), fmt, places)
-        return text + self.legend() if fmt == 'table' else text
-
-    def __str__(self) -> str:
-        return self.render()
 
     def __repr__(self) -> str:
         er = ', '.join(f'{m} {v:.3f}' for m, v in zip(self.measures, self.effect_ratio, strict=True))

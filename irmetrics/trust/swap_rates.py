@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -32,8 +32,8 @@ from ..comparing.resampling import BLOCK_ELEMENTS
 from ..comparing.settings import SEED
 from ..comparing.statistics import pairs_of
 from ..comparing.vocabulary import RunsLike
-from ..rendering.records import render_records
 from .discriminative_power import check_two_runs
+from .tabled import Tabled
 
 TRIALS = Option('trials', Int(minimum=1, maximum=10 ** 7), ComparisonError)
 BIN_WIDTH = Option('bin_width', Float(0, math.inf, low_open=True, high_open=True), ComparisonError)
@@ -43,12 +43,14 @@ _EPS = np.finfo(np.float64).eps
 
 
 @dataclass(frozen=True, eq=False)
-class SwapRates:
+class SwapRates(Tabled):
     """Swaps by bin of the difference on the first half (see the module docstring).
 
     ``observations[j, k]`` and ``swaps[j, k]``: the (pair, trial) observations of measure j whose
     ``|d1|`` fell in bin k (``[k w, (k + 1) w)``), and how many of them the second half reversed.
     """
+
+    COLUMNS: ClassVar[tuple[str, ...]] = COLUMNS
 
     runs: tuple[str, ...]
     measures: tuple[Measure, ...]
@@ -89,15 +91,6 @@ class SwapRates:
         return (f'{self.trials:,} trials of two disjoint halves of {self.size} of the {self.n_queries} queries, seed '
                 f'{self.seed}; {len(self.runs)} runs. pairs: (pair, trial) observations whose difference on the first '
                 f'half is in [low, high); swaps: those the second half orders the other way\n')
-
-    def render(self, fmt: str = 'table', places: int | None = None) -> str:
-        """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
-        aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
-        text = render_records(COLUMNS, self.rows(), fmt, places)
-        return text + self.legend() if fmt == 'table' else text
-
-    def __str__(self) -> str:
-        return self.render()
 
     def __repr__(self) -> str:
         overall = ', '.join(f'{m} {s / max(o, 1):.3f}' for m, s, o in
