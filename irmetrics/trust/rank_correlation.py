@@ -4,7 +4,9 @@ Both take two rankings, each a mapping ``{item: value}`` (higher = better; equal
 sequence of items best first (:mod:`.rankings`), and correlate the items they share (a warning says
 how many were left out; no common item is an error).  Fewer than three common items give NaN and
 an :class:`~irmetrics.IrmetricsWarning`: two items make one pair, +1 or -1 whatever the rankings.
-Pairs are counted with n x n sign matrices (vectorised; n is a number of systems or a ranking's depth).
+Pairs are counted with n x n sign matrices (vectorised; n is a number of systems or a ranking's depth)
+up to :data:`PAIRWISE_UP_TO` items; Kendall's tau of longer rankings is scipy's (O(n log n)), and tau_AP
+refuses rankings longer than :data:`TAU_AP_UP_TO` (its n x n tables would not fit).
 """
 from __future__ import annotations
 
@@ -19,6 +21,11 @@ from .rankings import enough, paired
 
 #: Kendall's exact null distribution is used without ties up to this many items (scipy's rule).
 EXACT_UP_TO = 33
+#: Kendall's tau counts pairs in n x n tables up to this many items, and through scipy.stats.kendalltau
+#: (Knight's O(n log n) algorithm, the same statistic and p-value) beyond.
+PAIRWISE_UP_TO = 5000
+#: The longest rankings tau_AP compares (two n x n tables of booleans: 800 MB at 20,000 items).
+TAU_AP_UP_TO = 20000
 
 
 @dataclass(frozen=True)
@@ -81,11 +88,9 @@ def kendall_tau(a: Any, b: Any) -> KendallTau:
     n = len(items)
     if not enough(n, "Kendall's tau"):
         return KendallTau(math.nan, math.nan, n)
-    sx, sy = _signs(x), _signs(y)
-    pairs = n * (n - 1) // 2
-    score = int((sx * sy).sum(dtype=np.int64)) // 2                       # n_c - n_d (each pair counted twice)
-    tx, ty = _tie_sizes(x), _tie_sizes(y)
-    tied_x, tied_y = int((tx * (tx - 1) // 2).sum()), int((ty * (ty - 1) // 2).sum())
+    if n > PAIRWISE_UP_TO:
+        return _long_kendall_tau(x, y)
+    score, pairs, tx, ty, tied_x, tied_y = _pair_counts(x, y)
     if tied_x == pairs or tied_y == pairs:
         warn("Kendall's tau is NaN: one ranking ties every item")
         return KendallTau(math.nan, math.nan, n)
@@ -132,6 +137,10 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
     n = len(items)
     if not enough(n, 'tau_AP'):
         return TauAP(math.nan, n, ties)
+    if n > TAU_AP_UP_TO:
+        raise InputError(f'tau_ap: {n:,} items in common; tau_AP counts their pairs in n x n tables, at most '
+                         f'{TAU_AP_UP_TO:,} items: compare the top {TAU_AP_UP_TO:,} of each ranking (tau_AP weighs '
+                         f'the top most) or use kendall_tau')
     if ties == 'a':
         if _tie_sizes(x).max() > 1:
             raise InputError("tau_ap: the reference ranking has ties; tau_AP_a (ties='a') reads the reference as "
@@ -142,6 +151,33 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
     if math.isnan(forward) or math.isnan(backward):
         warn('tau_AP_b is NaN: one ranking ties every item')
     return TauAP((forward + backward) / 2, n, ties)
+
+
+def _long_kendall_tau(x: np.ndarray, y: np.ndarray) -> KendallTau:
+    """Kendall's tau-b of long rankings by scipy (the statistic and p-value of :func:`kendall_tau`)."""
+    from scipy.stats import kendalltau
+    result = kendalltau(x, y)
+    if math.isnan(result.statistic):
+        warn("Kendall's tau is NaN: one ranking ties every item")
+        return KendallTau(math.nan, math.nan, len(x))
+    return KendallTau(min(1.0, max(-1.0, float(result.statistic))), float(result.pvalue), len(x))
+
+
+def tau_statistic(x: np.ndarray, y: np.ndarray) -> float:
+    """Kendall's tau-b of two arrays of values of the same items (3 or more; not every one tied)."""
+    if len(x) > PAIRWISE_UP_TO:
+        from scipy.stats import kendalltau
+        return min(1.0, max(-1.0, float(kendalltau(x, y).statistic)))
+    score, pairs, _, _, tied_x, tied_y = _pair_counts(x, y)
+    return min(1.0, max(-1.0, score / math.sqrt((pairs - tied_x) * (pairs - tied_y))))
+
+
+def _pair_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, np.ndarray, np.ndarray, int, int]:
+    """``n_c - n_d``, the pairs ``n_0``, the tie group sizes of ``x`` and ``y`` and the pairs tied in each."""
+    pairs = len(x) * (len(x) - 1) // 2
+    score = int((_signs(x) * _signs(y)).sum(dtype=np.int64)) // 2         # n_c - n_d (each pair counted twice)
+    tx, ty = _tie_sizes(x), _tie_sizes(y)
+    return score, pairs, tx, ty, int((tx * (tx - 1) // 2).sum()), int((ty * (ty - 1) // 2).sum())
 
 
 def _signs(v: np.ndarray) -> np.ndarray:

@@ -14,6 +14,7 @@ import numpy as np
 from ..data.inputs import to_run
 from ..data.run import Run
 from ..errors import InputError, warn
+from .rank_correlation import tau_statistic
 from .rankings import FEWEST_ITEMS
 from .rbo import rbo_of_orders
 
@@ -131,6 +132,4 @@ def _ktu(x: np.ndarray, y: np.ndarray) -> float:
     k = min(len(x), len(y))
     if k < FEWEST_ITEMS:
         return math.nan
-    x, y = x[:k], y[:k]
-    agree = int(((x[:, None] > x[None, :]) == (y[:, None] > y[None, :])).sum()) - k     # ordered pairs i != j
-    return (2 * agree - k * (k - 1)) / (k * (k - 1))
+    return tau_statistic(x[:k], y[:k])           # no ties: a ranking holds a document once

@@ -245,3 +245,23 @@ def test_properties_of_permutations(order, random):
     assert irm.kendall_tau(order, other[::-1]).statistic == pytest.approx(-tau, abs=1e-14)
     assert -1 <= tau <= 1 and -1 <= irm.tau_ap(order, other).statistic <= 1
     assert irm.tau_ap(order, order).statistic == 1.0
+
+
+def test_long_rankings_go_through_scipy_with_the_same_numbers(monkeypatch):
+    # beyond PAIRWISE_UP_TO items the pairs are not counted in n x n tables; the numbers are the same
+    from irmetrics.trust import rank_correlation
+    rng = np.random.default_rng(5)
+    x, y = rng.integers(0, 30, 400).astype(float), rng.integers(0, 30, 400).astype(float)
+    pairwise = irm.kendall_tau(as_mapping(x), as_mapping(y))
+    monkeypatch.setattr(rank_correlation, 'PAIRWISE_UP_TO', 100)
+    long = irm.kendall_tau(as_mapping(x), as_mapping(y))
+    assert long.statistic == pytest.approx(pairwise.statistic, abs=1e-14)
+    assert long.pvalue == pytest.approx(pairwise.pvalue, rel=1e-10)
+    assert rank_correlation.tau_statistic(x, y) == pytest.approx(pairwise.statistic, abs=1e-14)
+
+
+def test_tau_ap_refuses_rankings_too_long_for_its_pair_tables(monkeypatch):
+    from irmetrics.trust import rank_correlation
+    monkeypatch.setattr(rank_correlation, 'TAU_AP_UP_TO', 10)
+    with pytest.raises(irm.InputError, match='tau_AP counts their pairs'):
+        irm.tau_ap(list('abcdefghijkl'), list('abcdefghijkl'))
