@@ -23,7 +23,7 @@ def judgment_rows(qrels: Qrels, query_ids: Ids, qidx: np.ndarray, doc_ids: Ids) 
     query = query_ids.lookup(qrels.query_ids)[np.asarray(qidx, dtype=np.int64)]
     doc = doc_ids.lookup(vocabulary) if len(doc_ids) else np.zeros(0, dtype=np.int64)
     keys = np.where((query >= 0) & (doc >= 0), query * width + doc, -1)
-    order = np.argsort(judged_keys, kind='stable')
+    order = np.argsort(judged_keys)                 # any row of a document judged twice will do
     ordered = judged_keys[order]
     at = np.minimum(np.searchsorted(ordered, keys), max(len(ordered) - 1, 0))
     found = (keys >= 0) & (ordered[at] == keys) if len(ordered) else np.zeros(len(keys), dtype=bool)

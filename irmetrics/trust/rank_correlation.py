@@ -23,7 +23,7 @@ from .rankings import enough, paired
 EXACT_UP_TO = 33
 #: Kendall's tau counts pairs in n x n tables up to this many items, and through scipy.stats.kendalltau
 #: (Knight's O(n log n) algorithm, the same statistic and p-value) beyond.
-PAIRWISE_UP_TO = 5000
+PAIRWISE_UP_TO = 500
 #: The longest rankings tau_AP compares (two n x n tables of booleans: 800 MB at 20,000 items).
 TAU_AP_UP_TO = 20000
 
