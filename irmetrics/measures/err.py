@@ -15,7 +15,7 @@ _ERR_CITATION = ('O. Chapelle, D. Metzler, Y. Zhang and P. Grinspan. Expected Re
 
 ERR = register(MeasureDef(
     name='ERR',
-    tie_order='monotone',
+    tie_order='expected',
     params=(CUTOFF, MAX_GRADE),
     summary='Expected reciprocal rank of the document at which a cascading user stops.',
     formula=_ERR_FORMULA,
@@ -27,7 +27,7 @@ ERR = register(MeasureDef(
 
 nERR = register(MeasureDef(
     name='nERR',
-    tie_order='monotone',
+    tie_order='expected',
     params=(CUTOFF, MAX_GRADE),
     summary='ERR divided by the ERR of the ideal ranking.',
     formula='nERR@k = ERR@k / ideal ERR@k, the ideal ranking being the judged documents by grade '

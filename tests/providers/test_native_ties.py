@@ -48,8 +48,8 @@ WITH_EXPECTATION = [
     Success @ 3, Success(judged_only=True) @ 2, nDCG, nDCG @ 3, nDCG(dcg='exp-log2') @ 3,
     nDCG(judged_only=True) @ 3, DCG @ 2, nDCG(gains={1: 3, 2: 7, 3: 9}) @ 4, RBP, RBP(p=0.5) @ 3, RBP(rel=2),
     RBP(max_rel=2) @ 4, Rprec, Rprec(mult=2.0), F1 @ 3, F1, Judged @ 3, Unjudged @ 3, NumRet, SetP, SetAP,
-    IDCG @ 3]
-MONOTONE = [ERR @ 4, nERR @ 3, Bpref, IPrec @ 0.5, IPrecAvg, YAAP, nDCGRel, RnDCG, G, LAG @ 4, AUC,
+    IDCG @ 3, ERR, ERR @ 2, ERR @ 4, ERR(max_rel=2), nERR @ 3, nERR]
+MONOTONE = [Bpref, IPrec @ 0.5, IPrecAvg, YAAP, nDCGRel, RnDCG, G, LAG @ 4, AUC,
             RBPResidual @ 3]
 
 
@@ -172,8 +172,8 @@ def test_a_tie_group_of_many_documents_needs_no_enumeration():
 
 
 def test_families_without_an_exact_form_refuse_the_expectation_by_name():
-    with pytest.raises(MeasureError, match=r"ERR\(ties='expected'\).*no exact expectation.*measures with one: .*AP"):
-        ERR(ties='expected')
+    with pytest.raises(MeasureError, match=r"Bpref\(ties='expected'\).*no exact expectation.*measures with one: .*AP"):
+        Bpref(ties='expected')
     with pytest.raises(MeasureError, match='divisor'):
         AP(ties='expected', divisor='num_rel_ret') @ 10
     assert irm.parse_measure("nDCG(ties='expected')@10") == nDCG(ties='expected') @ 10
@@ -202,3 +202,39 @@ def test_a_cut_ranking_keeps_the_documents_tied_with_the_last_one():
     judged = grades.max(axis=1) > 0
     assert from_arrays * 50 / judged.sum() == pytest.approx(ndcg_score(grades[judged], scores[judged], k=5,
                                                                        ignore_ties=False), rel=1e-12)
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_err_of_a_large_tie_group_against_its_definition_by_subsets(seed):
+    # ERR's expectation straight from its definition: the document at the group's j-th rank is x with chance
+    # 1/n, and the j - 1 above it a uniform subset of the others (10 tied documents behind 3 untied ones)
+    import math
+    rng = random.Random(seed)
+    grades = [rng.choice([0, 0, 1, 2, 3, 4]) for _ in range(10)]
+    above = [rng.choice([0, 1, 2]) for _ in range(3)]
+    qrels = {'q': {**{f'p{i}': g for i, g in enumerate(above)}, **{f'd{i}': g for i, g in enumerate(grades)}}}
+    run = {'q': {**{f'p{i}': 100.0 - i for i in range(3)}, **{f'd{i}': 1.0 for i in range(10)}}}
+
+    def stop(g):
+        return (2 ** min(g, 4) - 1) / 16
+    for k in (None, 5, 9):
+        reach, want = 1.0, 0.0
+        for i, g in enumerate(above):
+            want += stop(g) * reach / (i + 1)
+            reach *= 1 - stop(g)
+        for j in range(1, 11 if k is None else min(10, k - 3) + 1):
+            chance = sum(stop(grades[x]) * sum(math.prod(1 - stop(grades[y]) for y in subset)
+                                               for subset in itertools.combinations([y for y in range(10) if y != x],
+                                                                                    j - 1))
+                         / math.comb(9, j - 1) for x in range(10)) / 10
+            want += reach * chance / (3 + j)
+        measure = ERR(ties='expected') if k is None else ERR(ties='expected') @ k
+        assert irm.calc_aggregate([measure], qrels, run)[measure] == pytest.approx(want, rel=1e-12)
+
+
+def test_err_of_thousands_of_tied_documents_lies_between_its_extremes():
+    rng = np.random.default_rng(1)
+    qrels = {'q': {f'd{i}': int(g) for i, g in enumerate(rng.choice([0, 1, 2, 3, 4], 3000, p=[.8, .1, .05, .03, .02]))}}
+    run = {'q': {f'd{i}': 1.0 for i in range(3000)}}
+    found = irm.tie_dependence([ERR @ 20, ERR], qrels, run)
+    assert (found.lowest[0] < found.expected[0]).all() and (found.expected[0] < found.highest[0]).all()

@@ -11,6 +11,7 @@ from ...data.segments import offsets_of, running_count
 from ...measures import ERR, nERR
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
+from .ties import expected_err, expects
 
 
 def stop_probability(grade: np.ndarray, max_rel: int) -> np.ndarray:
@@ -41,6 +42,8 @@ def ideal_err(index: QrelsIndex, max_rel: int, cutoff: float) -> np.ndarray:
 
 
 def _err(measure: Measure, t: RankedTable) -> np.ndarray:
+    if expects(measure):
+        return expected_err(t, measure['max_rel'], cutoff_of(measure))
     within = t.rank < cutoff_of(measure)
     return expected_reciprocal_rank(t.query[within], t.rank[within], t.grade[within], t.nq, measure['max_rel'])
 
