@@ -22,17 +22,16 @@ Compare ratios measured in one run on one machine, not absolute times across mac
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).parent))
-from synthetic import ensure  # noqa: E402  (this folder's generator)
+from bench_arrays import median_times  # noqa: E402  (this folder's benchmarks)
+from synthetic import ensure  # noqa: E402
 
 
 def perturbed(run: Path, out: Path, seed: int, scale: float) -> Path:
@@ -47,17 +46,6 @@ def perturbed(run: Path, out: Path, seed: int, scale: float) -> Path:
     frame['score'] = frame['value'].map(lambda v: f'{v:.4f}')     # distinct in float32 too (pytrec_eval's)
     frame[['q', 'z', 'd', 'rank', 'score', 'tag']].to_csv(out, sep=' ', header=False, index=False)
     return out
-
-
-def timed(tools: dict, n: int) -> tuple[dict, dict[str, float]]:
-    values = {name: tool() for name, tool in tools.items()}
-    times: dict[str, list[float]] = {name: [] for name in tools}
-    for _ in range(n):
-        for name, tool in tools.items():
-            start = time.perf_counter()
-            tool()
-            times[name].append(time.perf_counter() - start)
-    return values, {name: statistics.median(t) for name, t in times.items()}
 
 
 def line(case: str, medians: dict[str, float], agree: bool) -> bool:
@@ -88,7 +76,7 @@ def main() -> int:
     ok = True
 
     original, reproduced = load_run(str(run_a)), load_run(str(run_b))
-    values, medians = timed({
+    values, medians = median_times({
         'irmetrics': lambda: irm.run_agreement(str(run_a), str(run_b), depth=100),
         'repro_eval': lambda: (document_order.KTU(original, reproduced, trim_thresh=100, per_topic=True),
                                document_order.RBO(original, reproduced, p=0.9, depth=100, pbar=False,
@@ -105,7 +93,7 @@ def main() -> int:
         evaluator.evaluate()
         return evaluator.rmse(), evaluator.er(), evaluator.dri()
     measures = [str(m) for m in load_measures()]
-    values, medians = timed({
+    values, medians = median_times({
         'irmetrics': lambda: irm.reproducibility(str(run_c), str(run_a), str(run_d), str(run_b), str(qrels),
                                                  measures).to_dict(),
         'repro_eval': repro_eval_run,
@@ -121,7 +109,7 @@ def main() -> int:
     flip = np.random.default_rng(4).random(len(other)) < 0.2
     other.loc[flip, 'relevance'] = np.random.default_rng(5).integers(0, 3, int(flip.sum()))
     a, b = (judged['relevance'] >= 1).to_numpy(), (other['relevance'] >= 1).to_numpy()
-    values, medians = timed({
+    values, medians = median_times({
         'irmetrics': lambda: irm.cohen_kappa(judged, other).statistic,
         'sklearn': lambda: cohen_kappa_score(a, b),
     }, args.n)
@@ -131,7 +119,7 @@ def main() -> int:
     x = rng.random(2000)
     y = x + rng.normal(scale=0.2, size=2000)
     sa, sb = {f's{i}': v for i, v in enumerate(x)}, {f's{i}': v for i, v in enumerate(y)}
-    values, medians = timed({
+    values, medians = median_times({
         'irmetrics': lambda: irm.kendall_tau(sa, sb).statistic,
         'scipy': lambda: float(kendalltau(x, y).statistic),
     }, args.n)

@@ -17,7 +17,9 @@ Nothing here enumerates orders:
   probability ``C(n - j, r - 1) / C(n, r)`` (:func:`expected_rr`);
 * Success@k: one minus the probability that the group across rank k keeps all its relevant documents
   below k, ``C(n - m, r) / C(n, r)`` for m of its ranks above k, when no relevant document is certainly
-  above k (:func:`expected_success`).
+  above k (:func:`expected_success`);
+* ERR and nERR: :func:`~.err.expected_err`, by elementary symmetric polynomials of each group's stopping
+  chances.
 
 A ranking without ties gives trec_eval's values, to the bit: every group is one document at its rank.
 """
@@ -28,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ...algebra.measure import Measure
-from ...data.segments import offsets_of, ranges, running_count
+from ...data.segments import ranges
 from .table import RankedTable
 
 
@@ -67,7 +69,7 @@ def sum_within(t: RankedTable, mask: np.ndarray, values: np.ndarray, weight: Cal
     rows = np.flatnonzero(mask)
     present = size[rows] > 0
     rows, values = rows[present], values[present]
-    head = _heads(group[rows])
+    head = heads(group[rows])
     number = np.cumsum(head) - 1
     s, n = start[rows][head], size[rows][head]
     ranks_within = np.clip(np.minimum(n, depth - s), 0, None).astype(np.int64)
@@ -94,12 +96,12 @@ def expected_ap(t: RankedTable, rel: int, depth: float, judged_only: bool) -> np
 def expected_rr(t: RankedTable, rel: int, depth: float, judged_only: bool) -> np.ndarray:
     """Per query, the expected reciprocal rank of the first relevant document ranked above ``depth``."""
     s, n, r, _, query = _relevant_groups(t, rel, judged_only)
-    first = _heads(query)
+    first = heads(query)
     s, n, r, query = s[first], n[first], r[first], query[first]
     ranks = np.clip(np.minimum(n - r + 1, depth - s), 0, None).astype(np.int64)   # where the first can be
     j = ranges(ranks) + 1
     s, n, r = (np.repeat(x, ranks) for x in (s, n, r))
-    chance = np.exp(_log_choose(n - j, r - 1) - _log_choose(n, r))
+    chance = np.exp(log_choose(n - j, r - 1) - log_choose(n, r))
     return np.bincount(np.repeat(query, ranks), weights=chance / (s + j), minlength=t.nq)
 
 
@@ -111,7 +113,7 @@ def expected_success(t: RankedTable, rel: int, depth: float, judged_only: bool) 
     rest, n, r = s[across] + n[across] - depth, n[across], r[across]    # the group's ranks below the depth
     missed = np.zeros(len(n))
     fits = rest >= r                                        # else some relevant document is above the depth
-    missed[fits] = np.exp(_log_choose(rest[fits], r[fits]) - _log_choose(n[fits], r[fits]))
+    missed[fits] = np.exp(log_choose(rest[fits], r[fits]) - log_choose(n[fits], r[fits]))
     out = np.zeros(t.nq)
     out[query[across]] = 1.0 - missed
     out[certain] = 1.0
@@ -124,97 +126,22 @@ def _relevant_groups(t: RankedTable, rel: int, judged_only: bool):
     group, start, size = t.tie_groups(judged_only)
     mask = t.relevant(rel) & (size > 0)
     rows = np.flatnonzero(mask)
-    head = _heads(group[rows])
-    heads = rows[head]
+    head = heads(group[rows])
+    first = rows[head]
     r = np.diff(np.append(np.flatnonzero(head), len(rows)))
     c = t.count_before(mask)[head]
-    return start[heads], size[heads], r, c, t.query[heads]
+    return start[first], size[first], r, c, t.query[first]
 
 
-def _heads(keys: np.ndarray) -> np.ndarray:
+def heads(keys: np.ndarray) -> np.ndarray:
     """True at each row whose key differs from the previous row's (the first row of each run of equal keys)."""
     head = np.ones(len(keys), dtype=bool)
     head[1:] = keys[1:] != keys[:-1]
     return head
 
 
-def _log_choose(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def log_choose(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """log C(a, b) for integers 0 <= b <= a (scipy's log-gamma, imported only for ties='expected')."""
     from scipy.special import gammaln
     return gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
 
-
-def expected_err(t: RankedTable, max_rel: int, depth: float) -> np.ndarray:
-    """Per query, the expected ERR (Chapelle et al.) over the orders of tied documents.
-
-    ERR sums, over ranks r, ``R_r / r`` times the chance ``prod_{i<r} (1 - R_i)`` of reaching r.  A tie group
-    of n documents starting at rank s + 1, of which v have R > 0 (the set V) and u = n - v have R = 0, is
-    reached with the chance ``B`` of passing every group above it; the document at its j-th rank is x with
-    chance 1/n, and the j - 1 above it are a uniform (j-1)-subset of the others, so the group adds
-
-        B / n * sum_{i=0}^{v-1} T_i * W_i,   W_i = sum_{j=1}^{n} C(u, j-1-i) / C(n-1, j-1) / (s + j)
-
-    (ranks beyond the cutoff left out), with ``T_i = sum_{x in V} R_x e_i({1 - R_y : y in V, y != x})``, e_i
-    the elementary symmetric polynomials: the coefficients of ``sum_x R_x prod_{y != x} (1 + (1 - R_y) t)``,
-    built one document at a time (no subtraction, so no cancellation).  A group of one document adds
-    ``R B / (s + 1)`` as in trec_eval's order.
-    """
-    from .err import stop_probability
-    group, start, size = t.tie_groups(False)
-    grade = np.minimum(t.grade, max_rel)
-    keep = (grade > 0) & (start < depth)
-    group, query, grade, start, size = group[keep], t.query[keep], grade[keep], start[keep], size[keep]
-    stop = stop_probability(grade, max_rel)
-    first = np.flatnonzero(_heads(group))
-    v = np.diff(np.append(first, len(group)))
-    offsets = offsets_of(query, t.nq)
-    reach = np.ones(len(first))                         # B: every positive document of the groups above
-    for g in np.unique(grade):                          # as the ERR kernel multiplies, grade by grade
-        above = running_count(grade == g, query, offsets) - (grade == g)
-        reach *= (1.0 - stop_probability(g, max_rel)) ** above[first]
-    s, n, q = start[first], size[first], query[first]
-    out = np.zeros(t.nq)
-    single = n == 1
-    np.add.at(out, q[single], stop[first[single]] * reach[single] / (s[single] + 1.0))
-    several = np.flatnonzero(~single)
-    if len(several):
-        terms = _group_sums(stop, first[several], v[several], s[several], n[several], depth)
-        np.add.at(out, q[several], reach[several] / n[several] * terms)
-    return out
-
-
-def _group_sums(stop: np.ndarray, first: np.ndarray, v: np.ndarray, s: np.ndarray, n: np.ndarray,
-                depth: float) -> np.ndarray:
-    """``sum_i T_i W_i`` of each tie group of :func:`expected_err` (its positive documents are the rows
-    ``first .. first + v - 1`` of ``stop``)."""
-    out = np.zeros(len(first))
-    for bucket in np.unique(np.ceil(np.log2(v)).astype(np.int64)):     # groups of like v, padded to 2^bucket
-        at = np.flatnonzero(np.ceil(np.log2(v)).astype(np.int64) == bucket)
-        width = int(v[at].max())
-        p = np.zeros((len(at), width + 1))
-        p[:, 0] = 1.0
-        coefficients = np.zeros((len(at), width + 1))
-        for c in range(width):                               # one positive document of each group at a time
-            live = np.flatnonzero(v[at] > c)
-            r = stop[first[at[live]] + c][:, None]
-            shifted_p = np.zeros_like(p[live])
-            shifted_p[:, 1:] = p[live, :-1]
-            shifted_q = np.zeros_like(coefficients[live])
-            shifted_q[:, 1:] = coefficients[live, :-1]
-            coefficients[live] = coefficients[live] + (1.0 - r) * shifted_q + r * p[live]
-            p[live] = p[live] + (1.0 - r) * shifted_p
-        vv, ss, nn = v[at], s[at], n[at]
-        uu = nn - vv
-        i = ranges(vv)                                       # i = 0 .. v-1 of each group
-        owner = np.repeat(np.arange(len(at)), vv)
-        t_i = coefficients[owner, i]
-        # j from i + 1 to min(n, u + i + 1, depth - s)
-        last = np.minimum(np.minimum(nn[owner], uu[owner] + i + 1), np.clip(depth - ss[owner], 0, None))
-        count = np.clip(last - i, 0, None).astype(np.int64)
-        j = np.repeat(i, count) + 1 + ranges(count)
-        term_of = np.repeat(np.arange(len(i)), count)
-        ui, ni, si, ii = uu[owner][term_of], nn[owner][term_of], ss[owner][term_of], i[term_of]
-        w = np.exp(_log_choose(ui, j - 1 - ii) - _log_choose(ni - 1, j - 1)) / (si + j)
-        weights = np.bincount(term_of, weights=w, minlength=len(i))
-        out[at] = np.bincount(owner, weights=t_i * weights, minlength=len(at))
-    return out
