@@ -30,7 +30,7 @@ from .base import (
 )
 from .leaderboard import rank_table
 from .settings import Settings
-from .statistics import paired_statistics, pairs_of
+from .statistics import directions, paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
 
 
@@ -335,7 +335,8 @@ def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids
     its risk columns, by :func:`~.risk.risk_columns`."""
     pairs = pairs_of(runs, baseline)
     stats = paired_statistics(runs, measures, values, pairs, settings)
-    columns = None if risk is None else risk_module.risk_columns(measures, values, pairs, risk, settings.alpha)
+    columns = None if risk is None else risk_module.risk_columns(measures, values, pairs, risk, settings.alpha,
+                                                                 directions(measures))
     return Comparison(runs=tuple(runs), measures=tuple(measures), query_ids=tuple(query_ids), values=values,
                       baseline=baseline, settings=settings, pairs=tuple(pairs), risk=columns, **stats)
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from . import significance, small_samples
 from .base import ComparisonError, Float, Int, Option, warn
+from .statistics import nonzero_differences, significant_where
 
 #: The weight of losses beyond wins: ``alpha`` of :func:`~.risk_of_runs.urisk`, ``trisk`` and ``georisk`` ...
 RISK_ALPHA = Option('alpha', Float(0), ComparisonError)
@@ -102,9 +103,10 @@ def zrisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:
     return z.sum(axis=1) + alpha * np.where(z < 0, z, 0.0).sum(axis=1)
 
 
-def georisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:
+def georisk_values(scores: np.ndarray, alpha: float, zrisk: np.ndarray | None = None) -> np.ndarray:
     """GeoRisk of each run (row) of the runs x queries matrix of non-negative ``scores``, two runs or
-    more and one query or more, without NaN (the module docstring)."""
+    more and one query or more, without NaN (the module docstring); ``zrisk``: the runs' ZRisk when the
+    caller has it already."""
     from scipy.special import ndtr  # the standard normal CDF (scipy.stats.norm.cdf's own)
     x = np.asarray(scores, dtype=np.float64)
     if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 1:
@@ -116,7 +118,8 @@ def georisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:
         raise ComparisonError(f'GeoRisk needs non-negative scores (its expected values are those of a '
                               f'chi-square table), got {x.min():g}')
     c = x.shape[1]
-    return np.sqrt(x.sum(axis=1) / c * ndtr(zrisk_values(x, alpha) / c))
+    zrisk = zrisk_values(x, alpha) if zrisk is None else zrisk
+    return np.sqrt(x.sum(axis=1) / c * ndtr(zrisk / c))
 
 
 @dataclass(frozen=True)
@@ -138,32 +141,36 @@ class RiskColumns:
 
 
 def risk_columns(measures: Sequence[object], values: np.ndarray, pairs: Sequence[tuple[int, int]],
-                 alpha: float, level: float) -> RiskColumns:
+                 alpha: float, level: float, gain: np.ndarray | None = None) -> RiskColumns:
     """URisk, TRisk (with p-values, significance at ``level``) of every pair ``(base, other)`` and GeoRisk
-    of every run, for each measure of ``values`` (runs x queries x measures)."""
+    of every run, for each measure of ``values`` (runs x queries x measures).  ``gain``: each measure's
+    direction (:func:`~.statistics.directions`; default: higher is better), so that a difference times it
+    is a gain; GeoRisk, which reads the scores themselves, is left out where lower is better."""
     n_pairs, n_measures = len(pairs), values.shape[2]
     urisk, trisk, pvalue = (np.empty((n_pairs, n_measures)) for _ in range(3))
-    nonzero = np.empty((n_pairs, n_measures), dtype=np.int64)
+    gain = np.ones(n_measures) if gain is None else gain
     for k, (b, o) in enumerate(pairs):
         for j in range(n_measures):
-            delta = values[o, :, j] - values[b, :, j]
+            delta = (values[o, :, j] - values[b, :, j]) * gain[j]
             urisk[k, j] = urisk_value(delta, alpha)
             result = trisk_value(delta, alpha)
             trisk[k, j], pvalue[k, j] = result.statistic, result.pvalue
-            nonzero[k, j] = int(np.count_nonzero(delta[~np.isnan(delta)]))
+    georisk = np.full((values.shape[0], n_measures), np.nan)
+    for j, m in enumerate(measures):
+        scores = values[:, :, j]
+        scores = scores[:, ~np.isnan(scores).any(axis=0)]
+        if gain[j] < 0:
+            warn(f'GeoRisk of {m} is left out (NaN): it reads scores where higher is better, and lower is for {m}')
+        elif (scores < 0).any():
+            warn(f'GeoRisk of {m} is left out (NaN): it needs non-negative scores, and {m} has {scores.min():g}')
+        elif scores.shape[1]:
+            georisk[:, j] = georisk_values(scores, alpha)
+    nonzero = nonzero_differences(values, pairs)
     fewest = small_samples.exact_fewest(level)
     if (nonzero < fewest).any():
         warn(f'TRisk: {int((nonzero < fewest).sum())} of {nonzero.size} comparisons rest on fewer than {fewest} '
              f'queries with a difference (as few as {int(nonzero.min())}); TRisk supports {fewest} or more at '
              f'{level:g}, and none with fewer is reported significant')
-    georisk = np.full((values.shape[0], n_measures), np.nan)
-    for j, m in enumerate(measures):
-        scores = values[:, :, j]
-        scores = scores[:, ~np.isnan(scores).any(axis=0)]
-        if (scores < 0).any():
-            warn(f'GeoRisk of {m} is left out (NaN): it needs non-negative scores, and {m} has {scores.min():g}')
-        elif scores.shape[1]:
-            georisk[:, j] = georisk_values(scores, alpha)
-    significant = (pvalue <= level) & small_samples.reachable(nonzero, level)
+    significant = significant_where({'trisk': pvalue}, nonzero, level)['trisk']
     return RiskColumns(alpha=alpha, urisk=urisk, trisk=trisk, pvalue=pvalue, significant=significant,
                        georisk=georisk, fewest_queries=fewest)

@@ -19,6 +19,7 @@ import numpy as np
 from . import risk, small_samples
 from .base import ComparisonError, Measure, default_names, parse_measures, warn
 from .comparison import evaluated
+from .statistics import directions
 from .vocabulary import RunsLike, is_path
 
 
@@ -191,14 +192,16 @@ def georisk(runs: RunsLike, qrels: Any, measure: Any, *, alpha: float = 1.0, pro
     """
     alpha = risk.checked_alpha(alpha)
     names, measures, _, values, _ = evaluated(runs, qrels, _one(measure), None, provider, duplicates, None)
+    if not measures[0].definition.higher_is_better:
+        raise ComparisonError(f'GeoRisk reads scores where higher is better; lower is better for {measures[0]}')
     scores = values[:, :, 0]
     scores = scores[:, ~np.isnan(scores).any(axis=0)]
     if scores.shape[1] == 0:
         raise ComparisonError(f'{measures[0]} is defined on no query for every run: no GeoRisk')
-    g = risk.georisk_values(scores, alpha)
+    zrisk = risk.zrisk_values(scores, alpha)
+    g = risk.georisk_values(scores, alpha, zrisk)
     return GeoRiskResult(runs=tuple(names), measure=measures[0], alpha=alpha, n_queries=scores.shape[1],
-                         georisk=_frozen(g), zrisk=_frozen(risk.zrisk_values(scores, alpha)),
-                         mean=_frozen(scores.mean(axis=1)))
+                         georisk=_frozen(g), zrisk=_frozen(zrisk), mean=_frozen(scores.mean(axis=1)))
 
 
 def _paired(run: Any, baseline: Any, qrels: Any, measure: Any, alpha: float, provider: str | None,
@@ -208,7 +211,7 @@ def _paired(run: Any, baseline: Any, qrels: Any, measure: Any, alpha: float, pro
     names = _pair_names(run, baseline)
     _, measures, query_ids, values, _ = evaluated(dict(zip(names, (baseline, run), strict=True)), qrels,
                                                   _one(measure), None, provider, duplicates, None)
-    delta = values[1, :, 0] - values[0, :, 0]
+    delta = (values[1, :, 0] - values[0, :, 0]) * directions(measures)[0]   # a gain in the measure's direction
     defined = delta[~np.isnan(delta)]
     if not defined.size:
         raise ComparisonError(f'{measures[0]} is defined on no query for both runs: no risk to measure')

@@ -114,8 +114,7 @@ def _differences(measures: Sequence[Measure], diff: np.ndarray, diffs: np.ndarra
     with np.errstate(invalid='ignore', divide='ignore'):
         effect_size = np.where(sd > 0, delta / sd, np.sign(delta) * np.inf)
     effect_size[delta == 0] = 0.0
-    better = np.array([1.0 if m.definition.higher_is_better else -1.0 for m in measures])
-    signed = diff * better[None, None, :]
+    signed = diff * directions(measures)[None, None, :]
     low, high = _interval(diffs, valid, 'pairs', settings, draws)
     low, high = _within(low, high, measures, len(low) // len(measures), difference=True)
     return {'delta': delta, 'effect_size': effect_size, 'wins': (signed > 0).sum(axis=1),
@@ -177,6 +176,11 @@ def _tests(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
     _warn_few(measures, nonzero, fewest, settings)
     return {'pvalue': pvalue, 'enumerated': enumerated, 'p_adjusted': p_adjusted, 'fewest_queries': fewest,
             'significant': significant_where(p_adjusted, nonzero, settings.alpha)}
+
+
+def directions(measures: Sequence[Measure]) -> np.ndarray:
+    """+1 for each measure where higher is better, -1 where lower is: a difference times it is a gain."""
+    return np.array([1.0 if m.definition.higher_is_better else -1.0 for m in measures])
 
 
 def nonzero_differences(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:

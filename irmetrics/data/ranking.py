@@ -35,6 +35,16 @@ def canonical_order(qidx: np.ndarray, scores: np.ndarray, doc_ids: Ids) -> np.nd
     return order
 
 
+def tie_starts(run_scores: np.ndarray, order: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Over a run's ranked positions (``order``, query segments ``offsets``), True where a group of documents
+    with equal scores starts: at every ranking's first document and wherever the score changes."""
+    ranked = run_scores[order]
+    first = np.zeros(len(ranked), dtype=bool)
+    first[offsets[:-1][np.diff(offsets) > 0]] = True
+    first[1:] |= ranked[1:] != ranked[:-1]
+    return first
+
+
 def by_query_then_score(qidx: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Row indices by query code ascending, then score descending (tied scores in any order).
 

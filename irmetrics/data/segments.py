@@ -16,6 +16,13 @@ def distinct(values: np.ndarray) -> np.ndarray:
     return ordered[keep]
 
 
+def run_starts(keys: np.ndarray) -> np.ndarray:
+    """True at each element whose key differs from the previous one's: the first of each run of equal keys."""
+    first = np.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    return first
+
+
 def ranges(sizes: np.ndarray) -> np.ndarray:
     """Concatenation of ``arange(s)`` for each ``s`` in ``sizes`` (position within each segment)."""
     sizes = np.asarray(sizes, dtype=np.int64)

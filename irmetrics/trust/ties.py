@@ -28,9 +28,11 @@ from ..api.calc import evaluator as build_evaluator
 from ..api.evaluator import Evaluator
 from ..data.inputs import to_run
 from ..data.qrels import Qrels
+from ..data.ranking import tie_starts
 from ..data.run import Run
 from ..errors import MeasureError
 from ..rendering.records import render_records
+from .judged_pairs import judgment_rows
 
 #: The families whose lowest and highest values over tie orders the best-first and worst-first orders give.
 _ORDERED = ('irrelevant', 'expected', 'monotone')
@@ -153,37 +155,14 @@ def _extremes_known(measure: Measure, grades: np.ndarray) -> bool:
 def _ordered_by_grade(run: Run, qrels: Qrels, best: bool) -> Run:
     """``run`` with each tie group ordered by grade (highest first when ``best``; unjudged documents rank as
     below every grade), else in trec_eval's order; scores replaced by distinct ones giving that order."""
-    grade = _grades(run, qrels)
+    rows = judgment_rows(qrels, run.query_ids, run.qidx, run.doc_ids)
+    unjudged = float(qrels.relevance.min(initial=0)) - 1.0
+    grade = np.where(rows >= 0, qrels.relevance[np.maximum(rows, 0)], unjudged)
     n = len(run.scores)
     position = np.empty(n, dtype=np.int64)
     position[run.order] = np.arange(n)
-    ranked_scores = run.scores[run.order]
-    first = np.zeros(n, dtype=bool)
-    first[run.offsets[:-1][np.diff(run.offsets) > 0]] = True
-    first[1:] |= ranked_scores[1:] != ranked_scores[:-1]
-    group = (np.cumsum(first) - 1)[position]
+    group = (np.cumsum(tie_starts(run.scores, run.order, run.offsets)) - 1)[position]
     order = np.lexsort((position, -grade if best else grade, group))
     scores = np.empty(n, dtype=np.float64)
     scores[order] = -np.arange(n, dtype=np.float64)        # descending along the new order
     return Run.from_columns(run.query_ids.take(run.qidx), run.doc_ids, scores, source=run.source)
-
-
-def _grades(run: Run, qrels: Qrels) -> np.ndarray:
-    """Each run row's grade (its highest over subtopics); unjudged rows one below the lowest grade."""
-    vocab, codes = qrels.doc_ids.encode()
-    width = max(len(vocab), 1)
-    keys = qrels.qidx.astype(np.int64) * width + codes
-    order = np.lexsort((qrels.relevance, keys))
-    keys, grades = keys[order], qrels.relevance[order].astype(np.float64)
-    last = np.append(keys[1:] != keys[:-1], True)
-    keys, grades = keys[last], grades[last]
-    query = run.query_ids.lookup(qrels.query_ids)[run.qidx].astype(np.int64)
-    doc = run.doc_ids.lookup(vocab).astype(np.int64)
-    known = (query >= 0) & (doc >= 0)
-    out = np.full(len(run.scores), grades.min(initial=0.0) - 1.0)
-    row_keys = query[known] * width + doc[known]
-    at = np.minimum(np.searchsorted(keys, row_keys), max(len(keys) - 1, 0))
-    hit = keys[at] == row_keys if len(keys) else np.zeros(len(row_keys), dtype=bool)
-    found = np.flatnonzero(known)[hit]
-    out[found] = grades[at[hit]]
-    return out

@@ -7,11 +7,11 @@ number of documents of grade g above rank i: integer counts, no running product 
 import numpy as np
 
 from ...algebra.measure import Measure
-from ...data.segments import offsets_of, ranges, running_count
+from ...data.segments import offsets_of, ranges, run_starts, running_count
 from ...measures import ERR, nERR
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
-from .ties import expects, heads, log_choose
+from .ties import expects, log_choose
 
 
 def stop_probability(grade: np.ndarray, max_rel: int) -> np.ndarray:
@@ -24,13 +24,19 @@ def expected_reciprocal_rank(query: np.ndarray, position: np.ndarray, grade: np.
     """Per query, ERR of rows sorted by (query, position) (0-based positions, rows of grade <= 0 allowed)."""
     keep = grade > 0
     query, position, grade = query[keep], position[keep], np.minimum(grade[keep], max_rel)
-    offsets = offsets_of(query, nq)
     stop = stop_probability(grade, max_rel)
-    reach = np.ones(len(query))
+    return np.bincount(query, weights=stop * reach(query, grade, nq, max_rel) / (position + 1.0), minlength=nq)
+
+
+def reach(query: np.ndarray, grade: np.ndarray, nq: int, max_rel: int) -> np.ndarray:
+    """For each row (rows of grade 1..max_rel sorted by query and rank), the chance of passing every row of
+    its query above it: prod_g (1 - R_g)^(rows of grade g above), multiplied grade by grade."""
+    offsets = offsets_of(query, nq)
+    out = np.ones(len(query))
     for g in np.unique(grade):
         above = running_count(grade == g, query, offsets) - (grade == g)
-        reach *= (1.0 - stop_probability(g, max_rel)) ** above
-    return np.bincount(query, weights=stop * reach / (position + 1.0), minlength=nq)
+        out *= (1.0 - stop_probability(g, max_rel)) ** above
+    return out
 
 
 def expected_err(t: RankedTable, max_rel: int, depth: float) -> np.ndarray:
@@ -53,21 +59,17 @@ def expected_err(t: RankedTable, max_rel: int, depth: float) -> np.ndarray:
     keep = (grade > 0) & (start < depth)
     group, query, grade, start, size = group[keep], t.query[keep], grade[keep], start[keep], size[keep]
     stop = stop_probability(grade, max_rel)
-    first = np.flatnonzero(heads(group))
+    first = np.flatnonzero(run_starts(group))
     v = np.diff(np.append(first, len(group)))
-    offsets = offsets_of(query, t.nq)
-    reach = np.ones(len(first))                         # B: every positive document of the groups above
-    for g in np.unique(grade):                          # as the ERR kernel multiplies, grade by grade
-        above = running_count(grade == g, query, offsets) - (grade == g)
-        reach *= (1.0 - stop_probability(g, max_rel)) ** above[first]
+    passed = reach(query, grade, t.nq, max_rel)[first]    # B: every positive document of the groups above
     s, n, q = start[first], size[first], query[first]
     out = np.zeros(t.nq)
     single = n == 1
-    np.add.at(out, q[single], stop[first[single]] * reach[single] / (s[single] + 1.0))
+    np.add.at(out, q[single], stop[first[single]] * passed[single] / (s[single] + 1.0))
     several = np.flatnonzero(~single)
     if len(several):
         terms = _group_sums(stop, first[several], v[several], s[several], n[several], depth)
-        np.add.at(out, q[several], reach[several] / n[several] * terms)
+        np.add.at(out, q[several], passed[several] / n[several] * terms)
     return out
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...data.qrels import Qrels
-from ...data.ranking import by_query_then_score
+from ...data.ranking import by_query_then_score, tie_starts
 from ...data.run import Run
-from ...data.segments import offsets_of, ranges, running_count
+from ...data.segments import offsets_of, ranges, run_starts, running_count
 
 # rows per block where a run-sized temporary would otherwise be allocated; 64 KiB temporaries come from
 # the heap, not from mmap (Dask workers set MALLOC_TRIM_THRESHOLD_, which pins the mmap threshold at 128 KiB)
@@ -188,27 +188,22 @@ class RankedTable:
 
     def tie_groups(self, judged_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The documents each row is tied with (equal scores, compared as doubles, in one query's ranking):
-        per row, a group number (rows of one group are contiguous; numbers ascend), the 0-based rank of the
+        per row, a group number (rows of one group are contiguous), the 0-based rank of the
         group's first document and the group's size, in the ranking the measures see (the judged
         documents only with ``judged_only``, where rows outside it get group -1, start -1 and size 0)."""
         return self.memo(('tie_groups', judged_only), lambda: self._tie_groups(judged_only))
 
     def _tie_groups(self, judged_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         run = self.run
-        ranked_scores = run.scores[run.order]
-        first = np.zeros(len(ranked_scores), dtype=bool)
-        first[run.offsets[:-1][np.diff(run.offsets) > 0]] = True          # every ranking starts a group
-        first[1:] |= ranked_scores[1:] != ranked_scores[:-1]
-        starts = np.flatnonzero(first)
+        starts = np.flatnonzero(tie_starts(run.scores, run.order, run.offsets))
         group = np.searchsorted(starts, self.position, side='right') - 1
-        size = np.append(starts[1:], len(ranked_scores))[group] - starts[group]
+        size = np.append(starts[1:], len(run.order))[group] - starts[group]
         start = self.rank - (self.position - starts[group])
         if not judged_only:
             return group, start, size
         judged = self.judged_rank >= 0
         kept = group[judged]
-        new = np.ones(len(kept), dtype=bool)
-        new[1:] = kept[1:] != kept[:-1]
+        new = run_starts(kept)
         number = np.cumsum(new) - 1
         heads = np.flatnonzero(new)
         out_group = np.full(len(group), -1, dtype=np.int64)

@@ -30,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ...algebra.measure import Measure
-from ...data.segments import ranges
+from ...data.segments import ranges, run_starts
 from .table import RankedTable
 
 
@@ -69,7 +69,7 @@ def sum_within(t: RankedTable, mask: np.ndarray, values: np.ndarray, weight: Cal
     rows = np.flatnonzero(mask)
     present = size[rows] > 0
     rows, values = rows[present], values[present]
-    head = heads(group[rows])
+    head = run_starts(group[rows])
     number = np.cumsum(head) - 1
     s, n = start[rows][head], size[rows][head]
     ranks_within = np.clip(np.minimum(n, depth - s), 0, None).astype(np.int64)
@@ -96,7 +96,7 @@ def expected_ap(t: RankedTable, rel: int, depth: float, judged_only: bool) -> np
 def expected_rr(t: RankedTable, rel: int, depth: float, judged_only: bool) -> np.ndarray:
     """Per query, the expected reciprocal rank of the first relevant document ranked above ``depth``."""
     s, n, r, _, query = _relevant_groups(t, rel, judged_only)
-    first = heads(query)
+    first = run_starts(query)
     s, n, r, query = s[first], n[first], r[first], query[first]
     ranks = np.clip(np.minimum(n - r + 1, depth - s), 0, None).astype(np.int64)   # where the first can be
     j = ranges(ranks) + 1
@@ -126,18 +126,11 @@ def _relevant_groups(t: RankedTable, rel: int, judged_only: bool):
     group, start, size = t.tie_groups(judged_only)
     mask = t.relevant(rel) & (size > 0)
     rows = np.flatnonzero(mask)
-    head = heads(group[rows])
+    head = run_starts(group[rows])
     first = rows[head]
     r = np.diff(np.append(np.flatnonzero(head), len(rows)))
     c = t.count_before(mask)[head]
     return start[first], size[first], r, c, t.query[first]
-
-
-def heads(keys: np.ndarray) -> np.ndarray:
-    """True at each row whose key differs from the previous row's (the first row of each run of equal keys)."""
-    head = np.ones(len(keys), dtype=bool)
-    head[1:] = keys[1:] != keys[:-1]
-    return head
 
 
 def log_choose(a: np.ndarray, b: np.ndarray) -> np.ndarray:
