@@ -414,3 +414,15 @@ def test_compare_risk_block_once_with_several_tests():
     assert text.count('GeoRisk\n') == 1 and text.count('Risk against the baseline') == 1   # one header, one legend
     frame = cmp.to_dataframe()
     assert len(frame) == 4 and frame.groupby('test').urisk.first().nunique() == 1
+
+
+def test_a_measure_where_lower_is_better_counts_a_lower_value_as_a_gain():
+    """Unjudged@10 is lower-is-better: a run with fewer unjudged documents than its baseline wins there,
+    so its URisk is the negated difference of the means (no query loses); GeoRisk refuses such a measure."""
+    qrels = {'q1': {'a': 1, 'b': 0}, 'q2': {'c': 1, 'd': 0}}
+    judged = {'q1': {'a': 2.0, 'b': 1.0}, 'q2': {'c': 2.0, 'd': 1.0}}
+    unjudged = {'q1': {'a': 2.0, 'x': 1.0}, 'q2': {'c': 2.0, 'y': 1.0}}
+    result = irm.urisk(judged, unjudged, qrels, 'Unjudged@2', alpha=5)
+    assert result.urisk == pytest.approx(0.5) and result.wins == 2 and result.losses == 0
+    with pytest.raises(irm.ComparisonError, match='lower is better'):
+        irm.georisk([judged, unjudged], qrels, 'Unjudged@2')
