@@ -10,21 +10,20 @@ import argparse
 from typing import TextIO
 
 from ..rendering.records import render_records
-from ..trust import cohen_kappa, krippendorff_alpha
+from ..trust.judgment_agreement import every_statistic
 from .sources import load_qrels
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     a, b = load_qrels(args.qrels_a, args.qrels_duplicates), load_qrels(args.qrels_b, args.qrels_duplicates)
-    kappa = cohen_kappa(a, b, rel=args.rel)
+    results = every_statistic(a, b, rel=args.rel)
+    kappa = results[0]
     if args.by_query:
         rows = [[q, int(both), int(only_a), int(only_b), float(value)]
                 for q, both, only_a, only_b, value in zip(kappa.query_ids, kappa.query_both, kappa.query_only_a,
                                                           kappa.query_only_b, kappa.query_statistic, strict=True)]
         out.write(render_records(['query', 'both', 'only_a', 'only_b', 'kappa'], rows, args.format, args.places))
         return
-    results = [kappa, cohen_kappa(a, b, weights='linear'), cohen_kappa(a, b, weights='quadratic'),
-               *(krippendorff_alpha(a, b, level) for level in ('nominal', 'ordinal', 'interval'))]
     out.write(render_records(['statistic', 'value'], [[r.method, r.statistic] for r in results], args.format,
                           args.places))
     if args.format == 'table':

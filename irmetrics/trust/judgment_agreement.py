@@ -111,7 +111,10 @@ def cohen_kappa(qrels_a: Any, qrels_b: Any, rel: int = 1, weights: str | None = 
         if rel != 1:
             raise OptionError(f'rel={rel} applies to the binary kappa; the weighted kappa (weights={weights!r}) '
                               f'compares the grades themselves: leave rel out')
-    table = _grade_table(qrels_a, qrels_b)
+    return _kappa_of(_grade_table(qrels_a, qrels_b), rel, weights)
+
+
+def _kappa_of(table: _GradeTable, rel: int, weights: str | None) -> JudgmentAgreement:
     if weights is None:
         relevant = (np.asarray(table.grades) >= rel).astype(np.int64)
         binary = np.zeros((len(table.grades), 2))
@@ -142,10 +145,20 @@ def krippendorff_alpha(qrels_a: Any, qrels_b: Any, level: str = 'ordinal') -> Ju
     The same cases as :func:`cohen_kappa`: no shared pair is an error; one grade throughout (no
     expected disagreement) gives NaN with a warning.
     """
-    level = LEVEL.check(level)
-    table = _grade_table(qrels_a, qrels_b)
+    return _alpha_of(_grade_table(qrels_a, qrels_b), LEVEL.check(level))
+
+
+def _alpha_of(table: _GradeTable, level: str) -> JudgmentAgreement:
     return table.result(f"Krippendorff's alpha ({level})", lambda tables: alpha(tables, table.grades, level),
                         table.counts)
+
+
+def every_statistic(qrels_a: Any, qrels_b: Any, rel: int = 1) -> list[JudgmentAgreement]:
+    """Cohen's kappa at ``rel``, the linear and quadratic weighted kappas and Krippendorff's alpha at the
+    three levels, from one table of the pairs both qrels judge (``irmetrics kappa`` prints them all)."""
+    table = _grade_table(qrels_a, qrels_b)
+    return [_kappa_of(table, REL.check(rel), None), _kappa_of(table, 1, 'linear'), _kappa_of(table, 1, 'quadratic'),
+            *(_alpha_of(table, level) for level in ('nominal', 'ordinal', 'interval'))]
 
 
 def kappa(counts: np.ndarray, disagreement: np.ndarray) -> np.ndarray:
