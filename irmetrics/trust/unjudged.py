@@ -136,11 +136,12 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
     relevant = np.empty_like(nonrelevant)
     unjudged = np.zeros(nonrelevant.shape, dtype=np.int64)
     query, rank, missing = _unjudged_rows(judged, ranking)
+    tables = _Tables(judged, ranking)
     for depth in dict.fromkeys(m.depth for m in chosen):
         columns = [j for j, m in enumerate(chosen) if m.depth == depth]
         within = missing & (rank < depth) if depth is not None else missing
         unjudged[:, columns] = np.bincount(query[within], minlength=judged.num_queries)[:, None]
-        scenario = _with_judgments(judged, ranking, np.flatnonzero(within), grade)
+        scenario = tables.with_judgments(np.flatnonzero(within), grade)
         with warnings.catch_warnings():                     # the first evaluation warned about the inputs
             warnings.simplefilter('ignore', IrmetricsWarning)
             relevant[:, columns] = Evaluator([chosen[j] for j in columns], scenario, provider=provider) \
@@ -154,15 +155,8 @@ def bounds_value(measure: Measure) -> bool:
     under any judgment of them: its family reads only the ranked documents' grades and grows with them,
     and no parameter breaks that (``judged_only`` reranks, ``relative`` and NumRet's ``judged_nonrel``
     read other judgments, a ``gains`` map may decrease)."""
-    d = measure.definition
-    if d not in MONOTONE:
-        return False
-    return not any(d.has_param(name) and measure[name] not in (False, _default(d, name))
-                   for name in ('judged_only', 'relative', 'judged_nonrel', 'gains'))
-
-
-def _default(definition: Any, name: str) -> Any:
-    return definition.param(name).default
+    breaking = {'judged_only', 'relative', 'judged_nonrel', 'gains'} & set(measure.params)     # set away from defaults
+    return measure.definition in MONOTONE and not breaking
 
 
 def _unjudged_rows(judged: Qrels, ranking: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -176,16 +170,26 @@ def _unjudged_rows(judged: Qrels, ranking: Run) -> tuple[np.ndarray, np.ndarray,
     return np.maximum(query, 0), rank, (query >= 0) & (found < 0)
 
 
-def _with_judgments(judged: Qrels, ranking: Run, ranked: np.ndarray, grade: int) -> Qrels:
-    """``judged`` with the run's documents at positions ``ranked`` of its ranked order added, each judged
-    ``grade`` (iteration 0)."""
-    if not len(ranked):
-        return judged
-    import pyarrow as pa
-    table = judged.to_arrow()
-    added = ranking.to_arrow().take(pa.array(ranked))
-    extra = pa.table({'query_id': added.column('query_id'), 'iteration': pa.array(np.full(len(ranked), '0', object),
-                                                                                      pa.string()),
-                      'doc_id': added.column('doc_id'), 'relevance': pa.array(np.full(len(ranked), grade, np.int64))})
-    return to_qrels(pa.concat_tables([table, extra.cast(table.schema)]))
+class _Tables:
+    """The qrels and the run as Arrow tables, made once (on first use) for every depth's judgments."""
+
+    def __init__(self, judged: Qrels, ranking: Run):
+        self.judged, self.ranking = judged, ranking
+        self._arrow: tuple[Any, Any] | None = None
+
+    def with_judgments(self, ranked: np.ndarray, grade: int) -> Qrels:
+        """The qrels with the run's documents at positions ``ranked`` of its ranked order added, each judged
+        ``grade`` (iteration 0)."""
+        if not len(ranked):
+            return self.judged
+        import pyarrow as pa
+        if self._arrow is None:
+            self._arrow = (self.judged.to_arrow(), self.ranking.to_arrow())
+        table, run = self._arrow
+        added = run.take(pa.array(ranked))
+        extra = pa.table({'query_id': added.column('query_id'),
+                          'iteration': pa.array(np.full(len(ranked), '0', object), pa.string()),
+                          'doc_id': added.column('doc_id'),
+                          'relevance': pa.array(np.full(len(ranked), grade, np.int64))})
+        return to_qrels(pa.concat_tables([table, extra.cast(table.schema)]))
 
