@@ -16,10 +16,12 @@ from .vocabulary import ComparisonView, RunsLike, letter, name_runs
 
 INSTALL = 'pip install "irmetrics[plot]"'
 RECALL_LEVELS = [i / 10 for i in range(11)]
-_BETTER, _WORSE = '#2a7ab0', '#d1603d'
+BETTER, _WORSE = '#2a7ab0', '#d1603d'
 
 
-def _figure(rows: int = 1, height: float = 3.6, width: float = 7.5):
+def figure(rows: int = 1, height: float = 3.6, width: float = 7.5):
+    """A matplotlib Figure (object-oriented, constrained layout) of ``rows`` panels, or one line saying
+    how to install matplotlib."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -48,7 +50,7 @@ def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, basel
     b = cmp.runs.index(baseline)
     others = [cmp.runs.index(run)] if run is not None else [r for r in range(len(cmp.runs)) if r != b]
     m = cmp.measures[j]
-    fig, axes = _figure(len(others), height=3.2)
+    fig, axes = figure(len(others), height=3.2)
     sign = 1 if m.definition.higher_is_better else -1
     for ax, o in zip(axes, others, strict=True):
         diff = cmp.values[o, :, j] - cmp.values[b, :, j]
@@ -56,7 +58,7 @@ def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, basel
         order = np.argsort(-diff[keep] * sign, kind='stable')
         d = diff[keep][order]
         qids = np.array(cmp.query_ids, dtype=object)[keep][order]
-        colors = np.where(d * sign > 0, _BETTER, np.where(d * sign < 0, _WORSE, '#999999'))
+        colors = np.where(d * sign > 0, BETTER, np.where(d * sign < 0, _WORSE, '#999999'))
         ax.bar(np.arange(d.size), d, width=0.85 if d.size < 200 else 1.0, color=colors)
         ax.axhline(0, color='#333333', linewidth=0.8)
         ax.axhline(d.mean(), color='#333333', linewidth=1, linestyle='--', label=f'mean {d.mean():+.4f}')
@@ -84,7 +86,7 @@ def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box'):
     j = cmp.measure_index(measure)
     m = cmp.measures[j]
     columns = [v[~np.isnan(v)] for v in cmp.values[:, :, j]]
-    fig, (ax,) = _figure(1, height=0.9 + 0.45 * len(cmp.runs) if len(cmp.runs) > 6 else 3.6)
+    fig, (ax,) = figure(1, height=0.9 + 0.45 * len(cmp.runs) if len(cmp.runs) > 6 else 3.6)
     positions = np.arange(1, len(cmp.runs) + 1)
     if kind == 'box':
         ax.boxplot(columns, positions=positions, orientation='horizontal', widths=0.55, patch_artist=True,
@@ -111,7 +113,7 @@ def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = No
     """
     several = isinstance(runs, Mapping) or (isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)))
     names, inputs = name_runs(runs if several else [runs], at_least=1)
-    fig, (ax,) = _figure(1, height=4.6, width=6.4)
+    fig, (ax,) = figure(1, height=4.6, width=6.4)
     evaluator = Evaluator([f'IPrec@{r:.1f}' for r in RECALL_LEVELS], qrels, provider=provider)
     for name, run in zip(names, inputs, strict=True):
         means = list(evaluator.calc(run, duplicates=duplicates).aggregated.values())

@@ -9,7 +9,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..errors import InputError, IrmetricsError
+from ..comparing.plots import BETTER, figure
+from ..errors import InputError
 
 
 class SystemRankings(Protocol):
@@ -35,7 +36,6 @@ class SystemRankings(Protocol):
 
     def ranks(self) -> tuple[np.ndarray, np.ndarray]: ...
 
-INSTALL = 'pip install "irmetrics[plot]"'
 BY = ('score', 'rank')
 
 
@@ -46,12 +46,7 @@ def plot_system_agreement(agreement: SystemRankings, *, by: str = 'score') -> An
     two agree, and the title gives Kendall's tau, tau_AP and RBO."""
     if by not in BY:
         raise InputError(f"plot_system_agreement: by={by!r}; expected 'score' or 'rank'")
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise IrmetricsError(f'plotting needs matplotlib: {INSTALL}') from None
-    fig = Figure(figsize=(6.0, 5.6), layout='constrained')
-    ax = fig.add_subplot(1, 1, 1)
+    fig, (ax,) = figure(height=5.6, width=6.0)
     if by == 'rank':
         x, y = (r.astype(np.float64) for r in agreement.ranks())
         n = len(agreement.systems)
@@ -69,7 +64,7 @@ def plot_system_agreement(agreement: SystemRankings, *, by: str = 'score') -> An
         ax.set_xlim(low, high)
         ax.set_ylim(low, high)
     ax.plot([low, high], [low, high], color='#bbbbbb', linewidth=1, zorder=1)
-    ax.scatter(x, y, s=36, color='#2a7ab0', zorder=2)
+    ax.scatter(x, y, s=36, color=BETTER, zorder=2)
     for name, xi, yi in zip(agreement.systems, x.tolist(), y.tolist(), strict=True):
         ax.annotate(name, (xi, yi), xytext=(5, 4), textcoords='offset points', fontsize=9)
     what = 'rank' if by == 'rank' else 'mean'

@@ -7,7 +7,6 @@ their mean, and the rankings are correlated with :func:`~.rank_correlation.kenda
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +15,7 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..api.evaluator import Evaluator
 from ..api.run_names import stem
-from ..comparing.vocabulary import RunsLike, name_runs
+from ..comparing.vocabulary import RunsLike, is_path, name_runs
 from ..data.inputs import to_qrels, to_run
 from ..dialects import parse_measures
 from ..errors import InputError
@@ -147,7 +146,7 @@ def _means(measures: list[Measure], qrels: Any, runs: list[Any], provider: str |
 
 
 def _label(measure: Measure, qrels: Any, fallback: str) -> str:
-    where = stem(qrels) if isinstance(qrels, (str, os.PathLike)) and '\n' not in str(qrels) else fallback
+    where = stem(qrels) if is_path(qrels) else fallback
     return f'{measure} ({where})'
 
 
