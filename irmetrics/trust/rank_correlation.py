@@ -155,19 +155,31 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
 
 def _long_kendall_tau(x: np.ndarray, y: np.ndarray) -> KendallTau:
     """Kendall's tau-b of long rankings by scipy (the statistic and p-value of :func:`kendall_tau`)."""
-    from scipy.stats import kendalltau
-    result = kendalltau(x, y)
-    if math.isnan(result.statistic):
+    statistic, pvalue = _scipy_tau(x, y)
+    if math.isnan(statistic):
         warn("Kendall's tau is NaN: one ranking ties every item")
         return KendallTau(math.nan, math.nan, len(x))
-    return KendallTau(min(1.0, max(-1.0, float(result.statistic))), float(result.pvalue), len(x))
+    return KendallTau(statistic, pvalue, len(x))
+
+
+def _scipy_tau(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """scipy's tau-b and p-value, exactly +1 (-1) where the rankings order every pair alike (oppositely), as
+    the pair counts give it (scipy's division can leave 1 - 1e-16)."""
+    from scipy.stats import kendalltau
+    result = kendalltau(x, y)
+    statistic = min(1.0, max(-1.0, float(result.statistic)))
+    order_x = np.unique(x, return_inverse=True)[1]
+    if np.array_equal(order_x, np.unique(y, return_inverse=True)[1]):
+        statistic = 1.0
+    elif np.array_equal(order_x, np.unique(-y, return_inverse=True)[1]):
+        statistic = -1.0
+    return statistic, float(result.pvalue)
 
 
 def tau_statistic(x: np.ndarray, y: np.ndarray) -> float:
     """Kendall's tau-b of two arrays of values of the same items (3 or more; not every one tied)."""
     if len(x) > PAIRWISE_UP_TO:
-        from scipy.stats import kendalltau
-        return min(1.0, max(-1.0, float(kendalltau(x, y).statistic)))
+        return _scipy_tau(x, y)[0]
     score, pairs, _, _, tied_x, tied_y = _pair_counts(x, y)
     return min(1.0, max(-1.0, score / math.sqrt((pairs - tied_x) * (pairs - tied_y))))
 

@@ -265,3 +265,9 @@ def test_tau_ap_refuses_rankings_too_long_for_its_pair_tables(monkeypatch):
     monkeypatch.setattr(rank_correlation, 'TAU_AP_UP_TO', 10)
     with pytest.raises(irm.InputError, match='tau_AP counts their pairs'):
         irm.tau_ap(list('abcdefghijkl'), list('abcdefghijkl'))
+
+
+def test_long_identical_and_reversed_rankings_are_exactly_one_and_minus_one():
+    items = [f'd{i}' for i in range(800)]               # beyond the pair tables: through scipy
+    assert irm.kendall_tau(items, items).statistic == 1.0
+    assert irm.kendall_tau(items, items[::-1]).statistic == -1.0
