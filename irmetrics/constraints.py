@@ -9,6 +9,7 @@ value gets the same kind of message: what was given, for which parameter or opti
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any, NamedTuple
 
 from .errors import IrmetricsError, MeasureError, OptionError
@@ -37,7 +38,7 @@ class Constraint:
 
 
 class Int(Constraint):
-    """An integer, optionally bounded (bools and non-integral floats are refused)."""
+    """An integer (numpy's too), optionally bounded (bools and non-integral floats are refused)."""
 
     def __init__(self, minimum: int | None = None, maximum: int | None = None):
         self.minimum, self.maximum = minimum, maximum
@@ -46,15 +47,16 @@ class Int(Constraint):
         self.description = 'an integer' + (' ' + ' and '.join(bounds) if bounds else '')
 
     def check(self, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError('')
+        value = int(value)
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise ValueError('')
         return int(value)
 
 
 class Float(Constraint):
-    """A finite real number in an interval; ints are accepted and stored as floats."""
+    """A finite real number in an interval (numpy's too); ints are accepted and stored as floats."""
 
     def __init__(self, low: float | None = None, high: float | None = None,
                  low_open: bool = False, high_open: bool = False):
@@ -67,7 +69,7 @@ class Float(Constraint):
         self.description = 'a number' + (' ' + ' and '.join(parts) if parts else '')
 
     def check(self, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError('')
         value = float(value)
         if not math.isfinite(value):

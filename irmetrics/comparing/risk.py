@@ -56,7 +56,7 @@ DDOF = Option('ddof', Int(minimum=0, maximum=1), ComparisonError)
 
 def checked_alpha(value: object, option: Option = RISK_ALPHA) -> float:
     """``value`` as a risk alpha (a finite number >= 0), or the option's one-line error."""
-    checked: float = option.check(float(value) if isinstance(value, np.floating) else value)
+    checked: float = option.check(value)
     return checked
 
 

@@ -172,7 +172,7 @@ def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1
     retrieval systems, SIGIR 2014.
     """
     level = risk.checked_alpha(level, risk.LEVEL)
-    ddof = risk.DDOF.check(int(ddof) if isinstance(ddof, np.integer) else ddof)
+    ddof = risk.DDOF.check(ddof)
     return cast(TRiskResult, _paired(run, baseline, qrels, measure, alpha, provider, duplicates, (level, ddof)))
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -25,9 +24,9 @@ N_RESAMPLES = Option('n_resamples', Int(minimum=1, maximum=MAX_RESAMPLES), Compa
 SEED = Option('seed', Int(minimum=0), ComparisonError)
 
 
-def _plain(value: Any) -> Any:
-    """A numpy integer as a Python int (the constraints take Python numbers)."""
-    return int(value) if isinstance(value, np.integer) else value
+def checked_seed(seed: int | None) -> int:
+    """``seed`` validated, or for None fresh entropy: the seed that reproduces the draws."""
+    return int(np.random.SeedSequence(None if seed is None else SEED.check(seed)).entropy)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -51,13 +50,12 @@ class Settings:
         tests = (test,) if isinstance(test, str) else tuple(test)
         if not tests:
             raise ComparisonError(f'no test given: use one or several of {", ".join(TESTS)}')
-        entropy = np.random.SeedSequence(None if seed is None else SEED.check(_plain(seed))).entropy
         return cls(tests=tuple(dict.fromkeys(TEST.check(t) for t in tests)),
                    correction=corrections.check_method(correction),
                    correction_scope=CORRECTION_SCOPE.check(correction_scope), alpha=ALPHA.check(alpha),
                    ci=CI.check(ci), ci_method=CI_METHOD.check(ci_method),
-                   n_resamples=N_RESAMPLES.check(_plain(n_resamples)),
-                   seed=int(entropy))  # type: ignore[arg-type]  # seed=None: fresh entropy, kept to reproduce
+                   n_resamples=N_RESAMPLES.check(n_resamples),
+                   seed=checked_seed(seed))
 
     def generators(self) -> dict[str, np.random.Generator]:
         """One independent random stream per resampling procedure, so that a test's result does not

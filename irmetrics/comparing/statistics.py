@@ -88,8 +88,7 @@ def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: 
     out.update(_differences(measures, diff, diffs, valid_diffs, n_paired.shape, settings, draws))
     out['mean'] = np.array([[aggregate(m, values[r, :, j]) for j, m in enumerate(measures)]
                             for r in range(n_runs)])
-    columns = values.transpose(1, 0, 2).reshape(n_queries, n_runs * n_measures)
-    low, high = _interval(columns, ~np.isnan(columns), 'runs', settings, draws)
+    low, high = _interval(draws.runs, ~np.isnan(draws.runs), 'runs', settings, draws)
     low, high = _within(low, high, measures, n_runs, difference=False)
     out['mean_ci'] = np.stack([low, high]).reshape(2, n_runs, n_measures)
     out.update(_tests(measures, values, pairs, diffs, valid_diffs, n_paired.shape, settings, draws))

@@ -29,7 +29,7 @@ import numpy as np
 from ..comparing.base import ComparisonError, Float, Int, Measure, Option
 from ..comparing.comparison import evaluated
 from ..comparing.resampling import BLOCK_ELEMENTS
-from ..comparing.settings import SEED
+from ..comparing.settings import checked_seed
 from ..comparing.statistics import pairs_of
 from ..comparing.vocabulary import RunsLike
 from .discriminative_power import check_two_runs
@@ -120,9 +120,9 @@ def swap_rates(runs: RunsLike, qrels: Any, measures: Any, *, trials: int = 1000,
 
     >>> irmetrics.swap_rates(['a.txt', 'b.txt', 'c.txt'], 'qrels.txt', ['AP'], trials=1000)  # doctest: +SKIP
     """
-    trials, bin_width = TRIALS.check(_plain(trials)), BIN_WIDTH.check(bin_width)
-    size = None if size is None else SIZE.check(_plain(size))
-    seed = int(np.random.SeedSequence(None if seed is None else SEED.check(_plain(seed))).entropy)  # type: ignore[arg-type]
+    trials, bin_width = TRIALS.check(trials), BIN_WIDTH.check(bin_width)
+    size = None if size is None else SIZE.check(size)
+    seed = checked_seed(seed)
     check_two_runs(runs, 'swap rates')
     names, chosen, _, values, _ = evaluated(runs, qrels, measures, None, provider, duplicates, None)
     n_queries = values.shape[1]
@@ -137,11 +137,6 @@ def swap_rates(runs: RunsLike, qrels: Any, measures: Any, *, trials: int = 1000,
                                       np.random.default_rng(seed))
     return SwapRates(runs=tuple(names), measures=tuple(chosen), trials=trials, size=size, bin_width=bin_width,
                      seed=seed, n_queries=n_queries, observations=observations, swaps=swaps)
-
-
-def _plain(value: Any) -> Any:
-    """A numpy integer as a Python int (the constraints take Python numbers)."""
-    return int(value) if isinstance(value, np.integer) else value
 
 
 def random_halves(n_queries: int, size: int, trials: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
