@@ -18,12 +18,10 @@ from typing import Any, TextIO
 
 from ..api.run_names import named_runs
 from ..errors import InputError
-from ..rendering.records import FORMATS, render_records
+from ..rendering.records import render_records
 from ..trust import run_agreement, system_agreement
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
-
-__all__ = ['FORMATS', 'run']
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:

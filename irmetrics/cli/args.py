@@ -176,18 +176,17 @@ def _ties_option(p: argparse.ArgumentParser) -> None:
                         'without one are an error; docs/checking.md)')
 
 
-def _duplicates_options(p: argparse.ArgumentParser, run: bool = True, qrels: bool = True) -> None:
+def _duplicates_options(p: argparse.ArgumentParser, run: bool = True) -> None:
     """``--duplicates`` (a run's) and ``--qrels-duplicates``."""
     if run:
         p.add_argument('--duplicates', choices=DUPLICATES.choices, default='error',
                        help='a document retrieved twice for a query: error (default, as trec_eval), or keep the '
                             'first, last or highest-scored occurrence')
-    if qrels:
-        p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
-                       choices=QRELS_DUPLICATES.choices, default='error',
-                       help='a document judged more than once for a query (several iterations): an error for '
-                            'measures that read one grade per document (default, as trec_eval), or use its highest '
-                            'grade (subtopic qrels)')
+    p.add_argument('--qrels-duplicates', '--qrels_duplicates', dest='qrels_duplicates',
+                   choices=QRELS_DUPLICATES.choices, default='error',
+                   help='a document judged more than once for a query (several iterations): an error for '
+                        'measures that read one grade per document (default, as trec_eval), or use its highest '
+                        'grade (subtopic qrels)')
 
 
 def evaluate_parser() -> argparse.ArgumentParser:
@@ -337,19 +336,19 @@ def ties_parser() -> argparse.ArgumentParser:
                             'depends on them (docs/checking.md).')
     _qrels_argument(p)
     p.add_argument('run', metavar='RUN', help='the run (TREC format or Parquet)')
-    p.add_argument('-q', '--by-query', '--by_query', dest='by_query', action='store_true',
-                   help='one row per query and measure instead of the means')
-    _trust_options(p)
+    _trust_options(p, 'one row per query and measure instead of the means')
     return p
 
 
 RUN_FILES = "run files, each PATH (named by its file's stem) or NAME=PATH"
 
 
-def _table_options(p: argparse.ArgumentParser, by_query: str) -> None:
-    """The output options of the judgments' commands: per-query rows, format, places."""
+def _table_options(p: argparse.ArgumentParser, by_query: str | None) -> None:
+    """The output options of the commands checking the evaluation: per-query rows (``-q``, explained by
+    ``by_query``, when the command has them), format, places."""
     from ..rendering.records import FORMATS as RECORD_FORMATS
-    p.add_argument('-q', '--by_query', '--by-query', action='store_true', help=by_query)
+    if by_query is not None:
+        p.add_argument('-q', '--by_query', '--by-query', action='store_true', help=by_query)
     p.add_argument('-f', '--format', choices=RECORD_FORMATS, default='table', metavar='FORMAT',
                    help=f'output format: {", ".join(RECORD_FORMATS)} (default table)')
     p.add_argument('-p', '--places', type=places, default=None,
@@ -425,7 +424,6 @@ def unjudged_parser() -> argparse.ArgumentParser:
 
 
 def agree_parser() -> argparse.ArgumentParser:
-    from .agree import FORMATS as AGREE_FORMATS
     p = _Parser(prog='irmetrics agree',
                 usage='irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]\n'
                       '       irmetrics agree --runs RUN_A RUN_B [--depth K] [-q] [options]',
@@ -452,26 +450,24 @@ def agree_parser() -> argparse.ArgumentParser:
                    help='compare two runs\' document rankings query by query: KTU and RBO (no qrels)')
     p.add_argument('--depth', type=int, default=None, metavar='K', help='with --runs: compare the first K '
                                                                        'documents of each ranking (default: all)')
-    p.add_argument('-q', '--by_query', '--by-query', action='store_true', help='with --runs: each query too')
     p.add_argument('--rbo-p', '--rbo_p', dest='p', type=float, default=0.9, metavar='P',
                    help="RBO's persistence p, 0 < p < 1 (default 0.9)")
-    p.add_argument('-f', '--format', choices=AGREE_FORMATS, default='table', metavar='FORMAT',
-                   help=f'output format: {", ".join(AGREE_FORMATS)} (default table)')
-    p.add_argument('-p', '--places', type=places, default=None,
-                   help='decimal places (default: 4 for table, tsv and markdown; every digit for csv and json)')
+    _table_options(p, 'with --runs: each query too')
     _evaluation_options(p)
     return p
 
 
-def _trust_options(p: argparse.ArgumentParser) -> None:
+def _trust_options(p: argparse.ArgumentParser, by_query: str | None = None) -> None:
     """The measures, the output and the evaluation options of the commands of :mod:`irmetrics.trust`."""
-    from ..rendering.records import FORMATS as RECORD_FORMATS
     _measures_option(p)
-    p.add_argument('-f', '--format', choices=RECORD_FORMATS, default='table', metavar='FORMAT',
-                   help=f'output format: {", ".join(RECORD_FORMATS)} (default table)')
-    p.add_argument('-p', '--places', type=places, default=None,
-                   help='decimal places (default: 4 for table, tsv and markdown; every digit for csv and json)')
+    _table_options(p, by_query)
     _evaluation_options(p)
+
+
+def _compared_runs(p: argparse.ArgumentParser) -> None:
+    """The runs of a command comparing two or more, and the seed of its random draws."""
+    p.add_argument('runs', nargs='*', metavar='RUN', help=f'two or more {RUN_FILES}')
+    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
 
 
 def discriminate_parser() -> argparse.ArgumentParser:
@@ -481,14 +477,12 @@ def discriminate_parser() -> argparse.ArgumentParser:
                             "runs significantly different, and the difference in means a pair needs to be "
                             "(see docs/checking.md).")
     _qrels_argument(p)
-    p.add_argument('runs', nargs='*', metavar='RUN', help="two or more run files, each PATH (named by its file's "
-                   "stem) or NAME=PATH")
+    _compared_runs(p)
     p.add_argument('--test', choices=POWER_TESTS, default='tukey', metavar='TEST',
                    help='tukey (randomised Tukey HSD over all runs, default) or bootstrap (paired bootstrap test of '
                         'each pair)')
     p.add_argument('--alpha', type=float, default=0.05, help='significance level (default 0.05)')
     p.add_argument('--resamples', type=int, default=1000, metavar='N', help='resamples B (default 1000)')
-    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
     p.add_argument('--by-pair', '--by_pair', dest='by_pair', action='store_true',
                    help='one row per pair of runs: difference, critical difference, p-value, significant')
     _trust_options(p)
@@ -501,14 +495,12 @@ def swap_rates_parser() -> argparse.ArgumentParser:
                             'queries, how often the second half orders a pair of runs the other way, by bins of '
                             'the difference on the first half (see docs/checking.md).')
     _qrels_argument(p)
-    p.add_argument('runs', nargs='*', metavar='RUN', help="two or more run files, each PATH (named by its file's "
-                   "stem) or NAME=PATH")
+    _compared_runs(p)
     p.add_argument('--trials', type=int, default=1000, metavar='N', help='random splits (default 1000)')
     p.add_argument('--size', type=int, default=None, metavar='N',
                    help='queries in each half (default: half of the queries)')
     p.add_argument('--bin-width', '--bin_width', dest='bin_width', type=float, default=0.01, metavar='W',
                    help='width of the bins of the difference on the first half (default 0.01)')
-    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
     _trust_options(p)
     return p
 
