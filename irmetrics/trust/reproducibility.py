@@ -70,11 +70,6 @@ class Reproducibility(Tabled):
         columns = [getattr(self, name) for name in COLUMNS[1:]]
         return [[str(m), *(float(c[j]) for c in columns)] for j, m in enumerate(self.measures)]
 
-    def to_pandas(self) -> Any:
-        """One row per measure, columns :data:`COLUMNS`."""
-        import pandas as pd
-        return pd.DataFrame(self.rows(), columns=list(COLUMNS))
-
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{measure: {column: value}}``."""
         return {row[0]: dict(zip(COLUMNS[1:], row[1:], strict=True)) for row in self.rows()}

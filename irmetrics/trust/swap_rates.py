@@ -75,11 +75,6 @@ class SwapRates(Tabled):
                  int(self.observations[j, k]), int(self.swaps[j, k]), float(rate[j, k])]
                 for j, m in enumerate(self.measures) for k in map(int, np.flatnonzero(self.observations[j]))]
 
-    def to_pandas(self) -> Any:
-        """One row per (measure, non-empty bin), columns :data:`COLUMNS`."""
-        import pandas as pd
-        return pd.DataFrame(self.rows(), columns=list(COLUMNS))
-
     def to_dict(self) -> dict[str, list[dict[str, Any]]]:
         """``{measure: [{low, high, pairs, swaps, swap_rate}, ...]}``, non-empty bins in order."""
         out: dict[str, list[dict[str, Any]]] = {str(m): [] for m in self.measures}

@@ -26,5 +26,10 @@ class Tabled(ABC):
         aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
         return render_records(self.COLUMNS, self.rows(), fmt, places, legend=self.legend())
 
+    def to_pandas(self) -> Any:
+        """The rows as a DataFrame, columns ``COLUMNS``."""
+        import pandas as pd
+        return pd.DataFrame(self.rows(), columns=list(self.COLUMNS))
+
     def __str__(self) -> str:
         return self.render()
