@@ -170,15 +170,14 @@ def _rbo(S: _Flat, L: _Flat, p: float, ties: str) -> tuple[float, float, float]:
             return _value(f, rows, d, ties) ** (1 if ties == 'w' else 2)
         return value
 
-    size_s = _depth_sums(S.top, S.full(ties), squared(S), ell)          # |S_d| ('w') or sum c_S^2 ('b')
-    size_l = _depth_sums(L.top, L.full(ties), squared(L), ell)
     seen = np.arange(ell) < s
-    if ties == 'w':
-        denominator = (np.where(seen, size_s, depth) + size_l) / 2
-    elif ties == 'a':
+    if ties == 'a':
         denominator = depth
     else:
-        denominator = np.sqrt(np.where(seen, size_s, depth)) * np.sqrt(size_l)
+        size_s = _depth_sums(S.top, fs, squared(S), ell)            # |S_d| ('w') or sum c_S^2 ('b')
+        size_l = _depth_sums(L.top, fl, squared(L), ell)
+        denominator = ((np.where(seen, size_s, depth) + size_l) / 2 if ties == 'w' else
+                       np.sqrt(np.where(seen, size_s, depth)) * np.sqrt(size_l))
     agreement = overlap / denominator
     a_s = agreement[s - 1]
     x_l = overlap[ell - 1]
