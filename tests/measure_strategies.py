@@ -51,11 +51,13 @@ def measures(draw, names):
 def check_round_trips(measure) -> None:
     """``measure`` reads back from its text, and from the trec_eval name it prints under (when it has one
     and no trec_eval invocation setting such as ``-l``: names leave those out).  trec_eval prints
-    recall levels with two decimals ("%3.2f"), so IPrec reads back at that precision."""
+    recall levels and Rprec multipliers with two decimals ("%3.2f"), so IPrec and Rprec_mult read back at
+    that precision."""
     again = parse_measure(repr(measure))
     assert again == measure and hash(again) == hash(measure) and repr(again) == repr(measure), again
     name = trec_output_name(measure)
     if name is None or any(p in measure.params for p in INVOCATION_PARAMS):
         return
-    expected = measure(recall=float(f'{measure["recall"]:.2f}')) if measure.name == 'IPrec' else measure
+    level = {'IPrec': 'recall', 'Rprec': 'mult'}.get(measure.name)
+    expected = measure(**{level: float(f'{measure[level]:.2f}')}) if level in measure.params else measure
     assert expected in parse_trec_measure(name), (measure, name)
