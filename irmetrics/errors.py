@@ -80,6 +80,11 @@ class InputError(IrmetricsError, ValueError):
         return type(self), (self.problem, self.source, self.line)
 
 
+class OutputError(IrmetricsError, OSError):
+    """A file irmetrics was asked to write cannot be written, or writing it would destroy something (one of
+    the inputs, a directory): the message names the path and the problem."""
+
+
 class DuplicateError(InputError):
     """The same (query, document) pair occurs more than once."""
 

@@ -17,6 +17,7 @@ import math
 from typing import Any, TextIO
 
 from ..api.run_names import named_runs
+from ..data.output_files import check_figure_path, check_output, save_figure
 from ..errors import InputError
 from ..rendering.records import render_records
 from ..trust import run_agreement, system_agreement
@@ -69,6 +70,9 @@ def _systems(args: argparse.Namespace) -> str:
                          f'{len(run_args)}: irmetrics agree QRELS RUN RUN... -m MEASURE')
     paths = named_runs(run_args)
     check_runs(list(paths.values()))
+    if args.plot:
+        check_output(args.plot, [qrels_path, args.qrels_b, *paths.values()], '--plot')
+        check_figure_path(args.plot)
     qrels_a = load_qrels(qrels_path, args.qrels_duplicates)
     qrels_b = None if args.qrels_b is None else load_qrels(args.qrels_b, args.qrels_duplicates)
     runs = {name: load_run(path, args.duplicates) for name, path in paths.items()}
@@ -76,7 +80,7 @@ def _systems(args: argparse.Namespace) -> str:
     result = system_agreement(runs, qrels_a, qrels_b, measures[0], measure_b=measures[1] if len(measures) > 1 else None,
                               p=args.p, ties=args.ties, provider=args.provider, labels=labels)
     if args.plot:
-        result.plot(by=args.plot_by).savefig(args.plot, dpi=150)
+        save_figure(result.plot(by=args.plot_by), args.plot, dpi=150)
     if args.format == 'json':
         return _json(result.to_dict())
     if args.systems:

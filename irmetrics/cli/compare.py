@@ -6,14 +6,12 @@ Runs are named as :mod:`irmetrics.api.run_names` says (``NAME=PATH``, else the f
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import tempfile
 from collections.abc import Sequence
 from typing import TextIO
 
 from ..api.run_names import find_run, named_runs
 from ..comparing import ComparisonError, compare, compare_slices
+from ..data.output_files import check_output, write_text
 from ..rendering.text import text_table
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
@@ -40,7 +38,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                               f'irmetrics compare QRELS RUN RUN... -m MEASURE')
     paths = named_runs(args.runs)
     check_runs(list(paths.values()))
-    check_output(args.output, [args.qrels, *paths.values()])
+    check_output(args.output, [args.qrels, args.slices, *paths.values()])
     twice = [path for i, path in enumerate(paths.values()) if path in list(paths.values())[:i]]
     if twice:
         raise ComparisonError(f'the run {twice[0]!r} is given twice: give each run once')
@@ -67,7 +65,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                 raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
             text += ''.join(ranks_text(comparison, m, args.places) for m in comparison.measures)
     if args.output is not None and args.output != '-':          # '-': standard output, as no --output
-        write_replacing(args.output, text)
+        write_text(args.output, text)
     else:
         out.write(text)
 
@@ -102,33 +100,3 @@ def read_slices(path: str) -> dict[str, str]:
             raise ComparisonError(f'{path}:{number}: expected QUERY_ID SLICE, found {len(fields)} fields: {line!r}')
         out[fields[0]] = fields[1]
     return out
-
-
-def check_output(path: str | None, inputs: Sequence[str]) -> None:
-    """``--output`` names a file, and none of the inputs (the same file, however it is named): the report
-    must never overwrite what it was computed from."""
-    if path is None or path == '-':
-        return
-    if not path.strip():
-        raise ComparisonError('--output needs a file name, got an empty one')
-    for given in inputs:
-        same = os.path.abspath(given) == os.path.abspath(path) or (
-            os.path.exists(given) and os.path.exists(path) and os.path.samefile(given, path))
-        if same:
-            raise ComparisonError(f'--output {path!r} is one of the inputs ({given!r}): writing it would destroy that '
-                             f'input; write the report to another file')
-
-
-def write_replacing(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory, renamed into place: an
-    interrupted or failed write leaves no half-written report (and the old file, if any, as it was)."""
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix='.irmetrics-',
-                                         suffix='.part')
-    try:
-        with os.fdopen(handle, 'w', encoding='utf-8') as f:
-            f.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise

@@ -9,12 +9,14 @@ import argparse
 from typing import TextIO
 
 from ..api.run_names import named_runs
+from ..data.output_files import check_output
 from ..rendering.records import render_records
 from ..trust import pool
 from .sources import load_qrels, load_run
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
+    check_output(args.output, [*named_runs(args.runs).values(), args.qrels], '-o')
     runs = {name: load_run(path, args.duplicates) for name, path in named_runs(args.runs).items()}
     qrels = load_qrels(args.qrels, args.qrels_duplicates) if args.qrels else None
     result = pool(runs, args.depth, qrels=qrels)

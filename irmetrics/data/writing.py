@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 from ..errors import InputError
 from .ids.arrow_ids import ArrowIds
+from .output_files import writing
 from .segments import ranges
 
 #: The bytes that end a TREC field or line (C's isspace), which no id written as TREC text may hold.
@@ -44,12 +45,15 @@ def qrels_table(qrels: Any) -> pa.Table:
 
 
 def write_parquet(table: pa.Table, path: str | os.PathLike) -> None:
+    """The table as a Parquet file, written as :mod:`.output_files` says (never over a link or a device)."""
     import pyarrow.parquet as pq
-    pq.write_table(table, os.fspath(path))
+    with writing(path) as into:
+        pq.write_table(table, into)
 
 
 def write_trec(table: pa.Table, path: str | os.PathLike, tag: str | None = None) -> None:
-    """The table as a TREC file: a run (``tag`` in the last field) or qrels, one line a row."""
+    """The table as a TREC file: a run (``tag`` in the last field) or qrels, one line a row, written as
+    :mod:`.output_files` says."""
     import pyarrow.csv as pa_csv
     ids = ['query_id', 'doc_id'] + (['iteration'] if tag is None else [])
     for column in ids:
@@ -62,8 +66,9 @@ def write_trec(table: pa.Table, path: str | os.PathLike, tag: str | None = None)
                    'score': pc.cast(table.column('score'), pa.string()), 'tag': pa.array(np.full(n, tag))}
     else:
         columns = {c: table.column(c) for c in ('query_id', 'iteration', 'doc_id', 'relevance')}
-    pa_csv.write_csv(pa.table(columns), os.fspath(path),
-                     pa_csv.WriteOptions(include_header=False, delimiter=' ', quoting_style='none'))
+    with writing(path) as into:
+        pa_csv.write_csv(pa.table(columns), into,
+                         pa_csv.WriteOptions(include_header=False, delimiter=' ', quoting_style='none'))
 
 
 def _strings(ids: Any) -> pa.Array:
