@@ -26,6 +26,7 @@ from .api.evaluator import Evaluator
 from .api.partitions import Partitions
 from .api.results import CalcResults, MeasureValues, Metric
 from .bridges import use_in_ir_measures
+from .data.arrays import Scores, TopK
 from .data.inputs import to_qrels, to_run
 from .data.items import Items
 from .data.qrels import Qrels
@@ -131,6 +132,6 @@ __all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'co
            'IrmetricsError', 'IrmetricsWarning', 'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError',
            'Metric', 'OptionError', 'OutputError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',
-           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'SlicedComparison', 'to_qrels', 'to_run',
+           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'Scores', 'TopK', 'SlicedComparison', 'to_qrels', 'to_run',
            'UnknownMeasureError', 'urisk', 'trisk', 'georisk',
            'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_TRUST, *_measure_names]

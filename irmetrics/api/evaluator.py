@@ -39,12 +39,11 @@ from ..errors import DuplicateError, InputError, MeasureError
 from ..providers import PROVIDERS
 from ..providers.base import Prepared
 from . import diagnostics
+from .array_runs import ArrayEvaluation
 from .results import CalcResults, Metric, QueryValues
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 
-#: a run given as arrays with more cells than this is evaluated in blocks of users of about this many cells
-ARRAY_BLOCK_CELLS = 1 << 20
 #: an Arrow table or polars DataFrame run with more rows than this, each query's rows together, is evaluated in
 #: blocks of complete queries of about this many rows
 TABLE_BLOCK_ROWS = 1 << 20
@@ -77,10 +76,13 @@ class Evaluator:
     """
 
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
-                 dialect: str | None = None, items: Items | None = None):
+                 dialect: str | None = None, items: Items | None = None, exclude: Any = None):
         """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning;
         ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`); ``items``: what is
-        known of the items (:class:`irmetrics.Items`: popularity, features), for the measures that read it."""
+        known of the items (:class:`irmetrics.Items`: popularity, features), for the measures that read it;
+        ``exclude``: a users x items matrix (dense or scipy.sparse, like the judgments) of the cells of a
+        run given as arrays that no ranking holds, the training interactions of a recommender as a rule
+        (the alternative to scoring them ``-inf``)."""
         self.strict = strict
         self.provider = provider
         with errors.strict(strict):
@@ -90,6 +92,8 @@ class Evaluator:
                 self.qrels = dataclasses.replace(self.qrels, items=items)
             _check_qrels(self.qrels, self.all_measures)
             _check_items(items, self.all_measures)
+            if items is not None and self.qrels.matrix_shape is not None:
+                items.check_catalogue(self.qrels.matrix_shape[1], 'the qrels array')
             diagnostics.check_levels(self.qrels, self.all_measures)
         #: the measures of one query's ranking: the columns of every per-query matrix
         self.measures = [m for m in self.all_measures if m.definition.scope == 'query']
@@ -101,7 +105,9 @@ class Evaluator:
         #: how deep a run given as arrays is ranked: the deepest cutoff when every measure reads its
         #: rankings only down to its cutoff (:attr:`Measure.depth`), else None (whole rankings)
         self.depth = max(depths) if depths and len(depths) == len(self.all_measures) else None
-        self._groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.all_measures, provider)]
+        #: (provider name, its measures) for each provider the measures go to
+        self.groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.all_measures, provider)]
+        self.arrays = ArrayEvaluation(self, exclude)
         self._plan: Plan | None = None
         self._native: Prepared | None = None
         self._query_ids: list[str] | None = None
@@ -118,7 +124,7 @@ class Evaluator:
         return {**self.__dict__, '_plan': None, '_native': None, '_query_ids': None, '_query_index': None}
 
     def _prepare(self, qrels: Qrels) -> Plan:
-        return [(name, ms, PROVIDERS.get(name).prepare(ms, qrels)) for name, ms in self._groups]
+        return [(name, ms, PROVIDERS.get(name).prepare(ms, qrels)) for name, ms in self.groups]
 
     @property
     def query_ids(self) -> list[str]:
@@ -174,12 +180,10 @@ class Evaluator:
                     return self.combine(map(self.calc_queries, blocks), f'run {kind_name(run)}')
             if is_array(run) or is_array_pair(run):
                 arrays = ArrayRun(run)
-                arrays.check_fits(self.qrels.matrix_shape)
-                if arrays.cells > ARRAY_BLOCK_CELLS and not self.run_measures:     # memory of a block, not a run
-                    parts = (self.calc_queries(part) for part in arrays.blocks(duplicates, self.depth,
-                                                                               ARRAY_BLOCK_CELLS))
-                    return self.combine(parts, arrays.source)
-                run = arrays.run(duplicates, self.depth)
+                self.arrays.check(arrays, 0, whole=True)
+                if not self.run_measures:                          # ranked and measured in blocks of users
+                    return self.combine(self.arrays.parts(arrays, duplicates), arrays.source)
+                run = arrays.run(duplicates, self.depth, exclude=self.arrays.exclude)
             try:
                 with reading_within(budget):
                     run = to_run(run, duplicates=duplicates, depth=self.depth)
@@ -270,10 +274,18 @@ class Evaluator:
 
     def _calc_subset(self, codes: np.ndarray, run: Run) -> QueryValues:
         """Values of the qrels queries ``codes`` (ascending) in ``run``, from an evaluator of just those queries."""
+        return QueryValues(codes.astype(np.int64), self.values_of(self.measures, codes, run))
+
+    def values_of(self, measures: list[Measure], codes: np.ndarray, run: Run) -> np.ndarray:
+        """The (query x measure) values of some of the per-query ``measures`` for the qrels queries ``codes``
+        (ascending) in ``run``, from engines prepared on just those queries."""
         if len(codes) == 0:
-            return QueryValues(codes.astype(np.int64), np.zeros((0, len(self.measures))))
+            return np.zeros((0, len(measures)))
         qrels = self.qrels.subset(codes)
-        return QueryValues(codes.astype(np.int64), _values(self.measures, self._prepare(qrels), qrels, run))
+        wanted = set(measures)
+        plan = [(name, mine, PROVIDERS.get(name).prepare(mine, qrels))
+                for name, ms in self.groups if (mine := [m for m in ms if m in wanted])]
+        return _values(measures, plan, qrels, run)
 
     # --- what the engines give beyond measures ---------------------------------------------------
     def relevance_strings(self, run: Any, depth: int, judged_only: bool = False) -> list[str]:
@@ -299,7 +311,7 @@ class Evaluator:
         return self._native
 
     def __repr__(self) -> str:
-        plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in self._groups)
+        plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in self.groups)
         return f'<Evaluator {plan} on {self.qrels!r}>'
 
 

@@ -1,46 +1,76 @@
 """Runs and judgments held as arrays, as recommender models and training loops hold them.
 
-* A run as a 2-D **integer** array (users x k): each row the item indices of one user in rank order,
-  rank 1 first; without scores the given order is the ranking, as if scored k, k-1, ..., 1.
 * A run as a 2-D **float** array (users x items): scores over the whole catalogue; the ranking is
-  chosen from them by trec_eval's rule (score descending, ties by document id descending).
-* A run as an ``(items, scores)`` pair of 2-D arrays of one shape: item indices and their scores.
+  chosen from them by trec_eval's rule (score descending, ties by document id descending), in the
+  array's own library and on its own device (:mod:`.top_ranking`).  A score of ``-inf`` is an item not
+  ranked (masked: a user's training items, as a rule); ``exclude=`` (judgments-shaped, :class:`Exclusions`)
+  masks cells without touching the array.
+* A run as a 2-D **integer** array (users x k): each row the item indices of one user in rank order,
+  rank 1 first; without scores the given order is the ranking, as if scored k, k-1, ..., 1.  When the
+  judgments are a matrix as wide as this array, the array reads two ways (item indices, or a score per
+  item): it is refused unless wrapped, :class:`TopK` or :class:`Scores`, which say which.
+* A run as an ``(items, scores)`` pair of 2-D arrays of one shape (or ``TopK(items, scores)``): item
+  indices and their scores (``-inf``: not ranked).
 * Judgments as a **dense** 2-D array (users x items), a non-zero entry the grade of a judged item
   (zero: unjudged), or a **scipy.sparse** matrix, whose stored entries are judgments (an explicit 0
   is judged non-relevant).
 
 Row ``i`` is the query whose id is the text of ``i``, column (or item index) ``j`` the document whose
 id is the text of ``j``: every result and every message reads as if the arrays had been written as
-TREC files, and gives the numbers that file gives.  Arrays that expose DLPack (torch tensors, JAX
-and CuPy arrays) are read without a copy on the CPU (``numpy.from_dlpack``).  Rows and columns
-become id columns of integers, which the id layer turns into their text.
+TREC files, and gives the numbers that file gives.  Score matrices stay in their library
+(:mod:`.array_library`: numpy, or torch on the CPU or a GPU; other DLPack arrays through one of those);
+top-k arrays and judgments are read to the host (``numpy.from_dlpack``), as they hold users x k cells.
 """
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from ..errors import DuplicateError, InputError
 from . import ids
+from .array_library import NUMPY, Library, dtype_kind, in_own_library, is_tensor
 from .ids.int_ids import DIGITS, IntIds, text_key
 from .qrels import LARGEST_GRADE, Qrels
 from .run import Run
 from .segments import offsets_of
+from .top_ranking import TopRanking, rank_top
 
-#: DLPack device types numpy reads in place: the CPU, and CUDA memory pinned for the host
-_CPU = 1
-_HOST = (_CPU, 3)
-#: cells of a score matrix ranked at once (blocks of rows bound the temporaries)
-_BLOCK_CELLS = 1 << 20
+
+class TopK:
+    """A run given as each user's top items in rank order: ``TopK(items)`` (users x k item indices, the
+    given order the ranking) or ``TopK(items, scores)`` (their scores rank them).  Says how to read an
+    integer array that could also be a score matrix (see the module docstring)."""
+
+    def __init__(self, items: Any, scores: Any = None):
+        self.items, self.scores = items, scores
+
+    def __repr__(self) -> str:
+        return f'TopK({_shape_text(self.items)}{", with scores" if self.scores is not None else ""})'
+
+
+class Scores:
+    """A run given as a users x items matrix of scores, whatever its element type: ``Scores(matrix)``
+    reads an integer matrix (ranks, counts) as scores, never as item indices."""
+
+    def __init__(self, matrix: Any):
+        self.matrix = matrix
+
+    def __repr__(self) -> str:
+        return f'Scores({_shape_text(self.matrix)})'
+
+
+def _shape_text(array: Any) -> str:
+    shape = getattr(array, 'shape', None)
+    return 'x'.join(map(str, shape)) if shape is not None else type(array).__name__
 
 
 def is_array(obj: Any) -> bool:
-    """A numpy array, a scipy.sparse matrix, or another array exposing DLPack (not a column of a table:
-    pandas, polars and Arrow objects are tables to irmetrics)."""
-    if isinstance(obj, np.ndarray) or _is_sparse(obj):
+    """A numpy array, a scipy.sparse matrix, another array exposing DLPack (not a column of a table:
+    pandas, polars and Arrow objects are tables to irmetrics), or an array said to be :class:`TopK` or
+    :class:`Scores`."""
+    if isinstance(obj, (np.ndarray, TopK, Scores)) or _is_sparse(obj) or is_tensor(obj):
         return True
     return not type(obj).__module__.startswith(('pandas', 'polars', 'pyarrow')) and hasattr(obj, '__dlpack__')
 
@@ -55,157 +85,228 @@ def run_from_arrays(obj: Any, duplicates: str = 'error', depth: int | None = Non
     return ArrayRun(obj).run(duplicates, depth)
 
 
-class ArrayRun:
-    """A run given as arrays, checked once, and ranked into :class:`Run` objects: whole, or in blocks of
-    whole users (so that a run of a million users is evaluated in memory proportional to a block).
+class Exclusions:
+    """Cells of a run left out of the rankings: a users x items matrix (dense: its non-zero entries; scipy.sparse:
+    its stored entries), as the training interactions of a recommender are, the alternative to scoring them
+    ``-inf``.  Row ``i`` is the user ``i`` of the whole run (a batch at an offset reads its rows)."""
 
-    Each row is ranked by trec_eval's rule on its own (a sort along the rows; in a score matrix only the
-    ``depth`` best of a row, chosen by ``np.partition``, when the measures read only the first ``depth``
-    of each ranking), and a run is built in ranked order: no id becomes text and no sort runs over the
-    whole run.  Integer and float32 arrays are widened a block at a time.
+    def __init__(self, obj: Any):
+        if _is_sparse(obj):
+            matrix = obj.tocsr()
+            matrix.sort_indices()
+            self.indptr, self.indices = matrix.indptr.astype(np.int64), matrix.indices.astype(np.int64)
+        else:
+            dense = _host_matrix(obj, 'exclude')
+            rows, cols = np.nonzero(dense)
+            self.indptr = offsets_of(rows, dense.shape[0]).astype(np.int64)
+            self.indices = cols.astype(np.int64)
+        self.shape = (int(obj.shape[0]), int(obj.shape[1]))
+
+    def cells(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        """(row within the block, item) of the excluded cells of users ``first .. last - 1``."""
+        first, last = min(first, self.shape[0]), min(last, self.shape[0])
+        lo, hi = self.indptr[first], self.indptr[last]
+        rows = np.repeat(np.arange(last - first, dtype=np.int64), np.diff(self.indptr[first:last + 1]))
+        return rows, self.indices[lo:hi]
+
+    def check_fits(self, run_shape: tuple[int, int], offset: int, catalogue: bool, source: str) -> None:
+        """That the run's users (from ``offset``) are rows of this matrix, and (``catalogue``: a score
+        matrix) its items its columns."""
+        users, width = run_shape
+        if offset + users > self.shape[0]:
+            raise InputError(f'the run holds users {offset} to {offset + users - 1}, and exclude= has '
+                             f'{self.shape[0]} users (rows)', source)
+        if catalogue and width != self.shape[1]:
+            raise InputError(f'the run scores {width} items (columns) and exclude= has {self.shape[1]}: column j '
+                             f'of both must be the same item', source)
+
+
+class ArrayRun:
+    """A run given as arrays, checked once, ranked in blocks of users (so that memory follows a block).
+
+    A score matrix stays in its library (``library``) and is ranked there, only the top ``depth`` of each
+    row when the measures read no deeper (:meth:`top`); top-k arrays are read to the host.  :meth:`run`
+    gives a block as a :class:`Run`, in ranked order, without ids becoming text or a sort of the run.
     """
 
     def __init__(self, obj: Any):
-        self.items: np.ndarray | None
-        self.scores: np.ndarray | None
+        self.items: np.ndarray | None = None          # top-k item indices (host)
+        self.given: np.ndarray | None = None          # their scores, when given (host)
+        self.matrix: Any = None                       # a score matrix, in its library
+        self.library: Library = NUMPY
+        self.wrapped = isinstance(obj, (TopK, Scores))
+        if isinstance(obj, TopK):
+            obj = obj.items if obj.scores is None else (obj.items, obj.scores)
+            self._read_top(obj, forced=True)
+        elif isinstance(obj, Scores):
+            self._read_scores(obj.matrix)
+        else:
+            self._read_top(obj, forced=False)
+        held: Any = self.items if self.items is not None else self.matrix
+        self.shape: tuple[int, int] = (int(held.shape[0]), int(held.shape[1]))
+
+    def _read_top(self, obj: Any, forced: bool) -> None:
         if is_array_pair(obj):
             self.source = 'run arrays'
-            items, scores = (_matrix(a, name) for a, name in zip(obj, ('run items', 'run scores'), strict=True))
+            items, scores = (_host_matrix(a, name) for a, name in zip(obj, ('run items', 'run scores'), strict=True))
             if items.shape != scores.shape:
                 raise InputError(f'the items {items.shape} and scores {scores.shape} of a run have different '
                                  f'shapes', self.source)
-            self.items, self.scores = _indices(items, 'run items'), _scores(scores, 'run scores')
-        else:
-            self.source = 'run array'
-            matrix = _matrix(obj, self.source)
-            if matrix.dtype.kind in 'iu':
-                self.items, self.scores = _indices(matrix, self.source), None
-            else:
-                self.items, self.scores = None, _scores(matrix, self.source)
-        self.shape: tuple[int, int] = (self.items if self.items is not None else matrix).shape
-
-    def run(self, duplicates: str = 'error', depth: int | None = None, first: int = 0,
-            last: int | None = None) -> Run:
-        """The run of users ``first`` to ``last`` (all by default), their ids those of the whole array."""
-        last = self.shape[0] if last is None else last
-        if self.items is None:
-            assert self.scores is not None
-            items, scores = _rank_scores(self.scores[first:last], depth)
-            return _ranked_run(items, scores, self.source, None, first)
-        items = self.items[first:last]
-        if self.scores is None:
-            scores = np.broadcast_to(np.arange(self.shape[1], 0, -1, dtype=np.float64), items.shape)
-        else:
-            scores = self.scores[first:last]
-        repeated = _repeated(items)
-        if repeated is not None:
-            return _resolved(items, scores, repeated, self.source, duplicates, depth, first)
-        if self.scores is not None:                       # score descending, then item id descending
-            order = np.lexsort((-text_key(items.astype(np.int64)), -scores.astype(np.float64)), axis=1)
-            items, scores = np.take_along_axis(items, order, axis=1), np.take_along_axis(scores, order, axis=1)
-        return _ranked_run(items, scores, self.source, depth, first)
-
-    def blocks(self, duplicates: str, depth: int | None, cells: int) -> Iterator[Run]:
-        """The runs of consecutive blocks of users, about ``cells`` array cells each."""
-        rows = max(1, cells // max(self.shape[1], 1))
-        for first in range(0, self.shape[0], rows):
-            yield self.run(duplicates, depth, first, min(first + rows, self.shape[0]))
-
-    def check_fits(self, shape: tuple[int, int] | None) -> None:
-        """That this run fits judgments given as a users x items matrix of ``shape`` (None: not a matrix):
-        as many users (row ``i`` of both is one user), and items within the matrix's columns."""
-        if shape is None:
+            self.items, self.given = _indices(items, 'run items'), _given_scores(scores, 'run scores')
             return
-        users, catalogue = shape
-        if self.shape[0] != users:
-            raise InputError(f'the run has {self.shape[0]} users (rows) and the qrels array {users}: row i of '
-                             f'both must be the same user', self.source)
-        if self.items is None and self.shape[1] != catalogue:
-            raise InputError(f'the run scores {self.shape[1]} items (columns) and the qrels array has {catalogue}: '
-                             f'column j of both must be the same item', self.source)
-        if self.items is not None and self.items.size and int(self.items.max()) >= catalogue:
-            row, column = (int(i) for i in np.argwhere(self.items >= catalogue)[0])
-            raise InputError(f'item index {int(self.items[row, column])} at row {row}, column {column} is out of '
-                             f'range: the qrels array has {catalogue} items (columns)', self.source)
+        self.source = 'run array'
+        if forced:
+            self.items = _indices(_host_matrix(obj, self.source), self.source)
+            return
+        kind = dtype_kind(obj) if is_tensor(obj) or isinstance(obj, np.ndarray) else None
+        if kind in ('i', 'u'):
+            self.items = _indices(_host_matrix(obj, self.source), self.source)
+        else:
+            self._read_scores(obj)
+
+    def _read_scores(self, obj: Any) -> None:
+        self.source = 'run array'
+        if _is_sparse(obj):
+            raise InputError('a sparse matrix is read as judgments; give the run as a dense array', self.source)
+        matrix, self.library = in_own_library(obj, self.source)
+        _check_shape(matrix, self.source)
+        kind = dtype_kind(matrix)
+        if kind not in 'iufb' or kind == '':
+            raise InputError(f'expected numbers, got an array of {matrix.dtype}', self.source)
+        self.matrix = matrix
+
+    @property
+    def is_scores(self) -> bool:
+        return self.matrix is not None
 
     @property
     def cells(self) -> int:
         return self.shape[0] * self.shape[1]
 
+    def top(self, first: int, last: int, depth: int | None, exclude: Exclusions | None = None,
+            offset: int = 0) -> TopRanking | None:
+        """The top ``depth`` (all: None) of users ``first .. last - 1`` in trec_eval's order, in the array's
+        library; None where a row of a top-k array repeats an item (:meth:`run` resolves it).  ``offset``:
+        the user of row 0 (a batch of a larger run), for ``exclude`` and messages."""
+        if self.matrix is not None:
+            masked = None if exclude is None else (lambda lo, hi: exclude.cells(offset + first + lo,
+                                                                                 offset + first + hi))
+            k = self.shape[1] if depth is None else depth
+            return rank_top(self.matrix[first:last], k, self.library, offset + first, self.source, masked)
+        items = self._top_items()[first:last]
+        if _repeated(items) is not None:
+            return None
+        scores = (np.broadcast_to(np.arange(self.shape[1], 0, -1, dtype=np.float64), items.shape)
+                  if self.given is None else self.given[first:last])
+        ranked = np.ones(items.shape, dtype=bool) if self.given is None else scores > -np.inf
+        if exclude is not None:
+            ranked &= ~_excluded(items, exclude, offset + first)
+        if self.given is not None or exclude is not None:    # score descending, then item id descending
+            order = np.lexsort((-text_key(items.astype(np.int64)), -scores.astype(np.float64), ~ranked), axis=1)
+            items, scores, ranked = (np.take_along_axis(a, order, axis=1) for a in (items, scores, ranked))
+        k = items.shape[1] if depth is None else min(depth, items.shape[1])
+        items, scores, ranked = items[:, :k], scores[:, :k], ranked[:, :k]
+        return TopRanking(np.where(ranked, items, -1).astype(np.int64), np.where(ranked, scores, -np.inf),
+                          ranked.sum(axis=1))
 
-def _rank_scores(scores: np.ndarray, depth: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """The items of each row of a score matrix in trec_eval order (score descending, ties by item id
-    descending as text), the first ``depth`` of them when given, and their scores.
+    def _top_items(self) -> np.ndarray:
+        if self.items is None:
+            raise TypeError('a score matrix has no top-k items')
+        return self.items
 
-    The columns are first put in the order that breaks ties (:func:`.ids.int_ids.text_key`
-    descending), so a stable sort by score alone applies the whole rule.  With a ``depth`` below the
-    catalogue, the ``depth`` best of each row are chosen by ``np.partition`` (the items tied with the
-    last one chosen in tie order) and only they are sorted.  Rows are ranked in blocks, so temporaries
-    stay a bounded multiple of a block.
-    """
-    n_users, n_items = scores.shape
-    tie_order = np.argsort(-text_key(np.arange(n_items, dtype=np.int64)), kind='stable')
-    k = n_items if depth is None else min(depth, n_items)
-    items = np.empty((n_users, k), dtype=np.int64)
-    ranked = np.empty((n_users, k), dtype=np.float64)
-    rows = max(1, _BLOCK_CELLS // max(n_items, 1))
-    for lo in range(0, n_users, rows):
-        block = scores[lo:lo + rows]
-        negated = -block[:, tie_order]
-        if k < n_items:
-            columns = _best_columns(negated, k)
-            negated = np.take_along_axis(negated, columns, axis=1)
-        else:
-            columns = None
-        within = np.argsort(negated, axis=1, kind='stable')
-        chosen = within if columns is None else np.take_along_axis(columns, within, axis=1)
-        items[lo:lo + rows] = tie_order[chosen]
-        ranked[lo:lo + rows] = np.take_along_axis(block, items[lo:lo + rows], axis=1)
-    return items, ranked
+    def run(self, duplicates: str = 'error', depth: int | None = None, first: int = 0, last: int | None = None,
+            exclude: Exclusions | None = None, offset: int = 0) -> Run:
+        """The run of users ``first`` to ``last`` (all by default), their ids those of the whole run
+        (row ``i`` is the user ``offset + i``)."""
+        last = self.shape[0] if last is None else last
+        top = self.top(first, last, depth, exclude, offset)
+        if top is None:
+            items = self._top_items()[first:last]
+            repeated = _repeated(items)
+            assert repeated is not None                   # top is None only when a row repeats an item
+            row, column, later = repeated
+            if duplicates == 'error':
+                raise DuplicateError(f'item {int(items[row, column])} appears twice in row {offset + first + row} '
+                                     f'(columns {column} and {later}), as a document twice in a TREC run, which '
+                                     f'trec_eval refuses: pass duplicates="first", "last" or "max" to keep one',
+                                     self.source)
+            return self._resolved(first, last, duplicates, depth, exclude, offset)
+        return host_run(top, self.library, self.source, offset + first)
+
+    def _resolved(self, first: int, last: int, duplicates: str, depth: int | None, exclude: Exclusions | None,
+                  offset: int) -> Run:
+        """The run of rows where an item appears twice, the ``duplicates`` policy applied as to a long table."""
+        items = self._top_items()[first:last]
+        scores = (np.broadcast_to(np.arange(self.shape[1], 0, -1, dtype=np.float64), items.shape)
+                  if self.given is None else self.given[first:last])
+        keep = scores > -np.inf
+        if exclude is not None:
+            keep &= ~_excluded(items, exclude, offset + first)
+        users = np.repeat(np.arange(offset + first, offset + last, dtype=np.int64), items.shape[1])
+        run = Run.from_columns(users[keep.ravel()], items.astype(np.int64)[keep],
+                               np.ascontiguousarray(scores)[keep], source=self.source, duplicates=duplicates)
+        return run.top(depth) if depth else run
+
+    def check_fits(self, shape: tuple[int, int] | None, offset: int = 0, whole: bool = True) -> None:
+        """That this run fits judgments given as a users x items matrix of ``shape`` (None: not a matrix):
+        its users rows of the matrix (``whole``: all of them, row ``i`` of both one user; else from row
+        ``offset``), and its items within the matrix's columns (a score matrix: exactly its columns).  An
+        integer array as wide as the matrix reads two ways, and is refused unless wrapped."""
+        if shape is None:
+            return
+        users, catalogue = shape
+        if whole and self.shape[0] != users:
+            raise InputError(f'the run has {self.shape[0]} users (rows) and the qrels array {users}: row i of '
+                             f'both must be the same user', self.source)
+        if not whole and offset + self.shape[0] > users:
+            raise InputError(f'the batch holds users {offset} to {offset + self.shape[0] - 1} (offset {offset}, '
+                             f'{self.shape[0]} rows) and the qrels array has {users} users (rows)', self.source)
+        if self.matrix is not None and self.shape[1] != catalogue:
+            raise InputError(f'the run scores {self.shape[1]} items (columns) and the qrels array has {catalogue}: '
+                             f'column j of both must be the same item', self.source)
+        if self.items is None:
+            return
+        if not self.wrapped and self.given is None and self.shape[1] == catalogue:
+            raise InputError(f'a 2-D integer array as wide as the catalogue ({catalogue} columns) reads two ways: as '
+                             f"each user's top {catalogue} item indices in rank order, or as a score for each of the "
+                             f'{catalogue} items; say which: irmetrics.TopK(array) or irmetrics.Scores(array)',
+                             self.source)
+        if self.items.size and int(self.items.max()) >= catalogue:
+            row, column = (int(i) for i in np.argwhere(self.items >= catalogue)[0])
+            raise InputError(f'item index {int(self.items[row, column])} at row {offset + row}, column {column} is '
+                             f'out of range: the qrels array has {catalogue} items (columns)', self.source)
 
 
-def _best_columns(negated: np.ndarray, k: int) -> np.ndarray:
-    """Per row, the columns (ascending) of the ``k`` smallest values; among values equal to the k-th
-    smallest, the leftmost (the columns are in tie order)."""
-    kth = np.partition(negated, k - 1, axis=1)[:, k - 1:k]
-    keep = negated < kth
-    at = negated == kth
-    need = k - keep.sum(axis=1)
-    partial = np.flatnonzero(at.sum(axis=1) > need)          # rows where only some of the tied values fit
-    keep |= at
-    if len(partial):
-        keep[partial] &= ~at[partial] | (np.cumsum(at[partial], axis=1) <= need[partial, None])
-    return np.nonzero(keep)[1].reshape(len(negated), k)
-
-
-def _ranked_run(items: np.ndarray, scores: np.ndarray, source: str, depth: int | None, first: int) -> Run:
-    """The run of rows already in ranked order (no item twice in a row), cut at ``depth``; row ``i`` is
-    the user ``first + i``."""
+def host_run(top: TopRanking, library: Library, source: str, first: int) -> Run:
+    """The :class:`Run` of a top ranking (rows in ranked order, no item twice in a row), on the host; row
+    ``i`` is the user ``first + i``, and a row that ranks nothing is not in the run."""
+    items, scores, lengths = (library.to_host(a) for a in top)
     n_users, k = items.shape
-    if depth is not None and 0 < depth < k:
-        items, scores, k = items[:, :depth], scores[:, :depth], depth
-    if k == 0:
+    if k == 0 or not lengths.any():
         return Run.from_columns([], [], [], source=source)
-    n = n_users * k
-    return Run(IntIds(np.arange(first, first + n_users, dtype=np.int64)),
-               np.repeat(np.arange(n_users, dtype=np.int32), k), IntIds(items.astype(np.int64).ravel()),
-               np.ascontiguousarray(scores, dtype=np.float64).ravel(), np.arange(n, dtype=np.int64),
-               np.arange(0, n + 1, k, dtype=np.int64), source)
+    present = np.flatnonzero(lengths > 0)
+    if len(present) == n_users and bool((lengths == k).all()):
+        doc, score, sizes = items.ravel(), scores.ravel(), np.full(n_users, k, dtype=np.int64)
+    else:
+        inside = np.arange(k) < lengths[:, None]
+        doc, score, sizes = items[inside], scores[inside], lengths[present]
+    n = int(sizes.sum())
+    qidx = np.repeat(np.arange(len(present), dtype=np.int32), sizes)
+    return Run(IntIds(first + present.astype(np.int64)), qidx, IntIds(doc.astype(np.int64)),
+               np.ascontiguousarray(score, dtype=np.float64), np.arange(n, dtype=np.int64),
+               np.concatenate(([0], np.cumsum(sizes))).astype(np.int64), source)
 
 
-def _resolved(items: np.ndarray, scores: np.ndarray, repeated: tuple[int, int, int], source: str, duplicates: str,
-              depth: int | None, first: int) -> Run:
-    """The run of rows where an item appears twice (``repeated``: its row and columns), as a document
-    twice in a TREC run: an error, or the ``duplicates`` policy applied as to a long table."""
-    if duplicates == 'error':
-        row, column, later = repeated
-        raise DuplicateError(f'item {int(items[row, column])} appears twice in row {first + row} (columns {column} '
-                             f'and {later}), as a document twice in a TREC run, which trec_eval refuses: pass '
-                             f'duplicates="first", "last" or "max" to keep one', source)
-    users = np.repeat(np.arange(first, first + items.shape[0], dtype=np.int64), items.shape[1])
-    run = Run.from_columns(users, items.astype(np.int64).ravel(), np.ascontiguousarray(scores).ravel(),
-                           source=source, duplicates=duplicates)
-    return run.top(depth) if depth else run
+def _excluded(items: np.ndarray, exclude: Exclusions, first: int) -> np.ndarray:
+    """Which cells of a block of top-k rows (users from ``first``) hold an excluded item."""
+    rows, cols = exclude.cells(first, first + items.shape[0])
+    if len(rows) == 0:
+        return np.zeros(items.shape, dtype=bool)
+    width = int(max(cols.max(), items.max(initial=0))) + 1
+    keys = np.sort(rows * width + cols)
+    cells = np.arange(items.shape[0], dtype=np.int64)[:, None] * width + items
+    at = np.minimum(np.searchsorted(keys, cells), len(keys) - 1)
+    return keys[at] == cells
 
 
 def _repeated(items: np.ndarray) -> tuple[int, int, int] | None:
@@ -236,7 +337,7 @@ def qrels_from_matrix(obj: Any, duplicates: str = 'error') -> Qrels:
         shape = (int(obj.shape[0]), int(obj.shape[1]))
         ordered = obj.format == 'csr' and bool(obj.has_canonical_format)    # rows, then columns; no cell twice
     else:
-        matrix = _matrix(obj, 'qrels array')
+        matrix = _host_matrix(obj, 'qrels array')
         shape = (int(matrix.shape[0]), int(matrix.shape[1]))
         users, items = np.nonzero(matrix)
         grades = matrix[users, items]
@@ -271,34 +372,22 @@ def qrels_from_matrix(obj: Any, duplicates: str = 'error') -> Qrels:
                  offsets_of(qidx, len(query_ids)), 'qrels array', matrix_shape=shape)
 
 
-def _matrix(obj: Any, name: str) -> np.ndarray:
-    """``obj`` as a 2-D numpy array (on the CPU), or an error naming ``name``."""
+def _host_matrix(obj: Any, name: str) -> np.ndarray:
+    """``obj`` as a 2-D numpy array on the host (an array on a GPU copied), or an error naming ``name``."""
     if _is_sparse(obj):
         raise InputError('a sparse matrix is read as judgments; give the run as a dense array', name)
-    array = obj if isinstance(obj, np.ndarray) else _from_dlpack(obj, name)
-    if array.ndim != 2:
-        raise InputError(f'expected a 2-D array (users x items), got {array.ndim} dimension(s) of shape '
-                         f'{array.shape}', name)
+    array, library = in_own_library(obj, name)
+    array = library.to_host(array)
+    _check_shape(array, name)
     if array.dtype.kind not in 'iufb':
         raise InputError(f'expected numbers, got an array of {array.dtype}', name)
     return array
 
 
-def _from_dlpack(obj: Any, name: str) -> np.ndarray:
-    """An array exposing DLPack as numpy: a view of an array on the CPU; an array on another device (a
-    GPU) copied to the CPU through DLPack.  A torch tensor that requires gradients is read detached
-    (its values, not its graph)."""
-    detach = getattr(obj, 'detach', None)
-    if callable(detach) and getattr(obj, 'requires_grad', False):
-        obj = detach()
-    device = obj.__dlpack_device__()[0] if hasattr(obj, '__dlpack_device__') else _CPU
-    try:
-        return np.from_dlpack(obj) if device in _HOST else np.from_dlpack(obj, device='cpu')
-    except (RuntimeError, TypeError, BufferError, ValueError) as ex:
-        problem = ('read the array' if device in _HOST else
-                   f'copy the array from its device (DLPack type {device}) to the CPU')
-        raise InputError(f'cannot {problem} ({ex}); give a CPU array of integers or floats (a torch tensor: '
-                         f'.cpu(), and .float() for bfloat16)', name) from None
+def _check_shape(array: Any, name: str) -> None:
+    if array.ndim != 2:
+        raise InputError(f'expected a 2-D array (users x items), got {array.ndim} dimension(s) of shape '
+                         f'{tuple(array.shape)}', name)
 
 
 def _indices(items: np.ndarray, name: str) -> np.ndarray:
@@ -316,15 +405,14 @@ def _indices(items: np.ndarray, name: str) -> np.ndarray:
     return items
 
 
-def _scores(scores: np.ndarray, name: str) -> np.ndarray:
-    """Scores checked to be finite numbers, not copied (booleans become 0.0 and 1.0)."""
-    if scores.dtype.kind == 'b':
-        return scores.astype(np.float64)
-    bad = np.argwhere(~np.isfinite(scores))
+def _given_scores(scores: np.ndarray, name: str) -> np.ndarray:
+    """The scores of top-k items, checked (finite, or -inf for an item not ranked), as float64."""
+    scores = scores.astype(np.float64, copy=False)
+    bad = np.argwhere(np.isnan(scores) | (scores == np.inf))
     if len(bad):
         row, column = (int(i) for i in bad[0])
-        raise InputError(f'the score {scores[row, column].item()!r} at row {row}, column {column} is not a '
-                         f'finite number', name)
+        raise InputError(f'the score {scores[row, column].item()!r} at row {row}, column {column} is not a number '
+                         f'a ranking can use: scores are finite, or -inf for an item not ranked (masked)', name)
     return scores
 
 

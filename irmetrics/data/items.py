@@ -37,6 +37,8 @@ class ItemValues:
             bad = int(np.flatnonzero((~np.isfinite(array.reshape(len(array), -1))).any(axis=1))[0])
             raise InputError(f'{what}: the value of item {self._name(keys, bad)!r} is not a finite number', 'items')
         self.values = array
+        #: whether the values are keyed by item id (a dict, a pandas Series), not by position in an array
+        self.keyed = keys is not None
         self.ids: Ids = ids.column(np.arange(len(array)) if keys is None else keys)
 
     @staticmethod
@@ -81,6 +83,19 @@ class Items:
         if self.distances is not None and (self.distances.values.ndim != 2 or
                                            self.distances.values.shape[0] != self.distances.values.shape[1]):
             raise InputError('distances: expected a square array (items x items)', 'items')
+
+    def check_catalogue(self, size: int, what: str) -> None:
+        """That every attribute given as an array (not keyed by item id) has a row per item of a catalogue of
+        ``size`` items (``what`` says where that size comes from): a shorter array would describe another
+        catalogue."""
+        for name in ('popularity', 'features', 'distances'):
+            values: ItemValues | None = getattr(self, name)
+            if values is not None and values.keyed is False and len(values.values) != size:
+                raise InputError(f'{name}: an array of {len(values.values)} items, and {what} {size} items: give a '
+                                 f'value for each item of the catalogue (row j is the item j), or a dict or pandas '
+                                 f'Series keyed by item id', 'items')
+        if self.distances is not None and self.distances.keyed is False and self.distances.values.shape[1] != size:
+            raise InputError(f'distances: {self.distances.values.shape[1]} columns, and {what} {size} items', 'items')
 
     def has(self, attribute: str) -> bool:
         """Whether the items hold ``attribute``: 'popularity', 'users' or 'features' (features or distances)."""

@@ -89,7 +89,7 @@ def test_sparse_judgments_keep_explicit_zeros_as_judged(data):
 
 
 def test_ids_are_the_text_of_the_indices():
-    results = irm.calc(['P@1'], np.array([[0, 1], [1, 0]]), np.array([[1, 0], [0, 1]]))
+    results = irm.calc(['P@1'], np.array([[0, 1], [1, 0]]), irm.TopK(np.array([[1, 0], [0, 1]])))
     assert results.query_ids == ['0', '1'] and results.aggregated[irm.P @ 1] == 1.0
 
 
@@ -113,7 +113,7 @@ def test_arrays_exposing_dlpack_are_read_without_numpy(data):
 
 @pytest.mark.parametrize('run, message', [
     (np.zeros((2, 3, 4)), 'expected a 2-D array'),
-    (np.array([[0.5, np.nan]]), 'the score nan at row 0, column 1 is not a finite number'),
+    (np.array([[0.5, np.nan]]), 'the score nan at row 0, column 1 is not a number a ranking can use'),
     (np.array([[1, -1]]), 'item index -1 at row 0, column 1'),
     ((np.array([[1, 2]]), np.array([[1.0]])), 'different shapes'),
     (sp.csr_matrix(np.eye(2)), 'give the run as a dense array'),
@@ -177,7 +177,6 @@ def test_an_array_on_a_device_is_copied_to_the_cpu_or_refused_with_a_hint(data):
 
 @pytest.mark.parametrize('kind', ['scores', 'top-k', 'pair', 'top-k with repeats'])
 def test_a_large_array_run_evaluated_in_blocks_of_users_gives_the_numbers_of_the_whole(monkeypatch, data, kind):
-    from irmetrics.api import evaluator
     grades, scores = data
     rng = np.random.default_rng(3)
     top = np.stack([rng.permutation(scores.shape[1])[:12] for _ in range(scores.shape[0])])
@@ -186,17 +185,24 @@ def test_a_large_array_run_evaluated_in_blocks_of_users_gives_the_numbers_of_the
     measures = ['nDCG@10', 'P@5', 'RR', 'NumRet', 'R@3']                  # RR, NumRet: whole rankings
     for chosen in (measures, measures[:2]):                                # ... and ranked 10 deep
         whole = irm.calc(chosen, grades, run, duplicates='first')
-        monkeypatch.setattr(evaluator, 'ARRAY_BLOCK_CELLS', 7 * run_width(run))      # blocks of 7 users
+        in_blocks_of_seven(monkeypatch, irm.evaluator(chosen, grades).depth or run_width(run))
         blocks = irm.calc(chosen, grades, run, duplicates='first')
         monkeypatch.undo()
         assert blocks.query_ids == whole.query_ids
         np.testing.assert_array_equal(blocks.values, whole.values)
     if kind == 'top-k with repeats':
-        monkeypatch.setattr(evaluator, 'ARRAY_BLOCK_CELLS', 7 * run_width(run))
+        in_blocks_of_seven(monkeypatch, run_width(run))
         with pytest.raises(DuplicateError, match=r'run array: item \d+ appears twice in row (\d+)') as info:
             irm.calc(measures, grades, run)
         first_row = int(np.flatnonzero([len(set(r)) < len(r) for r in run.tolist()])[0])
         assert f'row {first_row} ' in str(info.value)                      # the row of the whole array
+
+
+def in_blocks_of_seven(monkeypatch, width):
+    """Arrays ranked and evaluated in blocks of 7 users (rows of ``width`` cells)."""
+    from irmetrics.api import array_runs
+    monkeypatch.setattr(array_runs, 'TOP_BLOCK_CELLS', 7 * width)
+    monkeypatch.setattr(array_runs, 'WHOLE_BLOCK_CELLS', 7 * width)
 
 
 def run_width(run):

@@ -161,6 +161,8 @@ def test_what_the_items_lack_is_an_error_naming_it():
     once = irm.calc(["Novelty(unseen='once')@3"], GRADES, TOP, items=sparse).values[:, 0]
     assert once.tolist() == pytest.approx([(np.log2(4 / 3) * 2 + 2) / 3, (2 + np.log2(4 / 3) + 2) / 3])   # '2' once
     with pytest.raises(MeasureError, match=r"item '5' has no features"):
+        irm.calc(['ILD@3'], GRADES, TOP, items=irm.Items(features=dict(enumerate(FEATURES[:5]))))
+    with pytest.raises(irm.InputError, match=r'features: an array of 5 items, and the qrels array 6 items'):
         irm.calc(['ILD@3'], GRADES, TOP, items=irm.Items(features=FEATURES[:5]))
     with pytest.raises(MeasureError, match=r"item '3' has a zero feature vector"):
         irm.calc(['ILD@3'], GRADES, TOP, items=irm.Items(features=FEATURES * [[1], [1], [1], [0], [1], [1]]))
@@ -197,6 +199,6 @@ def test_runs_are_compared_on_the_measures_beyond_accuracy_given_the_items():
 def test_the_head_is_ceil_of_its_share_of_the_items_without_rounding_errors():
     """0.2 * 30 is 6.000000000000001 in floating point: the head is still 6 items, not 7."""
     popularity = np.arange(30, 0, -1)                                     # item j has 30 - j interactions
-    top = np.arange(30)[None, :]
+    top = irm.TopK(np.arange(30)[None, :])
     share = irm.calc(['TailShare@30'], np.ones((1, 30), dtype=int), top, items=irm.Items(popularity)).values[0, 0]
     assert share == 24 / 30

@@ -158,3 +158,13 @@ class IntIds(Ids):
 
     def _less(self, other: IntIds) -> np.ndarray:
         return text_key(self.values) < text_key(other.values)
+
+
+def numbers_of(ids: Ids) -> np.ndarray:
+    """The number each id is the decimal text of (``'7'`` -> 7), -1 for an id that is no such text (``'07'``,
+    ``'d7'``, a number of more than :data:`DIGITS` digits): the row or item index an id names in an array."""
+    if isinstance(ids, IntIds):
+        return ids.values
+    texts = ids.to_list()
+    return np.fromiter((int(t) if t.isascii() and t.isdigit() and len(t) <= DIGITS and (t == '0' or t[0] != '0')
+                        else -1 for t in texts), dtype=np.int64, count=len(texts))

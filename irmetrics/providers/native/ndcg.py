@@ -55,13 +55,13 @@ def ideal_dcg(index: QrelsIndex, gains: tuple | None, cutoff: float, exp: bool =
     return index.cached(('ideal_dcg', gains, cutoff, exp), compute)
 
 
-def _form(measure: Measure) -> tuple[tuple | None, bool]:
+def dcg_form(measure: Measure) -> tuple[tuple | None, bool]:
     gains = measure['gains'] if isinstance(measure['gains'], tuple) else None
     return gains, measure['dcg'] == 'exp-log2'
 
 
 def _dcg(measure: Measure, t: RankedTable) -> np.ndarray:
-    gains, exp = _form(measure)
+    gains, exp = dcg_form(measure)
     ranked = t.rank_in(measure['judged_only']) >= 0
     return sum_within(t, ranked, gain_of(t.grade[ranked], gains, exp), discount, cutoff_of(measure),
                       measure['judged_only'], expects(measure))
@@ -69,7 +69,7 @@ def _dcg(measure: Measure, t: RankedTable) -> np.ndarray:
 
 @kernel(nDCG)
 def ndcg(measure: Measure, t: RankedTable):
-    gains, exp = _form(measure)
+    gains, exp = dcg_form(measure)
     return safe_divide(_dcg(measure, t), ideal_dcg(t.index, gains, cutoff_of(measure), exp))
 
 
@@ -80,7 +80,7 @@ def dcg(measure: Measure, t: RankedTable):
 
 @kernel(IDCG)
 def idcg(measure: Measure, t: RankedTable):
-    gains, exp = _form(measure)
+    gains, exp = dcg_form(measure)
     return ideal_dcg(t.index, gains, cutoff_of(measure), exp)
 
 

@@ -1,0 +1,175 @@
+"""The library an array lives in, and the few operations irmetrics runs there (numpy or torch).
+
+A score matrix is ranked, and the measures read from its top, in the array's own library and on its own
+device: a numpy array with numpy (on the host, blocks of users in threads: numpy releases the GIL), a
+torch tensor with torch (on the CPU or on its GPU).  Any other array exposing DLPack (CuPy, JAX) goes
+to torch through DLPack on its own device, without a copy, when torch is installed, else to numpy (an
+array on a GPU then copied to the host).  Only what the measures need comes back to the host.
+
+torch is imported only when an array is a tensor or must become one; numpy is always there.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+
+#: DLPack device types numpy reads in place: the CPU, and CUDA memory pinned for the host
+_CPU = 1
+_HOST = (_CPU, 3)
+
+
+class Numpy:
+    """numpy on the host: the library of numpy arrays, and of any array when torch is not installed."""
+
+    name = 'numpy'
+    device = 'cpu'
+
+    def to_host(self, x: Any) -> np.ndarray:
+        return np.asarray(x)
+
+    def from_host(self, x: np.ndarray) -> Any:
+        return x
+
+    def f64(self, x: Any) -> Any:
+        return np.asarray(x, dtype=np.float64)
+
+    def arange(self, n: int) -> Any:
+        return np.arange(n, dtype=np.int64)
+
+    def where(self, condition: Any, a: Any, b: Any) -> Any:
+        return np.where(condition, a, b)
+
+    def log2(self, x: Any) -> Any:
+        return np.log2(x)
+
+    def searchsorted(self, ordered: Any, values: Any) -> Any:
+        return np.searchsorted(ordered, values)
+
+    def row_max(self, x: Any) -> Any:
+        return x.max(axis=1) if x.shape[1] else np.zeros(len(x), dtype=x.dtype)
+
+    def stack_columns(self, columns: list[Any]) -> Any:
+        """One value per row of each of ``columns``, as a rows x columns array."""
+        return np.stack(columns, axis=1)
+
+
+class Torch:
+    """torch on the tensor's device (the CPU or a GPU); imported when first used."""
+
+    name = 'torch'
+
+    def __init__(self, device: Any):
+        import torch
+        self.torch = torch
+        self.device = device
+
+    def to_host(self, x: Any) -> np.ndarray:
+        return x.detach().cpu().numpy()
+
+    def from_host(self, x: np.ndarray) -> Any:
+        return self.torch.as_tensor(np.ascontiguousarray(x), device=self.device)
+
+    def f64(self, x: Any) -> Any:
+        return x.to(self.torch.float64)
+
+    def arange(self, n: int) -> Any:
+        return self.torch.arange(n, dtype=self.torch.int64, device=self.device)
+
+    def where(self, condition: Any, a: Any, b: Any) -> Any:
+        return self.torch.where(condition, a, b)
+
+    def log2(self, x: Any) -> Any:
+        return self.torch.log2(x)
+
+    def searchsorted(self, ordered: Any, values: Any) -> Any:
+        return self.torch.searchsorted(ordered, values.contiguous())
+
+    def row_max(self, x: Any) -> Any:
+        return x.amax(dim=1) if x.shape[1] else self.torch.zeros(len(x), dtype=x.dtype, device=x.device)
+
+    def stack_columns(self, columns: list[Any]) -> Any:
+        return self.torch.stack(columns, dim=1)
+
+    def take(self, x: Any, index: Any) -> Any:
+        """``x[i, index[i, j]]``: a gather along the rows."""
+        return self.torch.gather(x, 1, index)
+
+    def sort_descending(self, x: Any) -> tuple[Any, Any]:
+        """Each row sorted descending, stably (equal values keep their order), and the order."""
+        values, order = self.torch.sort(x, dim=1, descending=True, stable=True)
+        return values, order
+
+    def nonzero_rows(self, mask: Any) -> np.ndarray:
+        """The positions where a 1-D mask is true, on the host."""
+        return self.to_host(self.torch.nonzero(mask).flatten())
+
+
+Library = Numpy | Torch
+NUMPY = Numpy()
+
+
+def is_tensor(obj: Any) -> bool:
+    """A torch tensor (told by its type's module: torch is not imported to ask)."""
+    return type(obj).__module__.startswith('torch') and hasattr(obj, 'device') and hasattr(obj, 'dtype')
+
+
+def in_own_library(obj: Any, name: str) -> tuple[Any, Library]:
+    """``obj`` as an array of the library that ranks it, and that library (see the module docstring).
+
+    A torch tensor stays itself (detached from its graph); a numpy array too; another DLPack array becomes
+    a tensor on its own device when torch is installed, else a numpy array (copied from a GPU).  An array
+    without data (a tensor on torch's 'meta' device) is an error naming ``name``.
+    """
+    if isinstance(obj, np.ndarray):
+        return obj, NUMPY
+    if is_tensor(obj):
+        if obj.device.type == 'meta':
+            raise InputError("the tensor is on torch's 'meta' device: it has a shape but no values to rank; give "
+                             'a tensor on the CPU or a GPU', name)
+        return obj.detach(), Torch(obj.device)
+    if hasattr(obj, '__dlpack__'):
+        device = obj.__dlpack_device__()[0] if hasattr(obj, '__dlpack_device__') else _CPU
+        tensor = None if device in _HOST else _tensor_of_dlpack(obj)
+        if tensor is not None:
+            return tensor, Torch(tensor.device)
+        return _numpy_of_dlpack(obj, device, name), NUMPY
+    return np.asarray(obj), NUMPY
+
+
+def _tensor_of_dlpack(obj: Any) -> Any:
+    """An array on a device (a GPU) as a torch tensor on that device, without a copy; None when torch is not
+    installed or cannot take it (a build without that device)."""
+    try:
+        import torch
+        return torch.from_dlpack(obj)
+    except Exception:                      # ImportError, or torch's errors for a device it was built without
+        return None
+
+
+def _numpy_of_dlpack(obj: Any, device: int, name: str) -> np.ndarray:
+    """An array exposing DLPack as numpy: a view of an array on the host, a copy of one on a GPU."""
+    try:
+        return np.from_dlpack(obj) if device in _HOST else np.from_dlpack(obj, device='cpu')
+    except (RuntimeError, TypeError, BufferError, ValueError) as ex:
+        problem = ('read the array' if device in _HOST else
+                   f'copy the array from its device (DLPack type {device}) to the CPU')
+        raise InputError(f'cannot {problem} ({ex}); give a CPU array of integers or floats (a torch tensor: .cpu(), '
+                         f'and .float() for bfloat16)', name) from None
+
+
+def dtype_kind(array: Any) -> str:
+    """numpy's kind letter of an array's element type ('i', 'u', 'f', 'b'; 'c' complex; '?' other)."""
+    if isinstance(array, np.ndarray):
+        return array.dtype.kind
+    dtype = array.dtype
+    if dtype.is_complex:
+        return 'c'
+    if dtype.is_floating_point:
+        return 'f'
+    text = str(dtype)
+    if text == 'torch.bool':
+        return 'b'
+    return 'u' if text.startswith('torch.uint') else 'i' if text.startswith('torch.int') else '?'

@@ -1,0 +1,278 @@
+"""The exact top of every row of a score matrix, by trec_eval's rule, in the matrix's own library.
+
+trec_eval ranks by score descending (compared as doubles) and breaks ties by document id descending
+as text; item ``j`` is the document ``'j'``, so among equal scores ``'9'`` comes before ``'10'``.  Each
+item's place in that text order is its *tie rank* (:func:`tie_ranks`): among equal scores the higher tie
+rank comes first.  A score of ``-inf`` is an item not ranked (the usual mask of a user's training items);
+``+inf`` and NaN are errors.  Only the first ``k`` of each row are found, by a selection, never a sort of
+the row:
+
+* **numpy** (:func:`_numpy_top`): the row's items are split into groups (item ``j`` in group ``j mod G``)
+  whose maxima are taken in one vectorised pass; the ``k``-th largest group maximum ``t`` is at most the
+  ``k``-th largest score, so the items scoring at least ``t`` (a few more than ``k``, found by one
+  comparison) hold the whole top ``k`` *and every item tied with its last one*; only they are sorted, by
+  (score, tie rank).  Blocks of rows run in threads (numpy releases the GIL).
+* **torch** (:func:`_torch_top`, on the CPU or the tensor's GPU): ``torch.topk`` of ``k + 1`` (its order
+  among equal scores is arbitrary), sorted again by (score, tie rank); a row whose ``k``-th and
+  ``k+1``-th scores are equal may have left out an item tied with the ``k``-th that ranks before the
+  ones chosen: those rows alone are chosen again, their tied items by tie rank.
+
+Both give the same items in the same order as trec_eval on the matrix written as a TREC file.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ..errors import InputError
+from .array_library import Library, Numpy
+from .ids.int_ids import text_key
+
+#: cells of a score matrix ranked at once by one thread (numpy), or chosen again at once (torch)
+BLOCK_CELLS = 1 << 22
+#: items per group of the numpy selection (a pass over the matrix finds each group's maximum)
+_GROUP = 32
+#: a numpy matrix of fewer cells is ranked in the calling thread (threads would cost more than they save)
+_THREADED_CELLS = 1 << 16
+
+
+class TopRanking(NamedTuple):
+    """The first ``k`` items of each row in trec_eval's order, in the matrix's library.
+
+    ``items`` (users x k, int64) and ``scores`` (users x k, the matrix's type); ``lengths`` (users, int64):
+    how many of each row's ``k`` are ranked (fewer where items score ``-inf``); past its length a row's
+    items are -1 and its scores the lowest value.
+    """
+
+    items: Any
+    scores: Any
+    lengths: Any
+
+
+@functools.lru_cache(maxsize=8)
+def tie_ranks(n_items: int) -> np.ndarray:
+    """Each item's place (0-based) in the text order of the item ids ``'0' .. 'n-1'`` (``'10' < '9'``)."""
+    ranks = np.empty(n_items, dtype=np.int64)
+    ranks[np.argsort(text_key(np.arange(n_items, dtype=np.int64)), kind='stable')] = np.arange(n_items)
+    return ranks
+
+
+#: the cells of rows ``lo .. hi - 1`` of a matrix to leave unranked: (row - lo, item) arrays on the host
+Masked = Callable[[int, int], tuple[np.ndarray, np.ndarray]]
+
+
+def rank_top(scores: Any, k: int, library: Library, first: int = 0, name: str = 'run scores',
+             masked: Masked | None = None) -> TopRanking:
+    """The exact top ``k`` (at most the row length) of every row of ``scores`` (users x items), in
+    ``library``; ``first`` is the first row's user (for messages), ``name`` the array's; the cells
+    ``masked`` gives are ranked as if scored ``-inf`` (the array is not changed)."""
+    k = min(k, scores.shape[1])
+    if isinstance(library, Numpy):
+        return _numpy_blocks(scores.view(np.uint8) if scores.dtype == bool else scores, k, first, name, masked)
+    if masked is not None:
+        rows, items = masked(0, scores.shape[0])
+        if len(rows):
+            scores = scores.clone() if scores.dtype.is_floating_point else scores.to(library.torch.float64)
+            scores[library.from_host(rows), library.from_host(items)] = -np.inf
+    return _torch_top(scores, k, library, first, name)
+
+
+def _with_masked(x: np.ndarray, lo: int, masked: Masked | None) -> np.ndarray:
+    """A block of rows (from ``lo``) with its masked cells at -inf: a copy, when there are some."""
+    if masked is None:
+        return x
+    rows, items = masked(lo, lo + len(x))
+    if len(rows) == 0:
+        return x
+    x = x.astype(x.dtype if x.dtype.kind == 'f' else np.float64, copy=True)
+    x[rows, items] = -np.inf
+    return x
+
+
+# --- numpy -------------------------------------------------------------------------------------------
+
+def _numpy_blocks(scores: np.ndarray, k: int, first: int, name: str, masked: Masked | None) -> TopRanking:
+    n, m = scores.shape
+    items = np.empty((n, k), dtype=np.int64)
+    ranked = np.empty((n, k), dtype=scores.dtype if masked is None or scores.dtype.kind == 'f' else np.float64)
+    lengths = np.empty(n, dtype=np.int64)
+    threads = os.cpu_count() or 1
+    rows = max(1, min(BLOCK_CELLS // max(m, 1), -(-n // (2 * threads))))     # two blocks a thread at least
+
+    def block(lo: int) -> None:
+        top = _numpy_top(_with_masked(scores[lo:lo + rows], lo, masked), k, first + lo, name)
+        items[lo:lo + rows], ranked[lo:lo + rows], lengths[lo:lo + rows] = top
+
+    starts = range(0, n, rows)
+    if len(starts) == 1 or threads == 1 or m * n < _THREADED_CELLS:
+        for lo in starts:
+            block(lo)
+    else:
+        list(_pool(threads).map(block, starts))           # list: a block's error is raised here
+    return TopRanking(items, ranked, lengths)
+
+
+@functools.lru_cache(maxsize=1)
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """The threads that rank blocks of rows of numpy matrices (made once, kept for the next matrix)."""
+    return ThreadPoolExecutor(threads, thread_name_prefix='irmetrics-rank')
+
+
+def _numpy_top(x: np.ndarray, k: int, first: int, name: str) -> TopRanking:
+    """One block of rows (see the module docstring)."""
+    n, m = x.shape
+    floating = x.dtype.kind == 'f'
+    size = max(1, min(_GROUP, m // (4 * k))) if k else 1
+    groups = m // size
+    view = as_strided(x, shape=(n, size, groups), strides=(x.strides[0], groups * x.strides[1], x.strides[1]))
+    maxima = view.max(axis=1)                                      # item j in group j mod groups
+    for lo in range(size * groups, m, groups):                   # the last m mod size items, in groups too
+        width = min(groups, m - lo)
+        np.maximum(maxima[:, :width], x[:, lo:lo + width], out=maxima[:, :width])
+    if floating:
+        _check_finite(x, maxima, first, name)
+    if k == 0:
+        return TopRanking(np.empty((n, 0), np.int64), np.empty((n, 0), x.dtype), np.zeros(n, np.int64))
+    threshold = np.partition(maxima, groups - k, axis=1)[:, groups - k]
+    if floating:                       # fewer than k groups hold a ranked item: every ranked item is a candidate
+        lowest = np.finfo(x.dtype).min
+        threshold = np.where(threshold == -np.inf, lowest, threshold).astype(x.dtype)
+    flat = np.flatnonzero(x >= threshold[:, None])
+    row, item = np.divmod(flat, m)
+    value = x[row, item]
+    order = np.lexsort((-tie_ranks(m)[item], _descending_key(value), row))
+    counts = np.bincount(row, minlength=n)
+    lengths = np.minimum(counts, k)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    at = starts[:, None] + np.arange(k)
+    inside = np.arange(k) < lengths[:, None]
+    chosen = order[np.where(inside, at, 0).ravel()].reshape(n, k)
+    items = np.where(inside, item[chosen], -1)
+    lowest_value = np.finfo(x.dtype).min if floating else np.iinfo(x.dtype).min
+    ranked = np.where(inside, value[chosen], -np.inf if floating else lowest_value).astype(x.dtype)
+    return TopRanking(items, ranked, lengths)
+
+
+def _descending_key(values: np.ndarray) -> np.ndarray:
+    """A key whose ascending order is the values' descending order (no overflow for integers)."""
+    if values.dtype.kind == 'u':
+        return np.iinfo(values.dtype).max - values
+    if values.dtype.kind == 'i':
+        return -1 - values
+    return -values
+
+
+def _check_finite(x: np.ndarray, maxima: np.ndarray, first: int, name: str) -> None:
+    """NaN and +inf (found among the group maxima, which hold them) are errors naming the row and column."""
+    bad = np.isnan(maxima) | (maxima == np.inf)
+    if bad.any():
+        row = int(np.flatnonzero(bad.any(axis=1))[0])
+        line = x[row]
+        column = int(np.flatnonzero(np.isnan(line) | (line == np.inf))[0])
+        raise _not_finite(line[column].item(), first + row, column, name)
+
+
+def _not_finite(value: float, row: int, column: int, name: str) -> InputError:
+    return InputError(f'the score {value!r} at row {row}, column {column} is not a number a ranking can use: '
+                      f'scores are finite, or -inf for an item not ranked (masked)', name)
+
+
+# --- torch -------------------------------------------------------------------------------------------
+
+def _torch_top(x: Any, k: int, library: Any, first: int, name: str) -> TopRanking:
+    torch = library.torch
+    n, m = x.shape
+    if x.dtype == torch.bool:
+        x = x.to(torch.uint8)
+    elif str(x.dtype) in ('torch.uint16', 'torch.uint32', 'torch.uint64'):     # torch.topk has no kernel for these
+        x = x.to(torch.int64)
+    floating = x.dtype.is_floating_point
+    ties = _device_tie_ranks(library, m)
+    wide = min(k + 1, m)
+    values, items = torch.topk(x, wide, dim=1, largest=True, sorted=True)
+    if floating and n and wide:
+        _check_tensor_finite(x, values, first, name, library)
+    if wide > 1:                 # rows where topk returned equal scores: their order, and maybe their choice, to fix
+        rows = library.nonzero_rows((values[:, 1:] == values[:, :-1]).any(dim=1))
+        if len(rows):
+            values, items = _order_ties(x, values, items, library.from_host(rows), k, ties, library)
+    values, items = values[:, :k], items[:, :k]
+    if floating:
+        inside = values > -np.inf
+        lengths = inside.sum(dim=1)
+        items = torch.where(inside, items, torch.full_like(items, -1))
+    else:
+        lengths = torch.full((n,), k, dtype=torch.int64, device=x.device)
+    return TopRanking(items, values, lengths)
+
+
+def _order_ties(x: Any, values: Any, items: Any, rows: Any, k: int, ties: Any, library: Any) -> tuple[Any, Any]:
+    """The rows ``rows`` (a tensor) of ``torch.topk``'s output that hold equal scores: ordered by (score, tie
+    rank) descending, and, where the k-th score is tied past k, chosen again (:func:`_choose_again`)."""
+    chosen, among = values[rows], items[rows]
+    if chosen.dtype.is_floating_point:
+        chosen = chosen + 0.0                                     # -0.0 becomes 0.0, which it ties with
+    _, by_tie = library.sort_descending(ties[among])
+    chosen, among = library.take(chosen, by_tie), library.take(among, by_tie)
+    chosen, by_score = library.sort_descending(chosen)
+    among = library.take(among, by_score)
+    values, items = values.clone(), items.clone()
+    values[rows], items[rows] = chosen, among
+    if values.shape[1] > k and k:
+        edge = chosen[:, k] == chosen[:, k - 1]
+        if chosen.dtype.is_floating_point:
+            edge &= chosen[:, k - 1] > -np.inf
+        again = library.nonzero_rows(edge)
+        if len(again):
+            values, items = _choose_again(x, values, items, library.to_host(rows)[again], k, ties, library)
+    return values, items
+
+
+def _choose_again(x: Any, values: Any, items: Any, rows: np.ndarray, k: int, ties: Any, library: Any) -> tuple[Any,
+                                                                                                            Any]:
+    """Rows whose k-th score is tied past k: the items above the tie as chosen, then the tied items by tie rank."""
+    torch = library.torch
+    per = max(1, BLOCK_CELLS // max(x.shape[1], 1))
+    positions = library.arange(k)
+    for lo in range(0, len(rows), per):
+        block = library.from_host(rows[lo:lo + per])
+        edge = values[block, k - 1]
+        above = (values[block, :k] > edge[:, None]).sum(dim=1)
+        tied = x[block] == edge[:, None]
+        key = torch.where(tied, ties[None, :], torch.full_like(ties[None, :], -1))
+        _, chosen = torch.topk(key, k, dim=1, largest=True, sorted=True)
+        later = positions[None, :] >= above[:, None]
+        shifted = torch.gather(chosen, 1, (positions[None, :] - above[:, None]).clamp(min=0))
+        items[block, :k] = torch.where(later, shifted, items[block, :k])
+        values[block, :k] = torch.where(later, edge[:, None].expand(-1, k), values[block, :k])
+    return values, items
+
+
+def _check_tensor_finite(x: Any, top: Any, first: int, name: str, library: Any) -> None:
+    """NaN and +inf rank first in ``torch.topk``: a row whose first value is one is an error naming it."""
+    torch = library.torch
+    head = top[:, 0]
+    bad = torch.isnan(head) | (head == np.inf)
+    if bool(bad.any()):
+        row = int(library.nonzero_rows(bad)[0])
+        line = x[row]
+        column = int(library.nonzero_rows(torch.isnan(line) | (line == np.inf))[0])
+        raise _not_finite(float(line[column]), first + row, column, name)
+
+
+def _device_tie_ranks(library: Any, n_items: int) -> Any:
+    """:func:`tie_ranks` on the library's device (kept for the next batch)."""
+    key = (str(library.device), n_items)
+    if key not in _ON_DEVICE:
+        _ON_DEVICE.clear()
+        _ON_DEVICE[key] = library.from_host(tie_ranks(n_items))
+    return _ON_DEVICE[key]
+
+
+_ON_DEVICE: dict[tuple[str, int], Any] = {}

@@ -1,0 +1,146 @@
+"""The measures that read a ranking only down to a cutoff, computed from the hit matrix (:mod:`.hit_matrix`)
+in the array's own library (numpy, or torch on the CPU or a GPU): one value per row of a batch.
+
+Each formula is its family's (the kernels of :mod:`irmetrics.providers.native` beside this one, the
+definitions in :mod:`irmetrics.measures`) on the users x k matrix of the top ``k``: ``rel_i`` whether
+the item at rank ``i`` is judged with a grade >= rel, ``R`` the relevant documents of the qrels:
+
+* P@k = sum_{i<=k} rel_i / k (relative: / min(k, R)); R@k = sum_{i<=k} rel_i / R; Hits@k = sum_{i<=k} rel_i;
+  Success@k = [sum_{i<=k} rel_i > 0]; RR@k = 1 / min{i <= k : rel_i}, 0 when none;
+* AP@k = (1/R) sum_{i<=k} rel_i * (sum_{j<=i} rel_j) / i (divisor num_rel_ret: / sum_{i<=k} rel_i);
+* DCG@k = sum_{i<=k} gain(grade_i) / log2(i + 1), nDCG@k = DCG@k / IDCG@k (the qrels' ideal DCG);
+* Judged@k = |judged items in the top k| / min(k, ranking length).
+
+A measure is computed here when :func:`supports` says so: its family has a formula here, it reads the
+ranking only to its cutoff (:attr:`Measure.depth`), and its parameters are among those the formula
+reads; every other measure goes through the engine of TREC runs on the top ``k``.  Values equal the
+TREC engine's: sums are float64 and added in rank order, as that engine adds them (bit for bit with
+numpy; a GPU's parallel sums may differ in the last bit).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...algebra.measure import Measure, MeasureDef
+from ...measures import AP, DCG, RR, Hits, Judged, P, R, Success, nDCG
+from .hit_matrix import HitMatrix
+from .ndcg import dcg_form, gain_of, ideal_dcg
+
+HitKernel = Callable[[Measure, HitMatrix], Any]
+#: per family: the kernel and the parameters it reads (others must keep their defaults)
+HIT_KERNELS: dict[MeasureDef, tuple[HitKernel, frozenset[str]]] = {}
+
+
+def supports(measure: Measure) -> bool:
+    """Whether ``measure`` is computed from the hit matrix (see the module docstring)."""
+    entry = HIT_KERNELS.get(measure.definition)
+    return entry is not None and measure.depth is not None and set(measure.params) <= entry[1]
+
+
+def evaluate(measure: Measure, hits: HitMatrix) -> Any:
+    """The measure's value for each row of the hit matrix, float64, in its library."""
+    return HIT_KERNELS[measure.definition][0](measure, hits)
+
+
+def _hit_kernel(family: Measure, *reads: str) -> Callable[[HitKernel], HitKernel]:
+    def register(fn: HitKernel) -> HitKernel:
+        HIT_KERNELS[family.definition] = (fn, frozenset(('cutoff', *reads)))
+        return fn
+    return register
+
+
+def _found(measure: Measure, h: HitMatrix) -> Any:
+    """Per row, the relevant items in the top k, as float64."""
+    return h.library.f64(h.relevant(measure['rel'])[:, :measure['cutoff']].sum(1))
+
+
+def _num_rel(measure: Measure, h: HitMatrix) -> Any:
+    rel = measure['rel']
+    return h.library.f64(h.per_query(f'num_rel {rel}', lambda: h.judgments.index.num_rel(rel)))
+
+
+def _total(h: HitMatrix, terms: Any) -> Any:
+    """Per row, the sum of ``terms`` (float64) from rank 1 down, one addition after another (the native engine's
+    order of additions, so that the values are its own to the bit on the host)."""
+    if terms.shape[1] == 0:
+        return h.library.f64(terms.sum(1))
+    return terms.cumsum(1)[:, -1]
+
+
+def _divide(h: HitMatrix, num: Any, den: Any) -> Any:
+    """num / den, 0 where den is 0 (trec_eval's empty denominators)."""
+    lib = h.library
+    return lib.where(den != 0, num / lib.where(den != 0, den, 1.0), 0.0)
+
+
+@_hit_kernel(P, 'rel', 'relative')
+def precision(measure: Measure, h: HitMatrix) -> Any:
+    k = measure['cutoff']
+    if measure['relative']:
+        return _divide(h, _found(measure, h), _num_rel(measure, h).clip(max=k))
+    return _found(measure, h) / k
+
+
+@_hit_kernel(R, 'rel')
+def recall(measure: Measure, h: HitMatrix) -> Any:
+    return _divide(h, _found(measure, h), _num_rel(measure, h))
+
+
+@_hit_kernel(Hits, 'rel')
+def hits(measure: Measure, h: HitMatrix) -> Any:
+    return _found(measure, h)
+
+
+@_hit_kernel(Success, 'rel')
+def success(measure: Measure, h: HitMatrix) -> Any:
+    return h.library.f64(_found(measure, h) > 0)
+
+
+@_hit_kernel(RR, 'rel')
+def reciprocal_rank(measure: Measure, h: HitMatrix) -> Any:
+    k = min(measure['cutoff'], h.k)
+    lib = h.library
+    ranks = lib.f64(lib.arange(k) + 1)
+    return lib.row_max(lib.where(h.relevant(measure['rel'])[:, :k], 1.0 / ranks, 0.0))
+
+
+@_hit_kernel(AP, 'rel', 'divisor')
+def average_precision(measure: Measure, h: HitMatrix) -> Any:
+    k = min(measure['cutoff'], h.k)
+    lib = h.library
+    relevant = h.relevant(measure['rel'])[:, :k]
+    seen = lib.f64(relevant.cumsum(1))
+    sums = _total(h, lib.where(relevant, seen / lib.f64(lib.arange(k) + 1), 0.0))
+    if measure['divisor'] == 'num_rel_ret':
+        return _divide(h, sums, lib.f64(relevant.sum(1)))
+    return _divide(h, sums, _num_rel(measure, h))
+
+
+def _dcg(measure: Measure, h: HitMatrix) -> Any:
+    k = min(measure['cutoff'], h.k)
+    lib = h.library
+    gains, exp = dcg_form(measure)
+    gain = lib.f64(h.per_judgment(f'gain {gains} {exp}', lambda: gain_of(h.judgments.index.grades, gains, exp)))
+    discount = 1.0 / lib.log2(lib.f64(lib.arange(k)) + 2.0)
+    return _total(h, gain[:, :k] * discount)
+
+
+@_hit_kernel(DCG, 'dcg', 'gains')
+def dcg(measure: Measure, h: HitMatrix) -> Any:
+    return _dcg(measure, h)
+
+
+@_hit_kernel(nDCG, 'dcg', 'gains')
+def ndcg(measure: Measure, h: HitMatrix) -> Any:
+    gains, exp = dcg_form(measure)
+    k = measure['cutoff']
+    ideal = h.library.f64(h.per_query(f'ideal {gains} {exp} {k}', lambda: ideal_dcg(h.judgments.index, gains, k, exp)))
+    return _divide(h, _dcg(measure, h), ideal)
+
+
+@_hit_kernel(Judged)
+def judged(measure: Measure, h: HitMatrix) -> Any:
+    k = measure['cutoff']
+    lib = h.library
+    return _divide(h, lib.f64(h.judged[:, :k].sum(1)), lib.f64(h.lengths.clip(max=k)))
