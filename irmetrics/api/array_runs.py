@@ -10,7 +10,7 @@ A user whose row ranks nothing is not in the run, as in the TREC file the arrays
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -20,9 +20,6 @@ from ..providers.native import hit_kernels
 from ..providers.native.hit_matrix import HitJudgments, HitMatrix
 from ..providers.native.table import QrelsIndex
 from .results import QueryValues
-
-if TYPE_CHECKING:
-    from .evaluator import Evaluator
 
 #: the top cells (users x depth) of a block of users ranked at once: a block's memory is a few of its cells
 TOP_BLOCK_CELLS = 1 << 24
@@ -34,7 +31,9 @@ class ArrayEvaluation:
     """An evaluator's measures split for arrays: those of the hit matrix, and the others (see the module
     docstring); the judgments keyed for the hit matrix are built once, when a first batch needs them."""
 
-    def __init__(self, evaluator: Evaluator, exclude: Any = None):
+    def __init__(self, evaluator: Any, exclude: Any = None):
+        """``evaluator``: the :class:`~.evaluator.Evaluator` whose measures these are (not imported: it
+        imports this module)."""
         self.evaluator = evaluator
         native = {m for name, ms in evaluator.groups for m in ms if name == 'native'}
         self.on_hits = [m for m in evaluator.measures if m in native and hit_kernels.supports(m)]
@@ -71,7 +70,7 @@ class ArrayEvaluation:
             top = arrays.top(first, last, depth, self.exclude, offset)
             if top is None:                             # a row repeats an item: resolved as a TREC run's would be
                 run = arrays.run(duplicates, depth, first, last, self.exclude, offset)
-                yield self.evaluator.calc_queries(run, duplicates=duplicates)
+                yield self.evaluator.query_values(run)
             else:
                 yield self._block(top, arrays, offset + first)
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..algebra.measure import Measure
 from ..data.items import Items
 from .evaluator import Evaluator, MeasuresLike, MemoryLimit
-from .results import CalcResults, Metric
+from .results import CalcResults, MeasureValues, Metric
 
 
 def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
@@ -41,8 +40,9 @@ def calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, 
 
 def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
                    duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
-                   dialect: str | None = None, items: Items | None = None) -> dict[Measure, float]:
-    """``{measure: aggregate}``, e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``; options as :func:`calc`."""
+                   dialect: str | None = None, items: Items | None = None) -> MeasureValues:
+    """Each measure's aggregate (:class:`~.results.MeasureValues`: ``{'AP': 0.28, 'nDCG@10': 0.62}``, found by
+    measure too), e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``; options as :func:`calc`."""
     return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
                 memory_limit=memory_limit, strict=strict, dialect=dialect, items=items).aggregated
 

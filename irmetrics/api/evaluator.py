@@ -39,8 +39,9 @@ from ..errors import DuplicateError, InputError, MeasureError
 from ..providers import PROVIDERS
 from ..providers.base import Prepared
 from . import diagnostics
+from .accumulator import Accumulator
 from .array_runs import ArrayEvaluation
-from .results import CalcResults, Metric, QueryValues
+from .results import CalcResults, MeasureValues, Metric, QueryValues
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 
@@ -193,7 +194,7 @@ class Evaluator:
             diagnostics.check_queries(self.qrels, run, present)
             against = None if baseline is None else to_run(baseline, duplicates=duplicates, depth=self.depth)
         values = _values(self.measures, self.plan, self.qrels, run, present)
-        return CalcResults(self.query_ids, self.measures, values, self._run_values(run, against))
+        return CalcResults(self.query_ids, self.measures, values, self.run_values_of(run, against))
 
     def calc_runs(self, runs: Mapping[str, Any], *, duplicates: str = 'error') -> RunsResults:
         """Every run of ``runs`` (``{name: run}``) evaluated, and the measures of several runs at once
@@ -209,7 +210,13 @@ class Evaluator:
                 across.update(prepared.evaluate_runs(loaded))
         return RunsResults(tuple(names), results, {m: across[m] for m in self.runs_measures})
 
-    def _run_values(self, run: Run, baseline: Run | None) -> dict[Measure, float]:
+    def accumulator(self, *, duplicates: str = 'error', sync: bool | None = None) -> Accumulator:
+        """A streaming :class:`~.accumulator.Accumulator` of runs given in batches of users (a training loop's
+        evaluation): ``update(batch, offset=...)``, ``compute()``, ``reset()``; ``sync``: gather the users
+        of every process of ``torch.distributed`` in ``compute()`` (None: when it is initialised)."""
+        return Accumulator(self, duplicates=duplicates, sync=sync)
+
+    def run_values_of(self, run: Run, baseline: Run | None = None) -> dict[Measure, float]:
         """The values of the measures of a whole run, from the engines that compute them (by scope)."""
         found: dict[Measure, float] = {}
         for _name, group, prepared in self.plan:
@@ -219,8 +226,8 @@ class Evaluator:
         return {m: found[m] for m in self.run_measures}
 
     def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
-                       memory_limit: MemoryLimit = None) -> dict[Measure, float]:
-        """``{measure: aggregate value}`` for ``run``."""
+                       memory_limit: MemoryLimit = None) -> MeasureValues:
+        """Each measure's aggregate value for ``run`` (:class:`~.results.MeasureValues`)."""
         return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).aggregated
 
     def iter_calc(self, run: Any, *, duplicates: str = 'error',
@@ -238,16 +245,21 @@ class Evaluator:
         if whole:
             raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): it '
                                f'cannot be evaluated in parts (chunks, partitions); evaluate the run in memory')
-        run = to_run(run, duplicates=duplicates, depth=self.depth)
+        return self.query_values(to_run(run, duplicates=duplicates, depth=self.depth))
+
+    def query_values(self, run: Run) -> QueryValues:
+        """The values of the per-query measures of the qrels queries in ``run`` (a part of a run, or all of it)."""
         codes = distinct(self.codes_of(run.query_ids))
         return self._calc_subset(codes[codes >= 0], run)
 
-    def combine(self, parts: Iterable[QueryValues], source: str = 'run') -> CalcResults:
+    def combine(self, parts: Iterable[QueryValues], source: str = 'run',
+                run_values: Mapping[Measure, float] | None = None) -> CalcResults:
         """The results of a whole run from the per-query values of its parts (any order).
 
         ``parts``: :class:`QueryValues` (DataFrames of per-query values: :class:`~.partitions.Partitions`).
         Qrels queries in no part score as queries missing from the run, with the warning a whole run
         gets (naming ``source``); a query in two parts is an error (each part must hold complete queries).
+        ``run_values``: the values of the measures of the whole run, computed apart.
         """
         values = np.full((self.qrels.num_queries, len(self.measures)), np.nan)
         seen = np.zeros(self.qrels.num_queries, dtype=bool)
@@ -263,7 +275,7 @@ class Evaluator:
             diagnostics.check_present(self.qrels, seen, source)
         missing = self.calc_missing(np.flatnonzero(seen))
         values[missing.codes] = missing.values
-        return CalcResults(self.query_ids, self.measures, values)
+        return CalcResults(self.query_ids, self.measures, values, run_values)
 
     def calc_missing(self, present: np.ndarray) -> QueryValues:
         """Values of the qrels queries not among ``present`` (query codes, as :class:`QueryValues` has

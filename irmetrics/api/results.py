@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -60,36 +60,72 @@ def aggregate(measure: Measure, values: np.ndarray) -> float:
     return float(values.mean())
 
 
-class MeasureValues(dict[Measure, Any]):
-    """One value per measure: a dict keyed by :class:`Measure` (as ir_measures' ``calc_aggregate``
-    returns), which also finds a value by any string that names its measure, in any dialect:
-    ``values['nDCG@10']``, ``values['ndcg_cut_10']``, ``values['ndcg_cut.10']``, ``values['map']``.
+class MeasureValues(dict[str, Any]):
+    """One value per measure: a dict keyed by each measure's canonical name (``'nDCG@10'``), so that it goes
+    as it is to ``json.dumps`` and to a logger (TensorBoard, MLflow, Lightning's ``log_dict``), which also
+    finds a value by its :class:`Measure` or by any string that names the measure, in any dialect:
+    ``values[nDCG@10]``, ``values['ndcg_cut_10']``, ``values['ndcg_cut.10']``, ``values['map']``.  It equals a
+    dict keyed by the measures (as ir_measures' ``calc_aggregate`` returns) holding the same values.
 
     A string that is no measure, names several (``'P.5,10'``) or a measure not evaluated is a
-    ``KeyError`` saying which.
+    ``KeyError`` saying which.  :attr:`measures` gives the measures, :meth:`by_measure` a dict keyed by them.
     """
 
-    def __missing__(self, key: Any) -> Any:
-        return dict.__getitem__(self, self._measure_of(key))
+    def __init__(self, values: Mapping[Measure, Any] | Iterable[tuple[Measure, Any]] = ()):
+        pairs = list(values.items() if isinstance(values, Mapping) else values)
+        super().__init__((str(m), v) for m, v in pairs)
+        self._measures = {str(m): m for m, _ in pairs}
+
+    @property
+    def measures(self) -> list[Measure]:
+        """The measures, in order."""
+        return [self._measures[name] for name in self]
+
+    def by_measure(self) -> dict[Measure, Any]:
+        """The values keyed by :class:`Measure`."""
+        return {self._measures[name]: value for name, value in self.items()}
+
+    def __getitem__(self, key: str | Measure) -> Any:
+        if isinstance(key, str) and dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return dict.__getitem__(self, self._name_of(key))
 
     def __contains__(self, key: object) -> bool:
         try:
-            self._measure_of(key)
+            self._name_of(key)
         except KeyError:
             return False
         return True
 
     def get(self, key: Any, default: Any = None) -> Any:
         try:
-            return dict.__getitem__(self, self._measure_of(key))
+            return dict.__getitem__(self, self._name_of(key))
         except KeyError:
             return default
 
-    def _measure_of(self, key: Any) -> Measure:
-        if isinstance(key, Measure) and dict.__contains__(self, key):
-            return key
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self) == {str(k) if isinstance(k, Measure) else k: v for k, v in other.items()}
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None
+
+    def __reduce__(self) -> tuple[type, tuple[list[tuple[Measure, Any]]]]:
+        return MeasureValues, (list(self.by_measure().items()),)
+
+    def _name_of(self, key: Any) -> str:
+        if isinstance(key, Measure):
+            if dict.__contains__(self, str(key)):
+                return str(key)
+            raise KeyError(f'{key} was not evaluated (the measures: {", ".join(self)})')
         if not isinstance(key, str):
             raise KeyError(key)
+        if dict.__contains__(self, key):
+            return key
         from ..dialects import parse_measures
         from ..errors import MeasureError
         try:
@@ -98,10 +134,9 @@ class MeasureValues(dict[Measure, Any]):
             raise KeyError(f'{key!r}: {ex}') from None
         if len(named) != 1:
             raise KeyError(f'{key!r} names {len(named)} measures ({", ".join(map(str, named))}): look up one')
-        if not dict.__contains__(self, named[0]):
-            raise KeyError(f'{key!r} is {named[0]}, which was not evaluated (the measures: '
-                           f'{", ".join(map(str, self))})')
-        return named[0]
+        if not dict.__contains__(self, str(named[0])):
+            raise KeyError(f'{key!r} is {named[0]}, which was not evaluated (the measures: {", ".join(self)})')
+        return str(named[0])
 
 
 class CalcResults:
@@ -140,9 +175,14 @@ class CalcResults:
 
     @property
     def aggregated(self) -> MeasureValues:
-        """Each measure's aggregate (:class:`MeasureValues`: by measure, or by any string naming it)."""
-        means = {m: aggregate(m, self.values[:, j]) for j, m in enumerate(self.measures)}
-        return MeasureValues({**means, **self.run_values})
+        """Each measure's aggregate (:class:`MeasureValues`: keyed by the measure's name, found by the measure
+        too, or by any string naming it)."""
+        return MeasureValues(self.aggregate_items())
+
+    def aggregate_items(self) -> list[tuple[Measure, float]]:
+        """(measure, aggregate) of each per-query measure, then each measure of the whole run."""
+        return [*((m, aggregate(m, self.values[:, j])) for j, m in enumerate(self.measures)),
+                *self.run_values.items()]
 
     @property
     def per_query(self) -> list[Metric]:
@@ -206,7 +246,7 @@ class CalcResults:
         return text_table(['measure', 'value'], self._aggregate_rows(places), numeric_from=1)
 
     def _aggregate_rows(self, places: int) -> list[list[str]]:
-        return [[str(m), format_value(m, v, places)] for m, v in self.aggregated.items()]
+        return [[str(m), format_value(m, v, places)] for m, v in self.aggregate_items()]
 
     def to_markdown(self, places: int = 4, run: str = 'run') -> str:
         """The aggregates as a Markdown table (a row for the run, a column per measure)."""

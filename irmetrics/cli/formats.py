@@ -46,7 +46,7 @@ def render_trec_eval(runs: Sequence[RunResults], opts: Options) -> str:
         entry = trec_entry_of(m)
         skip = m.definition.skips_undefined
         summary = sequential_summary(m.aggregation, values, skip) if m.aggregation != 'sum' \
-            else res.aggregated[m]
+            else dict(res.aggregate_items())[m]
         integer = m.aggregation == 'sum' and bool(np.all(values == np.floor(values)))
         columns.append(Column(names[m], None if entry is not None and entry.lines == 'summary' else values,
                               summary, integer, np.isnan(values) if skip else None))

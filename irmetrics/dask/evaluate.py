@@ -26,7 +26,7 @@ from dask.delayed import Delayed, delayed
 
 from irmetrics.algebra.measure import Measure
 from irmetrics.api.evaluator import Evaluator, MeasuresLike
-from irmetrics.api.results import CalcResults, Metric, QueryValues
+from irmetrics.api.results import CalcResults, MeasureValues, Metric, QueryValues
 from irmetrics.data.columns import find_columns
 from irmetrics.errors import InputError, MeasureError
 
@@ -85,8 +85,8 @@ class DaskEvaluator:
         return DaskResults(self.evaluator, shared, parts)
 
     def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
-                       shuffle: bool | None = None) -> dict[Measure, float]:
-        """``{measure: aggregate}`` of ``run``: :meth:`calc`'s aggregates."""
+                       shuffle: bool | None = None) -> MeasureValues:
+        """Each measure's aggregate for ``run`` (:class:`~irmetrics.MeasureValues`): :meth:`calc`'s aggregates."""
         return self.calc(run, duplicates=duplicates, shuffle=shuffle).aggregated
 
     def iter_calc(self, run: Any, *, duplicates: str = 'error', shuffle: bool | None = None) -> Iterator[Metric]:
@@ -166,7 +166,7 @@ def calc_on_cluster(measures: MeasuresLike, qrels: Any, run: Any, *, provider: s
 
 
 def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
-                   duplicates: str = 'error', shuffle: bool | None = None) -> dict[Measure, float]:
+                   duplicates: str = 'error', shuffle: bool | None = None) -> MeasureValues:
     """``{measure: aggregate}`` of a Dask run, the in-memory numbers to the last bit."""
     return DaskEvaluator(measures, qrels, provider=provider).calc_aggregate(run, duplicates=duplicates,
                                                                              shuffle=shuffle)

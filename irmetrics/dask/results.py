@@ -18,7 +18,7 @@ from dask.delayed import Delayed, delayed
 from irmetrics.algebra.measure import Measure
 from irmetrics.api.evaluator import Evaluator
 from irmetrics.api.partitions import Partitions
-from irmetrics.api.results import QueryValues
+from irmetrics.api.results import MeasureValues, QueryValues
 
 from . import sums, tasks
 
@@ -44,7 +44,7 @@ class DaskResults:
         """The aggregates, lazily (compute them in one ``dask.compute`` with other uses of the parts)."""
         return delayed(_aggregates)(self.measures, *[delayed(tasks.sums)(self._shared, p) for p in self.parts])
 
-    def to_parquet(self, path: str | os.PathLike[str]) -> dict[Measure, float]:
+    def to_parquet(self, path: str | os.PathLike[str]) -> MeasureValues:
         """Write the per-query values as a directory of Parquet files (one per partition, written by the
         workers: ``path`` must be where they can write) and return the aggregates: one evaluation of
         the run for both."""
@@ -53,14 +53,12 @@ class DaskResults:
         writes = [delayed(tasks.write_part)(self._shared, part, os.path.join(directory, f'part-{i:05d}.parquet'))
                   for i, part in enumerate(self.parts)]
         aggregated, *_ = dask.compute(self.aggregates(), *writes)
-        result: dict[Measure, float] = aggregated
-        return result
+        return MeasureValues(aggregated)
 
     @property
-    def aggregated(self) -> dict[Measure, float]:
-        """``{measure: aggregate}`` (computes the run's values)."""
-        result: dict[Measure, float] = self.aggregates().compute()
-        return result
+    def aggregated(self) -> MeasureValues:
+        """Each measure's aggregate (:class:`~irmetrics.MeasureValues`; computes the run's values)."""
+        return MeasureValues(self.aggregates().compute())
 
     def persist(self) -> DaskResults:
         """The same results with the per-query values computed and held in the cluster's memory."""

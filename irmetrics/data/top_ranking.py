@@ -152,10 +152,10 @@ def _numpy_top(x: np.ndarray, k: int, first: int, name: str) -> TopRanking:
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     at = starts[:, None] + np.arange(k)
     inside = np.arange(k) < lengths[:, None]
-    chosen = order[np.where(inside, at, 0).ravel()].reshape(n, k)
-    items = np.where(inside, item[chosen], -1)
+    chosen = np.append(order, 0)[np.where(inside, at, len(order)).ravel()].reshape(n, k)   # the 0: outside
+    items = np.where(inside, np.append(item, -1)[chosen], -1)
     lowest_value = np.finfo(x.dtype).min if floating else np.iinfo(x.dtype).min
-    ranked = np.where(inside, value[chosen], -np.inf if floating else lowest_value).astype(x.dtype)
+    ranked = np.where(inside, np.append(value, 0)[chosen], -np.inf if floating else lowest_value).astype(x.dtype)
     return TopRanking(items, ranked, lengths)
 
 

@@ -8,7 +8,7 @@ ARP, Novelty, ILD, TailShare, HeadRecall and TailRecall are per user (query) and
 of the items beyond the judgments (``items``: popularity, features), given to the evaluation as
 :class:`irmetrics.Items`.
 """
-from ..algebra.measure import Measure, MeasureDef, register
+from ..algebra.measure import COMPUTED, Measure, MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, REL, REQUIRED, Param
 from ..constraints import Choice, Float, Int
 
@@ -92,9 +92,11 @@ ILD = register(MeasureDef(
     citation='C.-N. Ziegler, S. M. McNee, J. A. Konstan, G. Lausen. Improving recommendation lists through topic '
              'diversification. WWW 2005; B. Smyth, P. McClave. Similarity vs. diversity. ICCBR 2001.',
     notes='Needs item features or distances (Items(features=...) or Items(distances=...)); a recommended item '
-          'without them is an error. Undefined (left out of the mean) for a ranking of fewer than two items.',
+          'without them is an error. Undefined (left out of the mean) for a ranking of fewer than two items, '
+          'a user missing from the run too.',
     bounds=None,
     skips_undefined=True,
+    missing_value=COMPUTED,
     items=('features',),
 ))
 
@@ -120,8 +122,9 @@ def _split_recall(name: str, side: str) -> Measure:
         citation='H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
                  'personalized re-ranking. FLAIRS 2019 (accuracy split by popularity).',
         notes=f'Needs item popularity; head and tail as for TailShare. Undefined (left out of the mean) for a user '
-              f'without a relevant {side} item.',
+              f'without a relevant {side} item; 0 for a user with one who is missing from the run.',
         skips_undefined=True,
+        missing_value=COMPUTED,
         items=('popularity',),
     ))
 

@@ -55,7 +55,7 @@ def _records(runs: Sequence[RunResults], opts: Options) -> Iterator[tuple[str, s
             for metric in run.results.iter_metrics():
                 yield run.name, metric.query_id, metric.measure, metric.value
         if opts.summary:
-            for measure, value in run.results.aggregated.items():
+            for measure, value in run.results.aggregate_items():
                 yield run.name, SUMMARY_QID, measure, value
 
 
@@ -104,12 +104,12 @@ def render_jsonl(runs: Sequence[RunResults], opts: Options) -> str:
 
 def render_json(runs: Sequence[RunResults], opts: Options) -> str:
     import json
-    measures = list(runs[0].results.aggregated) if runs else []
+    measures = [m for m, _ in runs[0].results.aggregate_items()] if runs else []
     doc: dict[str, Any] = {'measures': [str(m) for m in measures], 'runs': []}
     for run in runs:
         entry: dict = {'run': run.name}
         if opts.summary:
-            entry['aggregate'] = {str(m): json_value(m, v, opts.places) for m, v in run.results.aggregated.items()}
+            entry['aggregate'] = {str(m): json_value(m, v, opts.places) for m, v in run.results.aggregate_items()}
         if opts.by_query:
             per_query: dict = {}
             for metric in run.results.iter_metrics():
@@ -122,7 +122,7 @@ def render_json(runs: Sequence[RunResults], opts: Options) -> str:
 
 def render_table(runs: Sequence[RunResults], opts: Options) -> str:
     places = _places(opts)
-    measures = list(runs[0].results.aggregated) if runs else []     # a run's measures: per query first
+    measures = [m for m, _ in runs[0].results.aggregate_items()] if runs else []     # a run's measures: per query first
     header = [str(m) for m in measures]
     if opts.by_query:
         lead = (['run'] if len(runs) > 1 else []) + ['query']
@@ -134,9 +134,9 @@ def render_table(runs: Sequence[RunResults], opts: Options) -> str:
                 rows.append(name + [qid] + cells + [''] * (len(measures) - len(cells)))
             if opts.summary:
                 rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
-                                                    for m, v in run.results.aggregated.items()])
+                                                    for m, v in run.results.aggregate_items()])
         return text_table(lead + header, rows, numeric_from=len(lead))
-    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregated.items()] for run in runs]
+    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregate_items()] for run in runs]
     table = text_table(['run'] + header, rows, numeric_from=1)
     width = opts.width or shutil.get_terminal_size().columns
     if max(map(len, table.splitlines()), default=0) <= width:
@@ -159,8 +159,8 @@ def _places(opts: Options) -> int:
 
 def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], list[list[str]]]:
     """The header and one row per run of the aggregates (the markup formats' table)."""
-    measures = list(runs[0].results.aggregated) if runs else []
-    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregated.items()] for run in runs]
+    measures = [m for m, _ in runs[0].results.aggregate_items()] if runs else []
+    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregate_items()] for run in runs]
     return ['run'] + [str(m) for m in measures], rows
 
 

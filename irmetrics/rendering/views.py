@@ -2,7 +2,7 @@
 types that render through it."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # numpy is imported by whoever holds the values
@@ -21,7 +21,6 @@ class ResultsView(Protocol):
     @property
     def values(self) -> np.ndarray: ...
 
-    @property
-    def aggregated(self) -> Mapping[Any, float]: ...
+    def aggregate_items(self) -> Sequence[tuple[Any, float]]: ...
 
     def iter_metrics(self) -> Iterator[Any]: ...

@@ -1,4 +1,5 @@
-"""Aggregates read the way they print (issue 21): by the measure, or by any string that names it."""
+"""Aggregates read the way they print: keyed by the measure's name (for json and loggers), found by the measure or
+by any string that names it."""
 import pickle
 
 import pytest
@@ -30,8 +31,22 @@ def test_a_string_that_names_no_evaluated_measure_is_a_key_error_saying_why(valu
         values[key]
 
 
-def test_it_is_still_the_dict_ir_measures_returns(values):
+def test_it_equals_the_dict_ir_measures_returns(values):
     plain = {irm.parse_measure(m): v for m, v in zip(['AP', 'nDCG@10', 'P@5', 'NumRet'], values.values(), strict=True)}
-    assert values == plain and list(values) == list(plain)
+    assert values == plain and values.measures == list(plain) and list(values) == [str(m) for m in plain]
     assert pickle.loads(pickle.dumps(values)) == values
     assert irm.calc(['AP'], QRELS, RUN).aggregated['map'] == values['AP']
+
+
+def test_aggregates_go_to_json_and_loggers_as_they_are():
+    import json
+    qrels = {'q1': {'d1': 1, 'd2': 0}, 'q2': {'d3': 2}}
+    run = {'q1': {'d1': 2.0, 'd2': 1.0}, 'q2': {'d4': 1.0}}
+    values = irm.calc_aggregate([irm.AP, irm.nDCG @ 10, irm.NumRet], qrels, run)
+    assert json.loads(json.dumps(values)) == {'AP': 0.5, 'nDCG@10': 0.5, 'NumRet': 3}
+    assert all(type(k) is str for k in values)                        # what a logger's log_dict checks
+    assert values == {irm.AP: 0.5, irm.nDCG @ 10: 0.5, irm.NumRet: 3} == values
+    assert values[irm.AP] == values['AP'] == values['map'] == 0.5
+    assert values.measures == [irm.AP, irm.nDCG @ 10, irm.NumRet]
+    assert values.by_measure() == {irm.AP: 0.5, irm.nDCG @ 10: 0.5, irm.NumRet: 3}
+    assert pickle.loads(pickle.dumps(values)).measures == values.measures

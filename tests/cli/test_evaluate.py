@@ -47,7 +47,7 @@ def irmetrics(*args, script=False):
 
 def expected_lines(measures, qrels, run, places=4):
     return [f'{m}\t{v}' if m.definition.aggregate == 'sum' else f'{m}\t{v:.{places}f}'
-            for m, v in irm.calc_aggregate(measures, qrels, run).items()]
+            for m, v in irm.calc_aggregate(measures, qrels, run).by_measure().items()]
 
 
 def test_aggregates_one_line_per_measure(files):

@@ -89,7 +89,7 @@ def test_means_and_per_query_values_equal_calc():
     per_query = cmp.per_query()
     for path, name in ((BM25, 'run_bm25'), (DENSE, 'run_dense')):
         results = irm.calc(measures, QRELS, path)
-        for m, value in results.aggregated.items():
+        for m, value in results.aggregated.by_measure().items():
             assert row(frame, name, measure=str(m))['mean'] == value          # exactly
             column = per_query[per_query.measure == str(m)][name].to_numpy()
             np.testing.assert_array_equal(column, results.values[:, results.measures.index(m)])

@@ -202,3 +202,19 @@ def test_the_head_is_ceil_of_its_share_of_the_items_without_rounding_errors():
     top = irm.TopK(np.arange(30)[None, :])
     share = irm.calc(['TailShare@30'], np.ones((1, 30), dtype=int), top, items=irm.Items(popularity)).values[0, 0]
     assert share == 24 / 30
+
+
+def test_a_user_missing_from_the_run_is_undefined_where_the_measure_is():
+    """ILD is undefined without two items, HeadRecall/TailRecall without a relevant item of their side: a user
+    missing from the run is left out of the mean as when ranked with nothing, not counted as 0."""
+    grades = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]])
+    items = irm.Items([9, 5, 1, 0], features=np.eye(4) + 0.5)
+    run = {'0': {'0': 2.0, '1': 1.0, '2': 0.5}, '1': {'1': 1.0, '3': 0.5}}            # user 2 missing
+    results = irm.calc(['ILD@3', 'HeadRecall(head=0.25)@3', 'TailRecall(head=0.25)@3'], grades, run, items=items)
+    assert np.isnan(results.values[2]).tolist() == [True, False, False]
+    assert results.values[2, 1:].tolist() == [0.0, 0.0]                  # item 0 (head) and 1 (tail) relevant
+    ranked = irm.calc(['ILD@3'], grades, {**run, '2': {'0': 1.0}}, items=items)            # one item: undefined
+    assert np.isnan(ranked.values[2, 0])
+    assert results.aggregated['ILD@3'] == ranked.aggregated['ILD@3']
+    none_of_head = irm.calc(['HeadRecall(head=0.25)@3'], grades, run, items=items)
+    assert np.isnan(none_of_head.values[1, 0])                          # user 1 has no relevant head item

@@ -1,0 +1,150 @@
+"""A streaming evaluation: a run given in batches of users, as a training loop scores them.
+
+``acc = evaluator.accumulator()``; ``acc.update(batch, offset=lo)`` for each batch, where row ``i`` of
+a batch given as arrays (a score matrix on any device, a top-k array, an ``(items, scores)`` pair) is
+the user ``lo + i`` of the judgments, and a batch of named queries (any other run: a :class:`Run`, a
+DataFrame, a dict, a file) names its own; ``acc.compute()`` gives the :class:`CalcResults` of every
+user seen; ``acc.reset()`` starts again.  This is torchmetrics' ``Metric`` protocol.
+
+A user's value depends on its own ranking and judgments only, so the per-user values of each batch
+(computed where the scores are, see :mod:`.array_runs`) are kept, and ``compute()`` builds the
+results from them exactly as from the whole run: the same numbers, whatever the batches.  Users of the
+judgments never given score as users missing from a run (trec_eval ``-c``), with its warning.  The
+measures of a whole run (Coverage, Gini) keep each batch's top ranking (users x depth) and are computed
+from all of them.  A user given twice (in two batches, or on two processes) is an error.
+
+Under ``torch.distributed`` (``sync=None``: when it is initialised), ``compute()`` gathers the per-user
+values of every process (``all_gather_object``), so that each process gets the same results; every
+process must call it.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from ..algebra.measure import Measure
+from ..data.arrays import ArrayRun, is_array, is_array_pair
+from ..data.inputs import to_run
+from ..data.run import Run
+from ..errors import InputError, MeasureError
+from .results import CalcResults, QueryValues
+
+
+class Accumulator:
+    """The per-user values of the batches of a run seen so far (see the module docstring)."""
+
+    def __init__(self, evaluator: Any, *, duplicates: str = 'error', sync: bool | None = None):
+        """``evaluator``: the :class:`~.evaluator.Evaluator` of the measures and judgments; ``duplicates``: as
+        :meth:`~.evaluator.Evaluator.calc`; ``sync``: see the module docstring."""
+        whole = [m for m in evaluator.run_measures if m.definition.scope != 'run'] + evaluator.runs_measures
+        if whole:
+            raise MeasureError(f'{whole[0]!r} compares runs ({whole[0].definition.scope!r}): it cannot be accumulated '
+                               f'batch by batch; evaluate the runs whole')
+        self.evaluator = evaluator
+        self.duplicates = duplicates
+        self.sync = sync
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every batch: the next :meth:`compute` sees only what is given after this."""
+        self._parts: list[QueryValues] = []
+        self._seen = np.zeros(self.evaluator.qrels.num_queries, dtype=bool)
+        self._tops: list[Run] = []
+        self._batches = 0
+
+    def update(self, run: Any, *, offset: int = 0) -> None:
+        """Add one batch: arrays whose row ``i`` is the user ``offset + i``, or a run of named queries."""
+        ev = self.evaluator
+        self._batches += 1
+        if is_array(run) or is_array_pair(run):
+            if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
+                raise InputError(f'offset: the first user of the batch, an integer >= 0; got {offset!r}', 'accumulator')
+            arrays = ArrayRun(run)
+            ev.arrays.check(arrays, int(offset), whole=False)
+            for part in ev.arrays.parts(arrays, self.duplicates, int(offset)):
+                self._add(part)
+            if ev.run_measures:
+                self._tops.append(arrays.run(self.duplicates, ev.depth, exclude=ev.arrays.exclude,
+                                             offset=int(offset)))
+            return
+        if offset:
+            raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
+                             'users: give it without offset', 'accumulator')
+        named = to_run(run, duplicates=self.duplicates, depth=ev.depth)
+        self._add(ev.query_values(named))
+        if ev.run_measures:
+            self._tops.append(named.top(ev.depth) if ev.depth else named)
+
+    def _add(self, part: QueryValues) -> None:
+        again = part.codes[self._seen[part.codes]]
+        if len(again):
+            raise InputError(f'user {self.evaluator.query_ids[int(again[0])]!r} is in batch {self._batches} and in an '
+                             f'earlier one ({len(again)} such user(s)): give each user once (a batch at offset lo '
+                             f'holds the users lo, lo + 1, ...)', 'accumulator')
+        self._seen[part.codes] = True
+        self._parts.append(part)
+
+    def compute(self) -> CalcResults:
+        """The results of every user given since the last :meth:`reset` (of every process, when synced)."""
+        parts, tops = self._parts, self._tops
+        if self._synced():
+            parts, tops = _gathered(parts, tops, self.evaluator.query_ids)
+        ev = self.evaluator
+        run_values = ev.run_values_of(_merged(tops)) if ev.run_measures else None
+        results: CalcResults = ev.combine(parts, 'the batches', run_values)
+        return results
+
+    def _synced(self) -> bool:
+        if self.sync is False or 'torch' not in sys.modules:       # torch is never imported to ask
+            return False
+        import torch.distributed as dist
+        ready = dist.is_available() and dist.is_initialized()
+        if self.sync and not ready:
+            raise InputError('sync=True gathers the users of every process of torch.distributed, which is not '
+                             'initialised (torch.distributed.init_process_group)', 'accumulator')
+        return bool(ready and dist.get_world_size() > 1)
+
+    @property
+    def measures(self) -> list[Measure]:
+        measures: list[Measure] = self.evaluator.all_measures
+        return measures
+
+    def __repr__(self) -> str:
+        return (f'<Accumulator: {int(self._seen.sum())} users in {self._batches} batch(es), {len(self.measures)} '
+                f'measures>')
+
+
+def _gathered(parts: list[QueryValues], tops: list[Run], query_ids: list[str]) -> tuple[list[QueryValues],
+                                                                                       list[Run]]:
+    """Every process's parts and top rankings, on every process (``all_gather_object``)."""
+    import torch.distributed as dist
+    mine = (np.concatenate([p.codes for p in parts]) if parts else np.zeros(0, dtype=np.int64),
+            np.concatenate([p.values for p in parts]) if parts else None, tops)
+    everyone: list[Any] = [None] * dist.get_world_size()
+    dist.all_gather_object(everyone, mine)
+    owner = np.concatenate([np.full(len(codes), rank) for rank, (codes, _, _) in enumerate(everyone)])
+    codes = np.concatenate([codes for codes, _, _ in everyone])
+    order = np.argsort(codes, kind='stable')
+    twice = np.flatnonzero(codes[order][1:] == codes[order][:-1])
+    if len(twice):
+        first, second = order[twice[0]], order[twice[0] + 1]
+        raise InputError(f'user {query_ids[int(codes[first])]!r} is given on process {int(owner[first])} and on '
+                         f'process {int(owner[second])} ({len(twice)} such user(s)): give each user to one process '
+                         f"(torch's DistributedSampler repeats users to even out the processes; give each its own "
+                         f'slice of the users)', 'accumulator')
+    gathered = [QueryValues(codes, values) for codes, values, _ in everyone if values is not None]
+    return gathered, [run for _, _, runs in everyone for run in runs]
+
+
+def _merged(runs: list[Run]) -> Run:
+    """One run of the top rankings of every batch (each user in one of them)."""
+    if len(runs) == 1:
+        return runs[0]
+    import pyarrow as pa
+
+    from ..data.tables import run_from_table
+    from ..data.writing import run_table
+    table = pa.concat_tables([run_table(run).select(['query_id', 'doc_id', 'score']) for run in runs if len(run)])
+    return run_from_table(table, 'the batches') if len(table) else Run.from_columns([], [], [])
