@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Recommender shapes (issue 20's targets): top-k arrays against torchmetrics and ranx on the same arrays,
-a million users in bounded memory, and long integer tables in model order.
+"""Recommender shapes: top-k arrays against torchmetrics and ranx on the same arrays, a million users in
+bounded memory, long integer tables in model order, and the full catalogue scored on the CPU or a GPU
+(full_catalogue.py: the torch topk+gather path and a numpy floor as anchors).
 
 What is measured (data generated here, seed 0)
     topk   U users x 100 item indices (int32, rank order) and a scipy.sparse matrix of 5 relevant items
@@ -16,10 +17,19 @@ What is measured (data generated here, seed 0)
            three ways, median of N: string ids in score order; integer ids in score order; integer
            ids in model order (each user's rows unsorted).  Then 200,000 users in model order in a
            child process (time and peak RSS).
+    full   A users x items float32 score matrix (embeddings), 8 held-out items per user; nDCG@10, R@20, P@10,
+           RR@10 by irmetrics (numpy array, torch CPU tensor, CUDA tensor with --device cuda) against the torch
+           topk+gather path (RecBole's full-sort evaluation) and a numpy argpartition floor, best of -n, values
+           checked; then the same with many ties (irmetrics on the device against its host path).
+    stream The users scored in batches on the device (a training loop's evaluation), measured by the torch path
+           or irmetrics' accumulator; with --device cuda also the peak host memory of a CUDA evaluation.
 
 How to run (from the repository root, with the project's virtualenv and its test extra)
     .venv/bin/python benchmarks/bench_recommender.py topk                 # 20,000 users; 1,000,000 alone
     .venv/bin/python benchmarks/bench_recommender.py long -n 5
+    .venv/bin/python benchmarks/bench_recommender.py full --users 4000 --items 5000 -n 5
+    PYTHONPATH=. python benchmarks/bench_recommender.py full --users 20000 --items 20000 --device cuda  # a GPU
+    PYTHONPATH=. python benchmarks/bench_recommender.py stream --users 200000 --items 50000 --batch 10000 --device cuda
 
 Compare ratios measured in one run on one machine, not absolute times across machines.
 """
@@ -56,7 +66,7 @@ def top_k_data(users: int):
 
 def run_irmetrics(top, qrels) -> dict[str, float]:
     import irmetrics as irm
-    return {str(m): v for m, v in irm.calc_aggregate(MEASURES, qrels, top).items()}
+    return dict(irm.calc_aggregate(MEASURES, qrels, top))
 
 
 def run_torchmetrics(top, qrels) -> dict[str, float]:
@@ -191,10 +201,28 @@ def bench_long(args) -> bool:
     return agree
 
 
+def bench_full(args) -> bool:
+    import full_catalogue
+    result = full_catalogue.full_matrix(args.users, args.items, args.device, args.n)
+    same = full_catalogue.ties_on_device(min(args.users, 5_000), min(args.items, 5_000), args.device)
+    return full_catalogue.agree(result['values'], next(iter(result['values']))) and same
+
+
+def bench_stream(args) -> bool:
+    import full_catalogue
+    full_catalogue.stream(args.users, args.items, args.batch, args.device)
+    if args.device == 'cuda':
+        full_catalogue.host_peak(20_000, 20_000)
+    return True
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('case', nargs='?', choices=['topk', 'long'], default='topk')
+    parser.add_argument('case', nargs='?', choices=['topk', 'long', 'full', 'stream'], default='topk')
     parser.add_argument('--users', type=int, default=20_000)
+    parser.add_argument('--items', type=int, default=5_000)
+    parser.add_argument('--batch', type=int, default=10_000)
+    parser.add_argument('--device', choices=['cpu', 'cuda'], default='cpu')
     parser.add_argument('--big-users', type=int, default=1_000_000)
     parser.add_argument('-n', type=int, default=5)
     parser.add_argument('--child', choices=['topk', 'long'], help=argparse.SUPPRESS)
@@ -203,7 +231,8 @@ def main() -> int:
     if args.child:
         child(args.child, args.users, args.layout)
         return 0
-    return 0 if (bench_topk if args.case == 'topk' else bench_long)(args) else 1
+    cases = {'topk': bench_topk, 'long': bench_long, 'full': bench_full, 'stream': bench_stream}
+    return 0 if cases[args.case](args) else 1
 
 
 if __name__ == '__main__':

@@ -3,9 +3,11 @@
 popularity bias, novelty and diversity out.
 
 A small matrix-factorisation model is trained by gradient steps on synthetic implicit feedback (numpy
-only; the same calls take torch tensors).  After each epoch the whole catalogue is scored for every user,
-and irmetrics evaluates the score matrix against the held-out interactions (a scipy.sparse matrix),
-with item popularity and item vectors from the training data for the measures beyond accuracy.
+only; the same calls take torch tensors, on the CPU or a GPU).  After each epoch the whole catalogue is
+scored for every user, batch by batch as a model on a GPU scores it, and irmetrics' accumulator evaluates
+the batches against the held-out interactions (a scipy.sparse matrix), the training interactions left out
+of the rankings (``exclude=``), with item popularity and item vectors from the training data for the
+measures beyond accuracy.
 
     .venv/bin/python examples/recommender.py [--users 2000] [--items 500] [--epochs 5]
 """
@@ -44,7 +46,9 @@ def main() -> int:
     # what the measures beyond accuracy know of the items: training popularity, and item vectors
     items = irm.Items(np.asarray(train.sum(axis=0)).ravel(), users=args.users, features=vectors)
     measures = [m.format(items=args.items) for m in MEASURES]
-    evaluator = irm.evaluator(measures, held_out, items=items)       # qrels read once, reused every epoch
+    # the judgments read once, reused every epoch; the training interactions are never ranked
+    evaluator = irm.evaluator(measures, held_out, items=items, exclude=train)
+    accumulator = evaluator.accumulator()
 
     rng = np.random.default_rng(1)
     user_factors = rng.normal(scale=0.1, size=(args.users, 16))
@@ -56,14 +60,15 @@ def main() -> int:
             error = user_factors @ item_factors.T - target
             user_factors, item_factors = (user_factors - 0.01 * (error @ item_factors + 0.01 * user_factors),
                                           item_factors - 0.001 * (error.T @ user_factors + 0.01 * item_factors))
-        scores = user_factors @ item_factors.T
-        scores[train.nonzero()] = scores.min() - 1                   # items seen in training rank last
-        results = evaluator.calc(scores)                              # the score matrix as it is
-        rows.append((epoch, results.aggregated))
+        accumulator.reset()
+        for lo in range(0, args.users, 500):                         # scored and measured in batches of users
+            accumulator.update(user_factors[lo:lo + 500] @ item_factors.T, offset=lo)
+        rows.append((epoch, accumulator.compute().aggregated))
     width = max(map(len, measures))
     print(f'{"measure":{width}s}  ' + '  '.join(f'epoch {epoch:<2d}' for epoch, _ in rows))
     for m in measures:
-        print(f'{m:{width}s}  ' + '  '.join(f'{aggregated[irm.parse_measure(m)]:8.4f}' for _, aggregated in rows))
+        print(f'{m:{width}s}  ' + '  '.join(f'{aggregated[m]:8.4f}' for _, aggregated in rows))
+    scores = np.where(train.toarray() > 0, -np.inf, user_factors @ item_factors.T)    # training items masked
     top20 = np.argsort(-scores, axis=1)[:, :20]                       # a top-k array gives the same numbers
     same = irm.calc_aggregate(measures[:3], held_out, top20)
     print('the top 20 as an array, last epoch:', ', '.join(f'{m} {v:.4f}' for m, v in same.items()))

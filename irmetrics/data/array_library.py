@@ -2,7 +2,9 @@
 
 A score matrix is ranked, and the measures read from its top, in the array's own library and on its own
 device: a numpy array with numpy (on the host, blocks of users in threads: numpy releases the GIL), a
-torch tensor with torch (on the CPU or on its GPU).  Any other array exposing DLPack (CuPy, JAX) goes
+torch tensor on a GPU with torch on that GPU.  A tensor on the CPU is the numpy array it holds (read
+without a copy, ranked by numpy's threads: faster than torch's dispatch on arrays of users x depth;
+:data:`TORCH_ON_CPU` ranks it with torch instead).  Any other array exposing DLPack (CuPy, JAX) goes
 to torch through DLPack on its own device, without a copy, when torch is installed, else to numpy (an
 array on a GPU then copied to the host).  Only what the measures need comes back to the host.
 
@@ -109,6 +111,18 @@ class Torch:
 
 Library = Numpy | Torch
 NUMPY = Numpy()
+#: whether a tensor on the CPU is ranked by torch; by default it is read as the numpy array it already is (no
+#: copy), whose ranking spreads blocks of rows over the cores and reads small arrays faster than torch's dispatch
+TORCH_ON_CPU = False
+
+
+def _numpy_reads(tensor: Any) -> bool:
+    """Whether numpy has the tensor's element type (not bfloat16, for one)."""
+    try:
+        tensor[:0].numpy()
+    except (TypeError, RuntimeError):
+        return False
+    return True
 
 
 def is_tensor(obj: Any) -> bool:
@@ -129,6 +143,8 @@ def in_own_library(obj: Any, name: str) -> tuple[Any, Library]:
         if obj.device.type == 'meta':
             raise InputError("the tensor is on torch's 'meta' device: it has a shape but no values to rank; give "
                              'a tensor on the CPU or a GPU', name)
+        if obj.device.type == 'cpu' and not TORCH_ON_CPU and _numpy_reads(obj):
+            return obj.detach().numpy(), NUMPY
         return obj.detach(), Torch(obj.device)
     if hasattr(obj, '__dlpack__'):
         device = obj.__dlpack_device__()[0] if hasattr(obj, '__dlpack_device__') else _CPU

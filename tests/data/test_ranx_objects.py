@@ -64,4 +64,4 @@ def test_ranx_is_never_imported_to_tell_its_objects():
         "print(irm.calc_aggregate(['P@1'], {'q': {'b': 1}}, Run()), 'ranx' in sys.modules)",
     ])
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert out.stdout.strip() == '{P@1: 0.0} False'
+    assert out.stdout.strip() == "{'P@1': 0.0} False"

@@ -1,0 +1,120 @@
+"""Runs given as arrays, evaluated where the scores are (irmetrics/api/array_runs.py, the hit matrix and its kernels):
+every value equals the same data written as TREC files, per query, ties and masked items included, in numpy and in
+torch (the torch path of a GPU, run here on the CPU); exclude= masks cells; inputs that read two ways are refused."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import torch
+
+import irmetrics as irm
+from irmetrics.api.array_runs import ArrayEvaluation
+from irmetrics.data import array_library
+from irmetrics.providers.native import hit_kernels
+
+#: every family of the hit matrix, with each parameter it reads away from its default, and measures it leaves to
+#: the engine of TREC runs (a parameter it does not read, a family it has no formula for)
+ON_HITS = ['P@5', 'P(rel=2)@3', 'P(relative=True)@7', 'R@20', 'R(rel=2)@4', 'Hits@6', 'Success@3', 'Success(rel=3)@9',
+           'RR@10', 'RR(rel=2)@2', 'AP@15', 'AP(rel=2)@8', "AP(divisor='num_rel_ret')@12", 'DCG@4', 'nDCG@10',
+           "nDCG(dcg='exp-log2')@5", 'nDCG(gains={1:1,2:5,3:20})@8', 'Judged@5']
+ON_HOST = ['ERR@5', 'RBP(p=0.8)', 'P(judged_only=True)@5', "nDCG(ties='expected')@5", 'Bpref', 'NumRet',
+           'Coverage(catalogue=200)@10']
+
+
+def trec_files(grades, scores):
+    users, items = np.nonzero(grades)
+    qrels = ''.join(f'{u} 0 {i} {grades[u, i]}\n' for u, i in zip(users, items, strict=True))
+    run = ''.join(f'{u} Q0 {i} 0 {float(scores[u, i])!r} t\n' for u in range(scores.shape[0])
+                  for i in range(scores.shape[1]) if scores[u, i] > -np.inf)
+    return qrels, run
+
+
+def random_case(seed):
+    rng = np.random.default_rng(seed)
+    users, items = int(rng.integers(5, 60)), int(rng.integers(12, 140))
+    grades = rng.choice([0] * 10 + [-1, 1, 2, 3], size=(users, items))
+    grades[0] = 0                                                       # a user without judgments
+    scores = (rng.integers(0, 4, size=(users, items)) / 2).astype(rng.choice([np.float32, np.float64]))
+    scores[rng.random(scores.shape) < 0.15] = -np.inf                  # masked items
+    scores[1] = -np.inf                                                 # a user who ranks nothing
+    scores[2, :3] = -0.0
+    return grades, scores
+
+
+def test_the_split_of_the_measures():
+    split = ArrayEvaluation(irm.evaluator(ON_HITS + ON_HOST, np.eye(3, dtype=int)))
+    assert [str(m) for m in split.on_hits] == [str(irm.parse_measure(m)) for m in ON_HITS]
+    assert all(not hit_kernels.supports(irm.parse_measure(m)) for m in ON_HOST)
+
+
+@pytest.mark.parametrize('seed', range(12))
+@pytest.mark.parametrize('library', ['numpy', 'torch'])
+def test_every_value_is_the_trec_files(monkeypatch, seed, library):
+    grades, scores = random_case(seed)
+    qrels, run = trec_files(grades, scores)
+    if library == 'torch':
+        monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
+    given = torch.from_numpy(scores) if library == 'torch' else scores
+    for measures in (ON_HITS + ON_HOST[:-1], ON_HITS + ON_HOST):        # ranked 20 deep; whole (Bpref, NumRet)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', irm.IrmetricsWarning)
+            got = irm.calc(measures, sp.csr_matrix(grades) if seed % 2 else grades, given)
+            want = irm.calc(measures, qrels, run)
+        assert got.query_ids == want.query_ids
+        np.testing.assert_allclose(got.values, want.values, rtol=0, atol=1e-12)
+        assert got.run_values == pytest.approx(dict(want.run_values), abs=1e-12)
+
+
+def test_exclude_masks_cells_as_minus_infinity():
+    grades, scores = random_case(3)
+    rng = np.random.default_rng(0)
+    train = (rng.random(scores.shape) < 0.2).astype(np.int8)
+    masked = np.where(train > 0, -np.inf, scores)
+    for given in (scores, torch.from_numpy(scores)):
+        for exclude in (train, sp.csr_matrix(train)):
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', irm.IrmetricsWarning)
+                got = irm.evaluator(ON_HITS, grades, exclude=exclude).calc(given)
+                want = irm.calc(ON_HITS, grades, masked)
+            np.testing.assert_array_equal(got.values, want.values)
+    top = np.argsort(-scores, axis=1, kind='stable')[:, :30]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        got = irm.evaluator(['P@5', 'nDCG@10'], grades, exclude=train).calc(irm.TopK(top))
+        kept = [[i for i in row if not train[u, i]] for u, row in enumerate(top.tolist())]
+        want = irm.calc(['P@5', 'nDCG@10'], grades, {str(u): {str(i): float(30 - r) for r, i in enumerate(row)}
+                                                     for u, row in enumerate(kept)})
+    np.testing.assert_array_equal(got.values, want.values)
+    with pytest.raises(irm.InputError, match=r'the run scores \d+ items \(columns\) and exclude= has 3'):
+        irm.evaluator(['P@5'], grades, exclude=np.ones((grades.shape[0], 3))).calc(scores)
+
+
+def test_an_integer_array_as_wide_as_the_catalogue_is_refused_unless_wrapped():
+    grades = np.eye(4, dtype=int)
+    ranks = np.array([[3, 2, 1, 0]] * 4)
+    with pytest.raises(irm.InputError, match=r'a 2-D integer array as wide as the catalogue \(4 columns\) reads two '
+                                             r"ways: as each user's top 4 item indices in rank order, or as a score "
+                                             r'for each of the 4 items; say which: irmetrics.TopK\(array\) or '
+                                             r'irmetrics.Scores\(array\)'):
+        irm.calc(['P@1'], grades, ranks)
+    as_items = irm.calc(['P@1'], grades, irm.TopK(ranks)).values[:, 0]
+    as_scores = irm.calc(['P@1'], grades, irm.Scores(ranks)).values[:, 0]
+    assert as_items.tolist() == [0, 0, 0, 1] and as_scores.tolist() == [1, 0, 0, 0]
+    assert irm.calc(['P@1'], grades, ranks[:, :2]).values[:, 0].tolist() == [0, 0, 0, 1]   # narrower: item indices
+    assert repr(irm.TopK(ranks)) == 'TopK(4x4)' and repr(irm.Scores(ranks)) == 'Scores(4x4)'
+
+
+def test_pairs_with_masked_items():
+    grades, scores = random_case(5)
+    top = np.argsort(-np.nan_to_num(scores, neginf=-9), axis=1, kind='stable')[:, :15]
+    given = np.take_along_axis(scores, top, axis=1)
+    rows = {str(u): {str(i): float(s) for i, s in zip(top[u], given[u], strict=True) if s > -np.inf}
+            for u in range(len(top))}
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        got = irm.calc(ON_HITS, grades, irm.TopK(top, given))
+        want = irm.calc(ON_HITS, grades, {u: r for u, r in rows.items() if r})
+    np.testing.assert_array_equal(got.values, want.values)
+    with pytest.raises(irm.InputError, match=r'run scores: the score inf at row 0, column 2 is not a number'):
+        irm.calc(['P@1'], grades, (top, np.where(np.arange(15) == 2, np.inf, given)))
