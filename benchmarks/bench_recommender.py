@@ -205,7 +205,8 @@ def bench_full(args) -> bool:
     import full_catalogue
     result = full_catalogue.full_matrix(args.users, args.items, args.device, args.n)
     same = full_catalogue.ties_on_device(min(args.users, 5_000), min(args.items, 5_000), args.device)
-    return full_catalogue.agree(result['values'], next(iter(result['values']))) and same
+    exact = full_catalogue.device_agreement(args.device)
+    return full_catalogue.agree(result['values'], next(iter(result['values']))) and same and exact
 
 
 def bench_stream(args) -> bool:

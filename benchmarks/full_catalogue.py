@@ -8,6 +8,7 @@ Anchors, in the same run on the same machine:
                ``torch.gather`` of the held-out matrix (dense, on the device) at the top 20, the four formulas
                on the hit matrix, means; its order among tied scores is topk's (arbitrary)
   numpy floor  the same with ``np.argpartition`` and ``np.take_along_axis`` on the host (no tie rule)
+  topk alone   ``torch.topk`` of the matrix and nothing else: the floor of any path in torch
 irmetrics is given the matrix as it is (a numpy array, a torch tensor on the CPU or on the GPU) and the held-out
 matrix as scipy.sparse, through an evaluator built once (the judgments read once, as in a training loop).
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -143,7 +145,8 @@ def report(title: str, values: dict[str, dict[str, float]], seconds: dict[str, f
 
 
 def full_matrix(users: int, items: int, device: str, repeats: int) -> dict[str, Any]:
-    """irmetrics against the torch path and the numpy floor on one users x items matrix (module docstring)."""
+    """irmetrics against the torch path and the numpy floor on one users x items matrix (module docstring);
+    ``torch.topk`` alone (no judgments, no measures) is the floor of any torch path."""
     import torch
 
     import irmetrics as irm
@@ -157,7 +160,15 @@ def full_matrix(users: int, items: int, device: str, repeats: int) -> dict[str, 
     def run_path(path, matrix):
         path.reset()
         path.update(matrix, 0)
-        return path.compute()
+        found = path.compute()
+        first.setdefault('values', found)
+        return found
+
+    first: dict[str, dict[str, float]] = {}
+
+    def values_of_first():
+        """The values of the first tool (a bare top-k has none of its own; the check then skips it)."""
+        return first['values']
 
     def run_irmetrics(matrix):
         return {str(m): float(x) for m, x in evaluator.calc(matrix).aggregated.items()}
@@ -170,8 +181,13 @@ def full_matrix(users: int, items: int, device: str, repeats: int) -> dict[str, 
         finally:
             array_library.TORCH_ON_CPU = False
 
+    def topk_alone(matrix):
+        torch.topk(matrix, DEPTH, dim=1)
+        return values_of_first()
+
     tools: dict[str, Callable[[], dict[str, float]]] = {
         'torch path (CPU)': lambda: run_path(path_cpu, on_cpu),
+        'torch.topk alone (CPU)': lambda: topk_alone(on_cpu),
         'numpy floor (argpartition)': lambda: numpy_floor(scores, qrels),
         'irmetrics, torch CPU tensor': lambda: run_irmetrics(on_cpu),
         'irmetrics, numpy array': lambda: run_irmetrics(scores),
@@ -182,6 +198,7 @@ def full_matrix(users: int, items: int, device: str, repeats: int) -> dict[str, 
         on_gpu = torch.from_numpy(scores).cuda()
         path_gpu = TorchPath(qrels, 'cuda')
         tools = {'torch path (CUDA)': lambda: run_path(path_gpu, on_gpu),
+                 'torch.topk alone (CUDA)': lambda: topk_alone(on_gpu),
                  'irmetrics, CUDA tensor': lambda: run_irmetrics(on_gpu), **tools}
         sync = torch.cuda.synchronize
     values, seconds = best_times(tools, repeats, sync)
@@ -273,7 +290,7 @@ def host_peak(users: int, items: int) -> dict[str, float]:
     qrels = held_out(users, items)
     evaluator = irm.evaluator(MEASURES, qrels)
     scores = torch.from_numpy(u).cuda() @ torch.from_numpy(v).cuda().T
-    evaluator.calc(scores[:100])                                       # warm-up: the judgments go to the device
+    evaluator.calc(scores)                                             # warm-up: the judgments go to the device
     torch.cuda.synchronize()
     before = _resident()
     _reset_peak()
@@ -304,3 +321,35 @@ def _reset_peak() -> None:
     """Start VmHWM again from the current resident size (Linux: write 5 to clear_refs)."""
     with open('/proc/self/clear_refs', 'w') as f:
         f.write('5')
+
+
+def device_agreement(device: str, cases: int = 12) -> bool:
+    """Random matrices with ties at every rank, masked items (-inf), -0.0 and excluded cells: irmetrics on the device
+    gives its host path's values, per user, for measures of the hit matrix and of the TREC engine."""
+    import scipy.sparse as sp
+    import torch
+
+    import irmetrics as irm
+    measures = ['P@5', 'P(relative=True)@7', 'R(rel=2)@4', 'Hits@6', 'Success@3', 'RR@10', 'AP@15',
+                "AP(divisor='num_rel_ret')@12", 'DCG@4', 'nDCG@10', "nDCG(dcg='exp-log2')@5", 'Judged@5', 'ERR@5',
+                'RBP(p=0.8)@20', 'Coverage(catalogue=400)@10']
+    worst = 0.0
+    for seed in range(cases):
+        rng = np.random.default_rng(seed)
+        users, items = int(rng.integers(5, 300)), int(rng.integers(12, 400))
+        grades = rng.choice([0] * 10 + [-1, 1, 2, 3], size=(users, items))
+        scores = (rng.integers(0, 4, size=(users, items)) / 2).astype(np.float32 if seed % 2 else np.float64)
+        scores[rng.random(scores.shape) < 0.15] = -np.inf
+        scores[0], scores[1, :3] = -np.inf, -0.0
+        train = sp.csr_matrix((rng.random(scores.shape) < 0.1).astype(np.int8))
+        evaluator = irm.evaluator(measures, sp.csr_matrix(grades), exclude=train)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', irm.IrmetricsWarning)
+            host = evaluator.calc(scores)
+            on_device = evaluator.calc(torch.from_numpy(scores).to(device))
+        worst = max(worst, float(np.nanmax(np.abs(host.values - on_device.values), initial=0.0)))
+        if on_device.query_ids != host.query_ids or dict(on_device.run_values) != dict(host.run_values):
+            worst = np.inf
+    print(f'agreement on {device}: {cases} random matrices with ties, masked and excluded items; the largest '
+          f'difference from the host path per user: {worst:.3g}')
+    return worst <= 1e-12

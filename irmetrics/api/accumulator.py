@@ -56,26 +56,12 @@ class Accumulator:
 
     def update(self, run: Any, *, offset: int = 0) -> None:
         """Add one batch: arrays whose row ``i`` is the user ``offset + i``, or a run of named queries."""
-        ev = self.evaluator
         self._batches += 1
-        if is_array(run) or is_array_pair(run):
-            if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
-                raise InputError(f'offset: the first user of the batch, an integer >= 0; got {offset!r}', 'accumulator')
-            arrays = ArrayRun(run)
-            ev.arrays.check(arrays, int(offset), whole=False)
-            for part in ev.arrays.parts(arrays, self.duplicates, int(offset)):
-                self._add(part)
-            if ev.run_measures:
-                self._tops.append(arrays.run(self.duplicates, ev.depth, exclude=ev.arrays.exclude,
-                                             offset=int(offset)))
-            return
-        if offset:
-            raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
-                             'users: give it without offset', 'accumulator')
-        named = to_run(run, duplicates=self.duplicates, depth=ev.depth)
-        self._add(ev.query_values(named))
-        if ev.run_measures:
-            self._tops.append(named.top(ev.depth) if ev.depth else named)
+        parts, top = batch_values(self.evaluator, run, offset, self.duplicates)
+        for part in parts:
+            self._add(part)
+        if top is not None:
+            self._tops.append(top)
 
     def _add(self, part: QueryValues) -> None:
         again = part.codes[self._seen[part.codes]]
@@ -114,6 +100,28 @@ class Accumulator:
     def __repr__(self) -> str:
         return (f'<Accumulator: {int(self._seen.sum())} users in {self._batches} batch(es), {len(self.measures)} '
                 f'measures>')
+
+
+def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'error') -> tuple[list[QueryValues],
+                                                                                             Run | None]:
+    """The per-user values of one batch (arrays whose row ``i`` is the user ``offset + i``, or a run of named
+    queries), and, when the evaluator has measures of a whole run, the batch's top ranking as a :class:`Run`."""
+    ev = evaluator
+    if is_array(run) or is_array_pair(run):
+        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
+            raise InputError(f'offset: the first user of the batch, an integer >= 0; got {offset!r}', 'accumulator')
+        arrays = ArrayRun(run)
+        ev.arrays.check(arrays, int(offset), whole=False)
+        parts = list(ev.arrays.parts(arrays, duplicates, int(offset)))
+        top = arrays.run(duplicates, ev.depth, exclude=ev.arrays.exclude, offset=int(offset)) \
+            if ev.run_measures else None
+        return parts, top
+    if offset:
+        raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
+                         'users: give it without offset', 'accumulator')
+    named = to_run(run, duplicates=duplicates, depth=ev.depth)
+    top = (named.top(ev.depth) if ev.depth else named) if ev.run_measures else None
+    return [ev.query_values(named)], top
 
 
 def _gathered(parts: list[QueryValues], tops: list[Run], query_ids: list[str]) -> tuple[list[QueryValues],

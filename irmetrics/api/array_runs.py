@@ -18,7 +18,6 @@ from ..data.arrays import ArrayRun, Exclusions, host_run
 from ..data.top_ranking import TopRanking
 from ..providers.native import hit_kernels
 from ..providers.native.hit_matrix import HitJudgments, HitMatrix
-from ..providers.native.table import QrelsIndex
 from .results import QueryValues
 
 #: the top cells (users x depth) of a block of users ranked at once: a block's memory is a few of its cells
@@ -47,7 +46,7 @@ class ArrayEvaluation:
     @property
     def judgments(self) -> HitJudgments:
         if self._judgments is None:
-            self._judgments = HitJudgments(QrelsIndex(self.evaluator.qrels))
+            self._judgments = HitJudgments(self.evaluator.qrels, hit_kernels.needs(self.on_hits))
         return self._judgments
 
     def check(self, arrays: ArrayRun, offset: int, whole: bool) -> None:

@@ -143,20 +143,29 @@ def _numpy_top(x: np.ndarray, k: int, first: int, name: str) -> TopRanking:
     if floating:                       # fewer than k groups hold a ranked item: every ranked item is a candidate
         lowest = np.finfo(x.dtype).min
         threshold = np.where(threshold == -np.inf, lowest, threshold).astype(x.dtype)
-    flat = np.flatnonzero(x >= threshold[:, None])
+    flat = np.flatnonzero(x >= threshold[:, None])              # row by row, each row's items ascending
     row, item = np.divmod(flat, m)
-    value = x[row, item]
-    order = np.lexsort((-tie_ranks(m)[item], _descending_key(value), row))
     counts = np.bincount(row, minlength=n)
     lengths = np.minimum(counts, k)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    at = starts[:, None] + np.arange(k)
+    width = max(int(counts.max(initial=0)), k)
+    at = np.arange(len(flat)) - (np.cumsum(counts) - counts)[row]         # each candidate's place in its row
+    by_score = _descending_key(x[row, item])                                # the candidates of each row side by side,
+    score_key = np.full((n, width), _last(by_score.dtype), dtype=by_score.dtype)   # padded to sort last
+    tie_key = np.zeros((n, width), dtype=np.int64)
+    score_key[row, at], tie_key[row, at] = by_score, -tie_ranks(m)[item]
+    order = np.lexsort((tie_key, score_key), axis=1)[:, :k]               # each row sorted alone
     inside = np.arange(k) < lengths[:, None]
-    chosen = np.append(order, 0)[np.where(inside, at, len(order)).ravel()].reshape(n, k)   # the 0: outside
-    items = np.where(inside, np.append(item, -1)[chosen], -1)
-    lowest_value = np.finfo(x.dtype).min if floating else np.iinfo(x.dtype).min
-    ranked = np.where(inside, np.append(value, 0)[chosen], -np.inf if floating else lowest_value).astype(x.dtype)
+    placed = np.full((n, width), -1, dtype=np.int64)
+    placed[row, at] = item
+    items = np.where(inside, np.take_along_axis(placed, order, axis=1), -1)
+    lowest = -np.inf if floating else np.iinfo(x.dtype).min
+    ranked = np.where(inside, x[np.arange(n)[:, None], np.maximum(items, 0)], lowest).astype(x.dtype)
     return TopRanking(items, ranked, lengths)
+
+
+def _last(dtype: np.dtype) -> Any:
+    """The key that sorts after every other of its type."""
+    return np.inf if dtype.kind == 'f' else np.iinfo(dtype).max
 
 
 def _descending_key(values: np.ndarray) -> np.ndarray:

@@ -152,3 +152,25 @@ def test_a_user_on_two_processes_is_one_error_on_each():
     for result in _two_processes({'TWICE': '1'}):
         assert result['error'].startswith("accumulator: user '90' is given on process 0 and on process 1 (2 such")
         assert 'DistributedSampler' in result['error']
+
+
+def test_the_torchmetrics_metric_gives_the_accumulators_numbers():
+    from irmetrics.bridges.torchmetrics import RankingMetric
+    qrels, scores = data()
+    measures = MEASURES[:7]
+    metric = RankingMetric(measures, qrels)
+    for lo, hi in batches(97, 30):
+        metric.update(torch.from_numpy(scores[lo:hi]), offset=lo)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        got = metric.compute()
+        whole = irm.evaluator(measures, qrels).calc(scores)
+    np.testing.assert_allclose(metric.results.values, whole.values, rtol=0, atol=1e-12)
+    assert got == pytest.approx(dict(whole.aggregated), abs=1e-12)
+    metric.reset()
+    metric.update(torch.from_numpy(scores[:10]))
+    metric.update(torch.from_numpy(scores[5:15]), offset=5)
+    with pytest.raises(irm.InputError, match=r"query '5' is in more than one part"):
+        metric.compute()
+    with pytest.raises(irm.MeasureError, match=r'is a measure of a whole run: use Evaluator.accumulator\(\)'):
+        RankingMetric(MEASURES, qrels)

@@ -51,10 +51,13 @@ def test_the_split_of_the_measures():
 @pytest.mark.parametrize('seed', range(12))
 @pytest.mark.parametrize('library', ['numpy', 'torch'])
 def test_every_value_is_the_trec_files(monkeypatch, seed, library):
+    from irmetrics.providers.native import hit_matrix
     grades, scores = random_case(seed)
     qrels, run = trec_files(grades, scores)
     if library == 'torch':
         monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
+    if seed % 3 == 0:                                # the qrels' quantities computed in blocks of a few queries
+        monkeypatch.setattr(hit_matrix, '_BLOCK_JUDGMENTS', 17)
     given = torch.from_numpy(scores) if library == 'torch' else scores
     for measures in (ON_HITS + ON_HOST[:-1], ON_HITS + ON_HOST):        # ranked 20 deep; whole (Bpref, NumRet)
         with warnings.catch_warnings():
@@ -118,3 +121,20 @@ def test_pairs_with_masked_items():
     np.testing.assert_array_equal(got.values, want.values)
     with pytest.raises(irm.InputError, match=r'run scores: the score inf at row 0, column 2 is not a number'):
         irm.calc(['P@1'], grades, (top, np.where(np.arange(15) == 2, np.inf, given)))
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_judgments_in_any_order_with_ids_no_array_can_name(seed):
+    """Qrels as TREC text in a random order, with documents ('07', 'd3') and a query ('x') that no row or column
+    names: they count where only the qrels are read (R, the ideal DCG), and the arrays give the files' numbers."""
+    grades, scores = random_case(seed)
+    qrels, run = trec_files(grades, scores)
+    lines = qrels.splitlines() + ['3 0 07 2', '3 0 d3 1', 'x 0 1 1']
+    np.random.default_rng(seed).shuffle(lines)
+    shuffled = '\n'.join(lines) + '\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        got = irm.calc(ON_HITS, shuffled, scores)
+        want = irm.calc(ON_HITS, shuffled, run)
+    assert got.query_ids == want.query_ids
+    np.testing.assert_allclose(got.values, want.values, rtol=0, atol=1e-12)

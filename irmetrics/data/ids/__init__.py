@@ -52,9 +52,10 @@ def empty() -> Ids:
 
 
 def repeat(value: str, n: int) -> Ids:
-    """``value`` ``n`` times (a decimal number such as qrels' iteration ``'0'`` held as a number)."""
+    """``value`` ``n`` times (a decimal number such as qrels' iteration ``'0'`` held as a number, one value
+    broadcast ``n`` times: no memory per row)."""
     if value.isdecimal() and value.isascii() and str(int(value)) == value:
-        return column(np.full(n, int(value), dtype=np.int64))
+        return column(np.broadcast_to(np.int64(int(value)), (n,)))
     return column(np.full(n, value, dtype=object))
 
 

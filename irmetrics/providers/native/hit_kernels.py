@@ -22,14 +22,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ...algebra.measure import Measure, MeasureDef
 from ...measures import AP, DCG, RR, Hits, Judged, P, R, Success, nDCG
 from .hit_matrix import HitMatrix
-from .ndcg import dcg_form, gain_of, ideal_dcg
+from .ndcg import dcg_form, ideal_dcg
+from .table import QrelsIndex
 
 HitKernel = Callable[[Measure, HitMatrix], Any]
-#: per family: the kernel and the parameters it reads (others must keep their defaults)
-HIT_KERNELS: dict[MeasureDef, tuple[HitKernel, frozenset[str]]] = {}
+#: what a kernel reads of the qrels alone: (name, per-query array) for a measure, from a QrelsIndex
+Needs = Callable[[Measure, QrelsIndex], dict[str, np.ndarray]]
+#: per family: the kernel, the parameters it reads (others must keep their defaults) and what it needs
+HIT_KERNELS: dict[MeasureDef, tuple[HitKernel, frozenset[str], Needs]] = {}
 
 
 def supports(measure: Measure) -> bool:
@@ -43,9 +48,31 @@ def evaluate(measure: Measure, hits: HitMatrix) -> Any:
     return HIT_KERNELS[measure.definition][0](measure, hits)
 
 
-def _hit_kernel(family: Measure, *reads: str) -> Callable[[HitKernel], HitKernel]:
+def needs(measures: list[Measure]) -> Callable[[QrelsIndex], dict[str, np.ndarray]]:
+    """What ``measures`` read of the qrels alone, as :class:`~.hit_matrix.HitJudgments` computes it once."""
+    def compute(index: QrelsIndex) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        for m in measures:
+            found.update(HIT_KERNELS[m.definition][2](m, index))
+        return found
+    return compute
+
+
+def _nothing(measure: Measure, index: QrelsIndex) -> dict[str, np.ndarray]:
+    return {}
+
+
+def _relevant_count(measure: Measure, index: QrelsIndex) -> dict[str, np.ndarray]:
+    return {_num_rel_name(measure): index.num_rel(measure['rel'])}
+
+
+def _num_rel_name(measure: Measure) -> str:
+    return f'num_rel {measure["rel"]}'
+
+
+def _hit_kernel(family: Measure, *reads: str, qrels: Needs = _nothing) -> Callable[[HitKernel], HitKernel]:
     def register(fn: HitKernel) -> HitKernel:
-        HIT_KERNELS[family.definition] = (fn, frozenset(('cutoff', *reads)))
+        HIT_KERNELS[family.definition] = (fn, frozenset(('cutoff', *reads)), qrels)
         return fn
     return register
 
@@ -56,8 +83,7 @@ def _found(measure: Measure, h: HitMatrix) -> Any:
 
 
 def _num_rel(measure: Measure, h: HitMatrix) -> Any:
-    rel = measure['rel']
-    return h.library.f64(h.per_query(f'num_rel {rel}', lambda: h.judgments.index.num_rel(rel)))
+    return h.library.f64(h.per_query(_num_rel_name(measure)))
 
 
 def _total(h: HitMatrix, terms: Any) -> Any:
@@ -74,7 +100,7 @@ def _divide(h: HitMatrix, num: Any, den: Any) -> Any:
     return lib.where(den != 0, num / lib.where(den != 0, den, 1.0), 0.0)
 
 
-@_hit_kernel(P, 'rel', 'relative')
+@_hit_kernel(P, 'rel', 'relative', qrels=_relevant_count)
 def precision(measure: Measure, h: HitMatrix) -> Any:
     k = measure['cutoff']
     if measure['relative']:
@@ -82,7 +108,7 @@ def precision(measure: Measure, h: HitMatrix) -> Any:
     return _found(measure, h) / k
 
 
-@_hit_kernel(R, 'rel')
+@_hit_kernel(R, 'rel', qrels=_relevant_count)
 def recall(measure: Measure, h: HitMatrix) -> Any:
     return _divide(h, _found(measure, h), _num_rel(measure, h))
 
@@ -105,7 +131,7 @@ def reciprocal_rank(measure: Measure, h: HitMatrix) -> Any:
     return lib.row_max(lib.where(h.relevant(measure['rel'])[:, :k], 1.0 / ranks, 0.0))
 
 
-@_hit_kernel(AP, 'rel', 'divisor')
+@_hit_kernel(AP, 'rel', 'divisor', qrels=_relevant_count)
 def average_precision(measure: Measure, h: HitMatrix) -> Any:
     k = min(measure['cutoff'], h.k)
     lib = h.library
@@ -120,8 +146,7 @@ def average_precision(measure: Measure, h: HitMatrix) -> Any:
 def _dcg(measure: Measure, h: HitMatrix) -> Any:
     k = min(measure['cutoff'], h.k)
     lib = h.library
-    gains, exp = dcg_form(measure)
-    gain = lib.f64(h.per_judgment(f'gain {gains} {exp}', lambda: gain_of(h.judgments.index.grades, gains, exp)))
+    gain = h.gain(*dcg_form(measure))
     discount = 1.0 / lib.log2(lib.f64(lib.arange(k)) + 2.0)
     return _total(h, gain[:, :k] * discount)
 
@@ -131,12 +156,14 @@ def dcg(measure: Measure, h: HitMatrix) -> Any:
     return _dcg(measure, h)
 
 
-@_hit_kernel(nDCG, 'dcg', 'gains')
-def ndcg(measure: Measure, h: HitMatrix) -> Any:
+def _ideal(measure: Measure, index: QrelsIndex) -> dict[str, np.ndarray]:
     gains, exp = dcg_form(measure)
-    k = measure['cutoff']
-    ideal = h.library.f64(h.per_query(f'ideal {gains} {exp} {k}', lambda: ideal_dcg(h.judgments.index, gains, k, exp)))
-    return _divide(h, _dcg(measure, h), ideal)
+    return {f'ideal {measure!r}': ideal_dcg(index, gains, measure['cutoff'], exp)}
+
+
+@_hit_kernel(nDCG, 'dcg', 'gains', qrels=_ideal)
+def ndcg(measure: Measure, h: HitMatrix) -> Any:
+    return _divide(h, _dcg(measure, h), h.library.f64(h.per_query(f'ideal {measure!r}')))
 
 
 @_hit_kernel(Judged)

@@ -20,58 +20,126 @@ import numpy as np
 
 from ...data.array_library import Library
 from ...data.ids.int_ids import numbers_of
+from ...data.qrels import Qrels
 from ...data.top_ranking import TopRanking
+from .ndcg import gain_of
 from .table import QrelsIndex
 
 #: rows and items are keyed as row * 2**32 + item: rows below 2**31, items below 2**32
 _SHIFT = 1 << 32
+#: the judgments of the queries whose per-query quantities are computed at once
+_BLOCK_JUDGMENTS = 1 << 18
 
 
 class HitJudgments:
-    """The judgments of a :class:`QrelsIndex` found by (row, item) (see the module docstring)."""
+    """The judgments found by (row, item) (see the module docstring), with what the measures read of the
+    qrels alone (each query's number of relevant documents, its ideal DCG), computed once.
 
-    def __init__(self, index: QrelsIndex):
-        self.index = index
-        rows = numbers_of(index.qrels.query_ids)                 # each qrels query's row, -1
-        items = numbers_of(index.doc_vocab)                      # each judged document's item, -1
-        row, item = rows[index.query], items[index.keys % index.n_docs]
-        usable = (row >= 0) & (row < _SHIFT // 2) & (item >= 0) & (item < _SHIFT)
-        keys = row[usable] * _SHIFT + item[usable]
-        order = np.argsort(keys, kind='stable')
-        self.keys = keys[order]
-        self.judgment = np.flatnonzero(usable)[order]            # each key's position in index.keys
-        valid = (rows >= 0) & (rows < _SHIFT // 2)
-        self.code_of_row = np.full(int(rows[valid].max(initial=-1)) + 1, -1, dtype=np.int64)
-        self.code_of_row[rows[valid]] = np.flatnonzero(valid)
+    :meth:`block` gives the judgments of a block of rows as sorted keys ``row * 2**32 + item``, one per
+    judged (row, item) (a document judged under several iterations keeps its highest grade, as
+    :class:`QrelsIndex` reads it), and their grades.  Judgments given as a matrix are already in that order
+    (rows ascending, items ascending within a row): they are read in place, block by block, and nothing
+    of their size is kept; other qrels are keyed and sorted once.  ``quantities`` (name -> per-query array)
+    are those ``needs`` asks (with a last slot, 0, for rows of no query), computed from :class:`QrelsIndex`
+    objects of blocks of queries, so that memory follows a block, not the qrels (a million users' judgments).
+    """
+
+    def __init__(self, qrels: Qrels, needs: Callable[[QrelsIndex], dict[str, np.ndarray]]):
+        self.qrels = qrels
+        self.nq = qrels.num_queries
+        self.rows = numbers_of(qrels.query_ids)                       # each qrels query's row, -1
+        valid = (self.rows >= 0) & (self.rows < _SHIFT // 2)
+        self.in_row_order = bool(valid.all()) and bool((self.rows[1:] > self.rows[:-1]).all())
+        if not self.in_row_order:                                     # a table from rows to queries
+            self.code_of_row = np.full(int(self.rows[valid].max(initial=-1)) + 1, -1, dtype=np.int32)
+            self.code_of_row[self.rows[valid]] = np.flatnonzero(valid)
+        self.items = numbers_of(qrels.doc_ids)
+        self.keys: np.ndarray | None = None                           # sorted keys, when not read in place
+        if not (self.in_row_order and _keyed_in_order(qrels, self.rows, self.items)):
+            self.keys, self.grades = _sorted_keys(self.rows[qrels.qidx], self.items, qrels.relevance)
+        #: the distinct grades, ascending (the gains are looked up through them)
+        self.levels = np.unique(qrels.relevance if self.keys is None else self.grades).astype(np.int64)
+        self.quantities = _per_query(qrels, needs)
         self._copies: dict[tuple[str, ...], Any] = {}
+
+    def block(self, first: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The sorted keys and the grades of the judgments of rows ``first .. first + n - 1``."""
+        if self.keys is not None:
+            lo, hi = np.searchsorted(self.keys, [first * _SHIFT, (first + n) * _SHIFT])
+            return self.keys[lo:hi], self.grades[lo:hi]
+        start, stop = np.searchsorted(self.rows, [first, first + n])
+        lo, hi = self.qrels.offsets[start], self.qrels.offsets[stop]
+        keys = self.rows[self.qrels.qidx[lo:hi]]
+        keys *= _SHIFT
+        keys += self.items[lo:hi]
+        return keys, self.qrels.relevance[lo:hi]
 
     def codes(self, first: int, n: int) -> np.ndarray:
         """The qrels query of each of the rows ``first .. first + n - 1`` (-1: a row no qrels query names)."""
+        rows = np.arange(first, first + n, dtype=np.int64)
+        if self.in_row_order:
+            at = np.minimum(np.searchsorted(self.rows, rows), max(self.nq - 1, 0))
+            return np.where((self.nq > 0) & (self.rows[at] == rows), at, -1) if self.nq else np.full(n, -1)
         out = np.full(n, -1, dtype=np.int64)
         known = self.code_of_row[first:first + n]
         out[:len(known)] = known
         return out
 
     def copy(self, library: Library, name: str, compute: Callable[[], np.ndarray]) -> Any:
-        """A host array of the judgments (``compute``, called once) on ``library``'s device, kept for the next batch."""
+        """A host array (``compute``, called once) on ``library``'s device, kept for the next batch."""
         key = (library.name, str(library.device), name)
         if key not in self._copies:
             self._copies[key] = library.from_host(np.ascontiguousarray(compute()))
         return self._copies[key]
 
-    def per_query(self, library: Library, name: str, compute: Callable[[], np.ndarray], codes: Any) -> Any:
-        """A per-qrels-query quantity (``compute``) for each row of a batch (``codes``, ``nq`` for a row of no
-        query, which gets 0)."""
-        values = self.copy(library, name, lambda: np.append(compute(), 0))      # the last: rows of no query
-        return values[codes]
+
+def _keyed_in_order(qrels: Qrels, rows: np.ndarray, items: np.ndarray) -> bool:
+    """Whether the judgments, in their order, have strictly ascending keys ``row * 2**32 + item`` (each row's items
+    ascending, none twice, every item a number below 2**32): checked a block at a time."""
+    previous = -1
+    for lo in range(0, len(qrels), _BLOCK_JUDGMENTS):
+        part = items[lo:lo + _BLOCK_JUDGMENTS]
+        if len(part) and (int(part.min()) < 0 or int(part.max()) >= _SHIFT):
+            return False
+        keys = rows[qrels.qidx[lo:lo + _BLOCK_JUDGMENTS]] * _SHIFT + part
+        if len(keys) and (int(keys[0]) <= previous or not bool((keys[1:] > keys[:-1]).all())):
+            return False
+        previous = int(keys[-1]) if len(keys) else previous
+    return True
+
+
+def _sorted_keys(rows: np.ndarray, items: np.ndarray, grades: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of the judgments whose row and item are numbers that fit, sorted, each with its highest grade."""
+    usable = (rows >= 0) & (rows < _SHIFT // 2) & (items >= 0) & (items < _SHIFT)
+    keys = rows[usable] * _SHIFT + items[usable]
+    grades = grades[usable]
+    order = np.lexsort((grades, keys))                                 # each key's highest grade last
+    keys, grades = keys[order], grades[order]
+    last = np.append(keys[1:] != keys[:-1], True) if len(keys) else np.zeros(0, dtype=bool)
+    return keys[last], grades[last]
+
+
+def _per_query(qrels: Qrels, needs: Callable[[QrelsIndex], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The per-query arrays ``needs`` computes, from the judgments of blocks of about :data:`_BLOCK_JUDGMENTS`; each
+    has one more slot, 0, for the rows of no query."""
+    found: dict[str, np.ndarray] = {}
+    bounds = np.unique(np.concatenate(([0], np.searchsorted(qrels.offsets, np.arange(_BLOCK_JUDGMENTS, len(qrels),
+                                                                                      _BLOCK_JUDGMENTS)),
+                                       [qrels.num_queries])))
+    for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        whole = first == 0 and last == qrels.num_queries
+        codes = np.arange(first, last)
+        for name, values in needs(QrelsIndex(qrels if whole else qrels.subset(codes))).items():
+            found.setdefault(name, np.zeros(qrels.num_queries + 1, dtype=np.asarray(values).dtype))[codes] = values
+    return found
 
 
 class HitMatrix:
     """The users x k top of a batch of rows joined with the judgments, in the batch's library.
 
-    ``judged``: the cell holds a judged item; ``grade``: its grade (0 elsewhere); ``judgment``: its position
-    in the judgments (``index.keys``; 0 elsewhere); ``lengths``: how many items each row ranks; ``codes``:
-    each row's qrels query on the device (``nq``: none), and ``host_codes`` on the host (-1: none).
+    ``judged``: the cell holds a judged item; ``grade``: its grade (0 elsewhere); ``lengths``: how many items
+    each row ranks; ``codes``: each row's qrels query on the device (``nq``: none), and ``host_codes`` on the
+    host (-1: none).
     """
 
     def __init__(self, top: TopRanking, first: int, judgments: HitJudgments, library: Library):
@@ -80,32 +148,34 @@ class HitMatrix:
         n, self.k = top.items.shape
         self.lengths = top.lengths
         self.host_codes = judgments.codes(first, n)
-        last = judgments.index.nq                                  # the slot of rows without a qrels query
-        self.codes = library.from_host(np.where(self.host_codes < 0, last, self.host_codes))
-        keys = judgments.copy(library, 'keys', lambda: judgments.keys)
-        positions = judgments.copy(library, 'judgment', lambda: judgments.judgment)
-        grades = judgments.copy(library, 'grades', lambda: judgments.index.grades)
+        self.codes = library.from_host(np.where(self.host_codes < 0, judgments.nq, self.host_codes))
+        host_keys, host_grades = judgments.block(first, n)
         inside = top.items >= 0
-        rows = library.arange(n) + first
-        cells = rows[:, None] * _SHIFT + top.items.clip(min=0)
-        if len(judgments.keys) == 0:
+        cells = (library.arange(n) + first)[:, None] * _SHIFT + top.items.clip(min=0)
+        if len(host_keys) == 0:
             self.judged = inside & False
-            self.judgment = cells * 0
+            self.grade = cells * 0
         else:
-            at = library.searchsorted(keys, cells.reshape(-1)).reshape(cells.shape).clip(max=len(judgments.keys) - 1)
+            keys, grades = library.from_host(host_keys), library.from_host(host_grades)
+            at = library.searchsorted(keys, cells.reshape(-1)).reshape(cells.shape).clip(max=len(host_keys) - 1)
             self.judged = inside & (keys[at] == cells)
-            self.judgment = library.where(self.judged, positions[at], 0)
-        self.grade = library.where(self.judged, grades[self.judgment], 0)
+            self.grade = library.where(self.judged, grades[at], 0)
 
     def relevant(self, rel: int) -> Any:
         """The cells holding an item judged with a grade >= ``rel``."""
         return self.judged & (self.grade >= rel)
 
-    def per_query(self, name: str, compute: Callable[[], np.ndarray]) -> Any:
-        """A per-qrels-query quantity of the judgments (``compute``: a host array) for each row."""
-        return self.judgments.per_query(self.library, name, compute, self.codes)
+    def per_query(self, name: str) -> Any:
+        """A per-qrels-query quantity of the judgments (one of ``quantities``) for each row (0: a row of no query)."""
+        values = self.judgments.copy(self.library, name, lambda: self.judgments.quantities[name])
+        return values[self.codes]
 
-    def per_judgment(self, name: str, compute: Callable[[], np.ndarray]) -> Any:
-        """A per-judgment quantity (``compute``: one value per ``index.keys``) for each cell (0 where unjudged)."""
-        values = self.judgments.copy(self.library, name, compute)
-        return self.library.where(self.judged, values[self.judgment], 0)
+    def gain(self, gains: tuple | None, exp: bool) -> Any:
+        """Each cell's gain (:func:`.ndcg.gain_of` of its grade; 0 where unjudged), through a table of the grades."""
+        levels = self.judgments.levels
+        if len(levels) == 0:
+            return self.library.f64(self.grade * 0)
+        on_device = self.judgments.copy(self.library, 'levels', lambda: levels)
+        table = self.judgments.copy(self.library, f'gains {gains} {exp}', lambda: gain_of(levels, gains, exp))
+        at = self.library.searchsorted(on_device, self.grade.reshape(-1)).reshape(self.grade.shape)
+        return self.library.where(self.judged, table[at.clip(max=len(levels) - 1)], 0.0)
