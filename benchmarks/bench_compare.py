@@ -105,9 +105,9 @@ def main() -> None:
     diffs = np.where(cmp._valid, cmp._diffs, 0.0)
     t_random, _ = timed(lambda: resampling.randomization_test(diffs, args.resamples, np.random.default_rng(0)),
                         args.repeat)
-    t_total, _ = timed(lambda: irm.compare(dict(zip(names, runs, strict=True)), qrels, MEASURES, baseline='run0',
-                                           test='randomization', correction='holm',
-                                           n_resamples=args.resamples), args.repeat)
+    t_total, _ = timed(lambda: irm.compare(MEASURES, qrels, dict(zip(names, runs, strict=True)), baseline='run0',
+                                           test='randomization', correction='holm', n_resamples=args.resamples),
+                       args.repeat)
     print(f'{N_RUNS} runs x {N_QUERIES} queries x {len(MEASURES)} measures, {len(cmp.pairs) * len(MEASURES)} '
           f'comparisons, {args.resamples} resamples (median of {args.repeat})')
     print(f'evaluation (calc of {N_RUNS} runs)                 {t_eval:7.2f} s')

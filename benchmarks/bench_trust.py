@@ -94,8 +94,8 @@ def main() -> int:
         return evaluator.rmse(), evaluator.er(), evaluator.dri()
     measures = [str(m) for m in load_measures()]
     values, medians = median_times({
-        'irmetrics': lambda: irm.reproducibility(str(run_c), str(run_a), str(run_d), str(run_b), str(qrels),
-                                                 measures).to_dict(),
+        'irmetrics': lambda: irm.reproducibility(measures, str(qrels), str(run_c), str(run_a), str(run_d),
+                                                 str(run_b)).to_dict(),
         'repro_eval': repro_eval_run,
     }, args.n)
     ours, (rmse, er, dri) = values['irmetrics'], values['repro_eval']

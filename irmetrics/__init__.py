@@ -37,6 +37,8 @@ from .dialects import parse_measure, parse_measures
 from .dialects.trec_eval import parse_trec_measure
 from .errors import (
     AmbiguousMeasureError,
+    ArgumentOrderError,
+    ComparisonError,
     DuplicateError,
     InputError,
     IrmetricsError,
@@ -57,7 +59,6 @@ __version__ = '0.1.0'
 if TYPE_CHECKING:
     from .comparing import (
         Comparison,
-        ComparisonError,
         SlicedComparison,
         compare,
         compare_slices,
@@ -103,7 +104,7 @@ if TYPE_CHECKING:
     from .trust.system_agreement import system_agreement  # noqa: F401  (a function named as its module)
 
 #: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
-_COMPARE = ('Comparison', 'ComparisonError', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison',
+_COMPARE = ('Comparison', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison',
             'urisk', 'trisk', 'georisk')
 #: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
 _TRUST = ('DiscriminativePower', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau', 'Pool', 'QrelsStats', 'RBO',
@@ -127,7 +128,8 @@ def __getattr__(name: str) -> Any:
         return values[name]
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
-__all__ = ['AmbiguousMeasureError', 'calc', 'calc_aggregate', 'CalcResults', 'compare', 'compare_slices', 'Comparison',
+__all__ = ['AmbiguousMeasureError', 'ArgumentOrderError', 'calc', 'calc_aggregate', 'CalcResults', 'compare',
+           'compare_slices', 'Comparison',
            'ComparisonError', 'MeasureValues', 'define', 'DuplicateError', 'evaluator', 'Evaluator', 'InputError',
            'IrmetricsError', 'IrmetricsWarning', 'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError',
            'Metric', 'OptionError', 'OutputError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',

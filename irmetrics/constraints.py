@@ -160,16 +160,15 @@ class IntOrChoice(Constraint):
 
 
 class Option(NamedTuple):
-    """A keyword option of the API or the command line: its name, its constraint and the error type an
-    invalid value raises (:class:`~irmetrics.errors.OptionError`, or the error type of its room)."""
+    """A keyword option of the API or the command line: its name and its constraint; an invalid value is an
+    :class:`~irmetrics.errors.OptionError` naming the option, whatever room the option belongs to."""
 
     name: str
     constraint: Constraint
-    error: type[IrmetricsError] = OptionError
 
     def check(self, value: Any) -> Any:
-        """``value`` checked and made canonical (raises :attr:`error`)."""
-        return self.constraint(self.name, value, 'option', self.error)
+        """``value`` checked and made canonical (raises :class:`~irmetrics.errors.OptionError`)."""
+        return self.constraint(self.name, value, 'option', OptionError)
 
     @property
     def choices(self) -> tuple[str, ...]:

@@ -80,6 +80,16 @@ class InputError(IrmetricsError, ValueError):
         return type(self), (self.problem, self.source, self.line)
 
 
+class ArgumentOrderError(IrmetricsError, TypeError):
+    """An evaluating function called with its arguments in another order than measures, qrels, run(s): the
+    message shows the call to write."""
+
+
+class ComparisonError(IrmetricsError, ValueError):
+    """A comparison that cannot be made as asked: fewer than two runs, an unknown baseline, a run given
+    twice, or too few paired queries (a bad option value is an :class:`OptionError`)."""
+
+
 class OutputError(IrmetricsError, OSError):
     """A file irmetrics was asked to write cannot be written, or writing it would destroy something (one of
     the inputs, a directory): the message names the path and the problem."""

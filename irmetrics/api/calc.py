@@ -1,58 +1,65 @@
 """The public calculation functions: one call from measures, qrels and a run to results.
 
-Each builds an :class:`~.evaluator.Evaluator` (see there for which queries count and how runs in
-parts are evaluated) and evaluates one run with it.
+Each takes the measures, the qrels and the run, then the shared options (:mod:`.options`: provider,
+duplicates, items, exclude, strict, dialect, memory_limit), builds an :class:`~.evaluator.Evaluator` (see
+there for which queries count and how runs in parts are evaluated) and evaluates the run with it.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..data.items import Items
-from .evaluator import Evaluator, MeasuresLike, MemoryLimit
+from .evaluator import Evaluator, MeasuresLike
+from .options import Options
 from .results import CalcResults, MeasureValues, Metric
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
-def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
-              dialect: str | None = None, items: Items | None = None, exclude: Any = None) -> Evaluator:
-    """An :class:`Evaluator` of ``measures`` against ``qrels``, reusable across runs.
+    from .options import EvaluationOptions
 
-    ``provider`` forces one engine; ``strict=True`` makes suspicious input an error instead of an
-    :class:`~irmetrics.errors.IrmetricsWarning` (no run query in the qrels, qrels queries missing from
-    the run, skipped blank lines, ...); ``dialect`` reads measure names in one dialect only
-    (:func:`irmetrics.parse_measures`); ``items``: item popularity and features (:class:`irmetrics.Items`)
-    for the measures beyond accuracy that read them; ``exclude``: the cells of runs given as arrays that no
-    ranking holds (a users x items matrix like the judgments: a recommender's training interactions).
+
+def evaluator(measures: MeasuresLike, qrels: Any, **options: Unpack[EvaluationOptions]) -> Evaluator:
+    """An :class:`Evaluator` of ``measures`` against ``qrels``, reusable across runs (the qrels are read once).
+
+    ``options``: the shared options (:mod:`irmetrics.api.options`); ``duplicates`` and ``memory_limit``
+    become what every run gets.
+
+    >>> ev = irmetrics.evaluator(['AP', 'nDCG@10'], 'examples/qrels.txt')
+    >>> round(ev.calc_aggregate('examples/run_bm25.txt')['AP'], 4)
+    0.4087
     """
-    return Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect, items=items, exclude=exclude)
+    checked = Options.of(options, 'evaluator')
+    return Evaluator(measures, qrels, **checked.evaluator_options(), **checked.run_options())
 
 
-def calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
-         duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
-         dialect: str | None = None, items: Items | None = None, exclude: Any = None) -> CalcResults:
+def calc(measures: MeasuresLike, qrels: Any, run: Any, **options: Unpack[EvaluationOptions]) -> CalcResults:
     """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``.
 
-    ``baseline`` (the run the measures of scope ``'baseline'`` compare with), ``duplicates`` and
-    ``memory_limit``: see :meth:`Evaluator.calc`; the others: see :func:`evaluator`.
+    ``options``: the shared options (:mod:`irmetrics.api.options`).
+
+    >>> results = irmetrics.calc(['AP', 'P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+    >>> results.query_ids[:3], round(results.aggregated['P@5'], 4)
+    (['401', '402', '403'], 0.5)
     """
-    prepared = Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect, items=items,
-                         exclude=exclude)
-    return prepared.calc(run, baseline=baseline, duplicates=duplicates, memory_limit=memory_limit)
+    return evaluator(measures, qrels, **options).calc(run)
 
 
-def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
-                   duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
-                   dialect: str | None = None, items: Items | None = None, exclude: Any = None) -> MeasureValues:
-    """Each measure's aggregate (:class:`~.results.MeasureValues`: ``{'AP': 0.28, 'nDCG@10': 0.62}``, found by
-    measure too), e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``; options as :func:`calc`."""
-    return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
-                memory_limit=memory_limit, strict=strict, dialect=dialect, items=items, exclude=exclude).aggregated
+def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any,
+                   **options: Unpack[EvaluationOptions]) -> MeasureValues:
+    """Each measure's aggregate (:class:`~.results.MeasureValues`, keyed by the measure's name and found by
+    the measure too); ``options`` as :func:`calc`.
+
+    >>> irmetrics.calc_aggregate(['P@5', 'RR'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+    {'P@5': 0.5, 'RR': 0.85}
+    """
+    return calc(measures, qrels, run, **options).aggregated
 
 
-def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
-              duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
-              dialect: str | None = None, items: Items | None = None, exclude: Any = None) -> Iterator[Metric]:
-    """``Metric(query_id, measure, value)`` for every qrels query and measure; options as :func:`calc`."""
-    return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
-                memory_limit=memory_limit, strict=strict, dialect=dialect, items=items,
-                exclude=exclude).iter_metrics()
+def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, **options: Unpack[EvaluationOptions]) -> Iterator[Metric]:
+    """``Metric(query_id, measure, value)`` for every qrels query and measure; ``options`` as :func:`calc`.
+
+    >>> next(irmetrics.iter_calc(['P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt'))
+    Metric(query_id='401', measure=P@5, value=0.8)
+    """
+    return calc(measures, qrels, run, **options).iter_metrics()

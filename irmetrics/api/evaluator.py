@@ -31,6 +31,7 @@ from ..data.ids.index import IdIndex
 from ..data.inputs import is_source, is_table, to_qrels, to_run
 from ..data.items import Items
 from ..data.large import is_larger_than, map_query_chunks
+from ..data.policies import DUPLICATES
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import distinct
@@ -77,14 +78,18 @@ class Evaluator:
     """
 
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
-                 dialect: str | None = None, items: Items | None = None, exclude: Any = None):
+                 dialect: str | None = None, items: Items | None = None, exclude: Any = None,
+                 duplicates: str = 'error', memory_limit: MemoryLimit = None):
         """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning;
         ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`); ``items``: what is
         known of the items (:class:`irmetrics.Items`: popularity, features), for the measures that read it;
         ``exclude``: a users x items matrix (dense or scipy.sparse, like the judgments) of the cells of a
         run given as arrays that no ranking holds, the training interactions of a recommender as a rule
-        (the alternative to scoring them ``-inf``)."""
+        (the alternative to scoring them ``-inf``); ``duplicates`` and ``memory_limit``: what every run gets
+        unless its call says otherwise (see :meth:`calc`)."""
         self.strict = strict
+        self.duplicates = DUPLICATES.check(duplicates)
+        self.memory_limit = memory_limit
         self.provider = provider
         with errors.strict(strict):
             self.all_measures: list[Measure] = _parse_or_swapped(measures, dialect)
@@ -142,7 +147,7 @@ class Evaluator:
         return self._query_index.lookup(ids.column(query_ids))
 
     # --- whole runs --------------------------------------------------------------------------
-    def calc(self, run: Any, *, baseline: Any = None, duplicates: str = 'error',
+    def calc(self, run: Any, *, baseline: Any = None, duplicates: str | None = None,
              memory_limit: MemoryLimit = None) -> CalcResults:
         """Per-query values and aggregates of ``run``; the measures of a whole run (scope ``'run'``)
         and those against ``baseline`` (scope ``'baseline'``, any run input) give one value each.
@@ -154,15 +159,16 @@ class Evaluator:
         if self.runs_measures:
             raise MeasureError(f'{self.runs_measures[0]!r} is computed from several runs at once: evaluate '
                                f'them together with Evaluator.calc_runs')
-        return self._calc(run, baseline, duplicates, memory_limit)
+        return self._calc(run, baseline, duplicates or self.duplicates, memory_limit or self.memory_limit)
 
-    def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str = 'error',
+    def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> CalcResults:
         """:meth:`calc` of a run file read in chunks of complete queries of about a quarter of
         ``memory_limit`` each, whatever its size (what :meth:`calc` does for a file the budget cannot
         hold); the same numbers."""
         with errors.strict(self.strict):
-            chunks = map_query_chunks(source, self.calc_queries, memory_budget(memory_limit), duplicates)
+            chunks = map_query_chunks(source, self.calc_queries, memory_budget(memory_limit or self.memory_limit),
+                                      duplicates or self.duplicates)
             return self.combine(chunks, os.fspath(source))
 
     def _calc(self, run: Any, baseline: Any, duplicates: str, memory_limit: MemoryLimit) -> CalcResults:
@@ -196,10 +202,11 @@ class Evaluator:
         values = _values(self.measures, self.plan, self.qrels, run, present)
         return CalcResults(self.query_ids, self.measures, values, self.run_values_of(run, against))
 
-    def calc_runs(self, runs: Mapping[str, Any], *, duplicates: str = 'error') -> RunsResults:
+    def calc_runs(self, runs: Mapping[str, Any], *, duplicates: str | None = None) -> RunsResults:
         """Every run of ``runs`` (``{name: run}``) evaluated, and the measures of several runs at once
         (scope ``'runs'``): one value per run, computed from all of them."""
         names = list(runs)
+        duplicates = duplicates or self.duplicates
         if len(names) < 2:
             raise InputError(f'calc_runs needs two runs or more, got {len(names)}')
         loaded = [to_run(runs[name], duplicates=duplicates, depth=self.depth) for name in names]
@@ -210,11 +217,11 @@ class Evaluator:
                 across.update(prepared.evaluate_runs(loaded))
         return RunsResults(tuple(names), results, {m: across[m] for m in self.runs_measures})
 
-    def accumulator(self, *, duplicates: str = 'error', sync: bool | None = None) -> Accumulator:
+    def accumulator(self, *, duplicates: str | None = None, sync: bool | None = None) -> Accumulator:
         """A streaming :class:`~.accumulator.Accumulator` of runs given in batches of users (a training loop's
         evaluation): ``update(batch, offset=...)``, ``compute()``, ``reset()``; ``sync``: gather the users
         of every process of ``torch.distributed`` in ``compute()`` (None: when it is initialised)."""
-        return Accumulator(self, duplicates=duplicates, sync=sync)
+        return Accumulator(self, duplicates=duplicates or self.duplicates, sync=sync)
 
     def run_values_of(self, run: Run, baseline: Run | None = None) -> dict[Measure, float]:
         """The values of the measures of a whole run, from the engines that compute them (by scope)."""
@@ -225,18 +232,18 @@ class Evaluator:
                 found.update(_RUN_LEVEL[scope](prepared, run, baseline))
         return {m: found[m] for m in self.run_measures}
 
-    def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
+    def calc_aggregate(self, run: Any, *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> MeasureValues:
         """Each measure's aggregate value for ``run`` (:class:`~.results.MeasureValues`)."""
         return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).aggregated
 
-    def iter_calc(self, run: Any, *, duplicates: str = 'error',
+    def iter_calc(self, run: Any, *, duplicates: str | None = None,
                   memory_limit: MemoryLimit = None) -> Iterator[Metric]:
         """``Metric(query_id, measure, value)`` for every qrels query and measure."""
         return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).iter_metrics()
 
     # --- runs in parts of complete queries ---------------------------------------------------
-    def calc_queries(self, run: Any, *, duplicates: str = 'error') -> QueryValues:
+    def calc_queries(self, run: Any, *, duplicates: str | None = None) -> QueryValues:
         """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
         queries; the work is proportional to the part and its queries' judgments, whatever the size
         of the qrels.  Measures of a whole run (or several) cannot be computed from a part: they are
@@ -245,7 +252,7 @@ class Evaluator:
         if whole:
             raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): it '
                                f'cannot be evaluated in parts (chunks, partitions); evaluate the run in memory')
-        return self.query_values(to_run(run, duplicates=duplicates, depth=self.depth))
+        return self.query_values(to_run(run, duplicates=duplicates or self.duplicates, depth=self.depth))
 
     def query_values(self, run: Run) -> QueryValues:
         """The values of the per-query measures of the qrels queries in ``run`` (a part of a run, or all of it)."""
@@ -362,7 +369,7 @@ def _parse_or_swapped(measures: Any, dialect: str | None) -> list[Measure]:
     """The measures, or a MeasureError saying the arguments look swapped when what was given as the
     measures is data (a file, a Run or Qrels, a dict of dicts, a table)."""
     try:
-        return parse_measures(measures, dialect)
+        return parse_measures(measures, dialect=dialect)
     except MeasureError as ex:
         if looks_like_data(measures):
             raise MeasureError(f'{ex}; the arguments look swapped: the measures come first, then the qrels and '

@@ -201,7 +201,7 @@ class CalcResults:
         return iter((self.aggregated, self.per_query))
 
     # --- renderers ---------------------------------------------------------------------------
-    def to_dataframe(self, wide: bool = False, run: str | None = None) -> Any:
+    def to_dataframe(self, *, wide: bool = False, run: str | None = None) -> Any:
         """Per-query values as a pandas DataFrame, measures labelled by their string (``'nDCG@10'``).
 
         Tidy (default): columns ``query_id, measure, value``, one row per (query, measure), without

@@ -115,7 +115,7 @@ class IrmetricsMeasuresEvaluator(ir_measures.providers.Evaluator):
         """irmetrics' values for the qrels queries the run names, where they are defined."""
         named = _named_queries_without_documents(run)
         try:
-            run = to_run(run, self._duplicates)
+            run = to_run(run, duplicates=self._duplicates)
         except DuplicateError as error:        # say where the policy is chosen when ir_measures is the caller
             raise DuplicateError(f'{error.problem} (through ir_measures: irmetrics.use_in_ir_measures(duplicates=...))',
                                  error.source, error.line) from None

@@ -77,8 +77,9 @@ def _systems(args: argparse.Namespace) -> str:
     qrels_b = None if args.qrels_b is None else load_qrels(args.qrels_b, args.qrels_duplicates)
     runs = {name: load_run(path, args.duplicates) for name, path in paths.items()}
     labels = (f'{measures[0]} on {qrels_path}', f'{measures[-1]} on {args.qrels_b or qrels_path}')
-    result = system_agreement(runs, qrels_a, qrels_b, measures[0], measure_b=measures[1] if len(measures) > 1 else None,
-                              p=args.p, ties=args.ties, provider=args.provider, labels=labels)
+    result = system_agreement(measures[0], qrels_a, runs, qrels_b=qrels_b,
+                              measure_b=measures[1] if len(measures) > 1 else None, p=args.p,
+                              tie_variant=args.tie_variant, provider=args.provider, labels=labels)
     if args.plot:
         save_figure(result.plot(by=args.plot_by), args.plot, dpi=150)
     if args.format == 'json':
@@ -89,7 +90,7 @@ def _systems(args: argparse.Namespace) -> str:
         return render_records(['system', labels[0], labels[1], 'rank_a', 'rank_b'], rows, args.format, args.places)
     tau, ap, overlap = result.tau, result.tau_ap, result.rbo
     p_value = '' if math.isnan(tau.pvalue) else f'{tau.pvalue:.4g}'
-    cells = [["Kendall's tau-b", tau.statistic, p_value], [f'tau_AP ({args.ties})', ap.statistic, ''],
+    cells = [["Kendall's tau-b", tau.statistic, p_value], [f'tau_AP ({args.tie_variant})', ap.statistic, ''],
              [f'RBO_EXT (p={args.p:g})', overlap.extrapolated, ''], ['RBO_MIN', overlap.minimum, ''],
              ['RBO_RES', overlap.residual, '']]
     head = f'{len(result.systems)} systems; a (the reference of tau_AP): {labels[0]}; b: {labels[1]}\n'

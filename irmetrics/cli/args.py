@@ -291,9 +291,9 @@ def compare_parser() -> argparse.ArgumentParser:
                    help='also print each measure\'s leaderboard: ranks with bootstrap intervals over the queries')
     p.add_argument('--slices', metavar='FILE', help='compare within slices of the queries (FILE: lines QUERY_ID '
                    'SLICE), the correction over every slice')
-    p.add_argument('--risk', type=float, default=None, metavar='ALPHA',
+    p.add_argument('--risk', '--risk-weight', dest='risk', type=float, default=None, metavar='WEIGHT',
                    help='also print the risk against the one --baseline: each run\'s URisk and TRisk, losses weighing '
-                        '1 + ALPHA times a gain (ALPHA >= 0, e.g. 1), and every run\'s GeoRisk (docs/checking.md)')
+                        '1 + WEIGHT times a gain (WEIGHT >= 0, e.g. 1), and every run\'s GeoRisk (docs/checking.md)')
     p.add_argument('--show', type=lambda text: [w for w in text.replace(',', ' ').split() if w], default=[],
                    metavar='delta,p', help='also show, in the table and markdown cells, each run\'s difference from '
                    'the baseline (delta) and its corrected p-value (p)')
@@ -438,7 +438,7 @@ def agree_parser() -> argparse.ArgumentParser:
                    help='the measure of the first evaluation; a second -m: the measure of the second')
     p.add_argument('--qrels-b', '--qrels_b', dest='qrels_b', metavar='QRELS_B',
                    help='the judgments of the second evaluation (default: QRELS)')
-    p.add_argument('--tie-variant', '--tie_variant', dest='ties', choices=['a', 'b'], default='a',
+    p.add_argument('--tie-variant', '--tie_variant', dest='tie_variant', choices=['a', 'b'], default='a',
                    help='tied means: a (uncertainty, default; tau_AP needs a first ranking without ties) or b '
                         '(agreement), for tau_AP and RBO (Urbano & Marrero 2017, Corsi & Urbano 2024)')
     p.add_argument('--systems', action='store_true', help="print each system's means and ranks instead")

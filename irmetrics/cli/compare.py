@@ -54,11 +54,11 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if args.slices is not None:
         if args.format not in ('table', 'markdown', 'csv') or args.ranks or args.risk is not None:
             raise ComparisonError('--slices prints as table, markdown or csv, without --ranks or --risk')
-        sliced = compare_slices(runs, qrels, measures, read_slices(args.slices), **options)
+        sliced = compare_slices(measures, qrels, runs, slices=read_slices(args.slices), **options)
         text = (sliced.to_dataframe().to_csv(index=False) if args.format == 'csv' else
                 (sliced.to_table if args.format == 'table' else sliced.to_markdown)(args.places, args.show))
     else:
-        comparison = compare(runs, qrels, measures, risk=args.risk, **options)
+        comparison = compare(measures, qrels, runs, risk_weight=args.risk, **options)
         text = render(comparison, args.format, args.places, args.show)
         if args.ranks:
             if args.format != 'table':

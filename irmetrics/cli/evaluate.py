@@ -18,7 +18,7 @@ def resolve_measures(words: Sequence[str], dialect: str | None = None, ties: str
     ``ties`` when it is given (``--ties``)."""
     from ..dialects import parse_measures
     try:
-        measures = parse_measures(list(words), dialect)
+        measures = parse_measures(list(words), dialect=dialect)
         return measures if ties is None else [m(ties=ties) for m in measures]
     except AmbiguousMeasureError as ex:
         raise AmbiguousMeasureError(ex.word, ex.readings, option='--dialect') from None

@@ -12,7 +12,8 @@ from .sources import load_qrels, load_run
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     runs = {name: load_run(path, args.duplicates) for name, path in named_runs(args.runs).items()}
-    coverage = judgment_coverage(runs, load_qrels(args.qrels, args.qrels_duplicates), args.cutoff or (10, 100))
+    qrels = load_qrels(args.qrels, args.qrels_duplicates)
+    coverage = judgment_coverage(qrels, runs, cutoffs=args.cutoff or (10, 100))
     header = [f'Judged@{k}' for k in coverage.cutoffs]
     if args.by_query:
         rows = [[run, q, *map(float, values[i])] for run, values in zip(coverage.runs, coverage.values, strict=True)

@@ -20,7 +20,7 @@ _FILE_SUFFIXES = ('.txt', '.tsv', '.qrels', '.gz', '.bz2', '.xz', '.parquet')
 def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
     """Qrels from a file (TREC or Parquet), or from an ir_datasets dataset when ``arg`` is not a file."""
     if os.path.exists(arg) or not _could_be_dataset_id(arg):
-        return to_qrels(arg, duplicates)
+        return to_qrels(arg, duplicates=duplicates)
     try:
         import ir_datasets
     except ImportError:
@@ -65,4 +65,4 @@ def _dataset_qrels(ir_datasets, dataset_id: str, duplicates: str) -> Qrels:
                          where) from None
     finally:
         logging.disable(logging.NOTSET)
-    return dataclasses.replace(to_qrels(records, duplicates), source=where)
+    return dataclasses.replace(to_qrels(records, duplicates=duplicates), source=where)

@@ -28,7 +28,7 @@ def _runs(args: argparse.Namespace) -> dict:
 def discriminate(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     runs = _runs(args)
-    result = discriminative_power(runs, load_qrels(args.qrels, args.qrels_duplicates), measures, test=args.test,
+    result = discriminative_power(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, test=args.test,
                                   alpha=args.alpha, n_resamples=args.resamples, seed=args.seed,
                                   provider=args.provider)
     out.write(result.render(args.format, args.places, by_pair=args.by_pair))
@@ -37,7 +37,7 @@ def discriminate(args: argparse.Namespace, out: TextIO) -> None:
 def swaps(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     runs = _runs(args)
-    result = swap_rates(runs, load_qrels(args.qrels, args.qrels_duplicates), measures, trials=args.trials,
+    result = swap_rates(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, trials=args.trials,
                         size=args.size, bin_width=args.bin_width, seed=args.seed, provider=args.provider)
     out.write(result.render(args.format, args.places))
 
@@ -47,6 +47,6 @@ def reproduce(args: argparse.Namespace, out: TextIO) -> None:
     check_runs([*args.original, *args.reproduced])
     ob, oa, rb, ra = (load_run(path, args.duplicates) for path in (*args.original, *args.reproduced))
     other = None if args.reproduced_qrels is None else load_qrels(args.reproduced_qrels, args.qrels_duplicates)
-    result = reproducibility(ob, oa, rb, ra, load_qrels(args.qrels, args.qrels_duplicates), measures,
+    result = reproducibility(measures, load_qrels(args.qrels, args.qrels_duplicates), ob, oa, rb, ra,
                              reproduced_qrels=other, provider=args.provider)
     out.write(result.render(args.format, args.places))

@@ -1,5 +1,4 @@
-"""What the comparison package takes from the rest of irmetrics (the API and the rendering room), and
-its one error type.
+"""What the comparison package takes from the rest of irmetrics (the API and the rendering room).
 
 The package sits on the public API only (the evaluator, measures and their parser, results, run
 inputs, errors); every other module of :mod:`irmetrics.comparing` imports those names from here, so
@@ -8,7 +7,9 @@ a reorganisation of the core changes this file alone.
 from __future__ import annotations
 
 from ..algebra.measure import Measure
+from ..api.argument_order import measures_first
 from ..api.evaluator import Evaluator, looks_like_data
+from ..api.options import EvaluationOptions, Options
 from ..api.results import aggregate
 from ..api.run_names import default_names, find_run
 from ..constraints import Choice, Float, Int, Option
@@ -16,18 +17,14 @@ from ..data.budget import memory_budget
 from ..data.inputs import to_run
 from ..data.items import Items
 from ..dialects import parse_measures
-from ..errors import InputError, IrmetricsError, MeasureError, warn
+from ..errors import ComparisonError, InputError, IrmetricsError, MeasureError, OptionError, warn
 from ..rendering.figures import figure_svg
 from ..rendering.markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from ..rendering.text import text_table
 from ..rendering.values import format_value
 
-__all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError',
-           'IrmetricsError', 'Measure', 'MeasureError', 'aggregate', 'default_names', 'figure_svg', 'find_run',
-           'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
+__all__ = ['Choice', 'ComparisonError', 'EvaluationOptions', 'Evaluator', 'Float', 'Int', 'Items', 'Option',
+           'Options', 'InputError', 'measures_first',
+           'IrmetricsError', 'Measure', 'MeasureError', 'OptionError', 'aggregate', 'default_names', 'figure_svg',
+           'find_run', 'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
            'markdown_table', 'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
-
-
-class ComparisonError(IrmetricsError, ValueError):
-    """A comparison that cannot be made as asked: fewer than two runs, an unknown baseline, test,
-    correction or interval method, an option out of range, or too few paired queries."""

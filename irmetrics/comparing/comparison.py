@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,13 +19,13 @@ from . import plots, report
 from . import risk as risk_module
 from .base import (
     ComparisonError,
-    Evaluator,
+    EvaluationOptions,
     InputError,
-    Items,
     Measure,
     MeasureError,
+    Options,
     find_run,
-    looks_like_data,
+    measures_first,
     parse_measures,
 )
 from .leaderboard import rank_table
@@ -33,12 +33,16 @@ from .settings import Settings
 from .statistics import directions, paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
-def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | Sequence[str] | None = None,
+
+@measures_first('compare(runs, qrels, measures)')
+def compare(measures: Any, qrels: Any, runs: RunsLike, *, baseline: str | Sequence[str] | None = None,
             test: str | Sequence[str] = 't', correction: str | None = None, correction_scope: str = 'measure',
             alpha: float = 0.05, ci: float = 0.95, ci_method: str = 't', n_resamples: int = 10000,
-            seed: int | None = 0, provider: str | None = None, duplicates: str = 'error',
-            items: Items | None = None, risk: float | None = None) -> Comparison:
+            seed: int | None = 0, risk_weight: float | None = None,
+            **options: Unpack[EvaluationOptions]) -> Comparison:
     """Compare runs on ``measures`` against ``qrels`` with paired significance tests.
 
     ``runs``: ``{name: run}`` or a list of runs (named by their files' stems, else ``run1``, ``run2``,
@@ -51,31 +55,31 @@ def compare(runs: RunsLike, qrels: Any, measures: Any, *, baseline: str | Sequen
     ``correction_scope='all'`` over every comparison of every measure. ``alpha``: the significance
     level. ``ci``: the confidence level of the intervals, ``ci_method`` ``'t'``, ``'bootstrap'``
     (percentile) or ``'bca'``. ``n_resamples`` and ``seed`` drive the resampling tests and intervals
-    (same seed, same result). ``provider``, ``duplicates`` and ``items`` (item popularity and features,
-    for the measures beyond accuracy) as in :func:`irmetrics.calc`. ``risk``: a number ``alpha >= 0``
-    adds risk-sensitive columns against the one ``baseline`` (:mod:`.risk`): each run's URisk and
-    TRisk (its p-value, uncorrected, and whether it is significant at ``alpha``), losses weighted
-    ``1 + risk``, and every run's GeoRisk over all the compared runs (:attr:`Comparison.risk`).
+    (same seed, same result). ``risk_weight``: a number ``>= 0`` adds risk-sensitive columns against the
+    one ``baseline`` (:mod:`.risk`): each run's URisk and TRisk (its p-value, uncorrected, and whether it is
+    significant at ``alpha``), losses weighted ``1 + risk_weight``, and every run's GeoRisk over all the
+    compared runs (:attr:`Comparison.risk`). ``options``: the shared options (:mod:`irmetrics.api.options`).
 
-    >>> cmp = irmetrics.compare({'bm25': 'bm25.txt', 'dense': 'dense.txt'}, 'qrels.txt',
-    ...                         ['AP', 'nDCG@10'], baseline='bm25', correction='holm')  # doctest: +SKIP
-    >>> print(cmp); cmp.to_dataframe(); cmp.to_latex()                              # doctest: +SKIP
+    >>> cmp = irmetrics.compare(['AP', 'nDCG@10'], 'examples/qrels.txt',
+    ...                         {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'},
+    ...                         baseline='bm25', correction='holm')
+    >>> round(float(cmp.delta[0, 0]), 4), bool(cmp.significant['t'][0, 0])
+    (0.1309, True)
     """
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
-    risk_alpha = None if risk is None else risk_module.checked_alpha(risk, risk_module.RISK)
-    if risk_alpha is not None and (baseline is None or (not isinstance(baseline, (str, os.PathLike))
-                                                        and len(baseline) != 1)):
-        raise ComparisonError('risk: the risk columns compare each run with one baseline; give baseline= one run')
-    found = evaluated(runs, qrels, measures, baseline, provider, duplicates, items)
-    return build_comparison(*found, settings, risk=risk_alpha)
+    weight = None if risk_weight is None else risk_module.checked_weight(risk_weight)
+    if weight is not None and (baseline is None or (not isinstance(baseline, (str, os.PathLike))
+                                                    and len(baseline) != 1)):
+        raise ComparisonError('risk_weight: the risk columns compare each run with one baseline; give baseline= one '
+                              'run')
+    found = evaluated(measures, qrels, runs, baseline, Options.of(options, 'compare'))
+    return build_comparison(*found, settings, risk=weight)
 
 
-def evaluated(runs: RunsLike, qrels: Any, measures: Any, baseline: str | Sequence[str] | None,
-              provider: str | None, duplicates: str, items: Items | None) -> tuple[list[str], list[Measure],
-                                                                                  list[str], np.ndarray, Any]:
+def evaluated(measures: Any, qrels: Any, runs: RunsLike, baseline: str | Sequence[str] | None,
+              options: Options) -> tuple[list[str], list[Measure], list[str], np.ndarray, Any]:
     """The runs' names, the measures, the query ids, the values (runs x queries x measures) and the
     baseline (a name, several, or None) of what :func:`compare` is asked to compare."""
-    _check_order(runs, measures)
     names, inputs = name_runs(runs)
     if baseline is not None:
         try:
@@ -86,28 +90,10 @@ def evaluated(runs: RunsLike, qrels: Any, measures: Any, baseline: str | Sequenc
         if len(set(found)) < len(found) or not found:
             raise ComparisonError(f'baselines {baseline!r}: name each baseline once')
         baseline = found[0] if len(found) == 1 else tuple(found)
-    evaluator = Evaluator(measures, qrels, provider=provider, items=items)
+    evaluator = options.evaluator(measures, qrels)
     check_comparable(evaluator.all_measures)
-    results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
+    results = [evaluator.calc(run, **options.run_options()) for run in inputs]
     return names, evaluator.measures, results[0].query_ids, np.stack([r.values for r in results]), baseline
-
-
-def _check_order(runs: Any, measures: Any) -> None:
-    """Refuse, saying so, runs and measures given in each other's place (``calc`` takes the measures
-    first, ``compare`` the runs)."""
-    if not isinstance(runs, (str, list, tuple)) or looks_like_data(runs):
-        return
-    items = [runs] if isinstance(runs, str) else list(runs)
-    if not items or any(looks_like_data(r) for r in items):
-        return
-    try:
-        parse_measures(items)
-    except MeasureError:
-        return
-    if looks_like_data(measures) or (isinstance(measures, (list, tuple)) and measures
-                                     and all(looks_like_data(m) for m in measures)):
-        raise ComparisonError('the arguments look swapped: compare(runs, qrels, measures) takes the runs first and '
-                              'the measures last (calc takes the measures first)')
 
 
 def check_comparable(measures: Sequence[Measure]) -> None:
@@ -211,7 +197,7 @@ class Comparison:
         if self.risk is None:
             return {}
         paired = k is not None
-        return {'risk_alpha': self.risk.alpha,
+        return {'risk_weight': self.risk.risk_weight,
                 'urisk': float(self.risk.urisk[k, j]) + 0.0 if paired else math.nan,
                 'trisk': float(self.risk.trisk[k, j]) + 0.0 if paired else math.nan,
                 'trisk_p': float(self.risk.pvalue[k, j]) if paired else math.nan,
@@ -232,7 +218,7 @@ class Comparison:
     def to_dataframe(self, wide: bool = False):
         """Tidy (default): one row per (run, measure) and comparison, columns ``run, measure, mean,
         ci_low, ci_high, baseline, delta, delta_ci_low, delta_ci_high, effect_size, wins, ties,
-        losses, test, p_value, p_adjusted, significant`` (and with ``risk``: ``risk_alpha, urisk, trisk,
+        losses, test, p_value, p_adjusted, significant`` (and with ``risk_weight``: ``risk_weight, urisk, trisk,
         trisk_p, trisk_significant, georisk``): each pair of runs once, on the row of its later
         run, ``baseline`` naming the earlier one (every run against the baseline, or without one every
         pair); a run compared with no earlier run (the baseline, the first run) has one row, its
@@ -344,7 +330,7 @@ def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids
 COLUMNS = ['run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
            'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
 #: The columns ``risk=`` adds (:meth:`Comparison.to_dataframe`).
-RISK_COLUMNS = ['risk_alpha', 'urisk', 'trisk', 'trisk_p', 'trisk_significant', 'georisk']
+RISK_COLUMNS = ['risk_weight', 'urisk', 'trisk', 'trisk_p', 'trisk_significant', 'georisk']
 #: The random stream of the rank intervals: after the three of the tests and intervals (Settings.generators).
 RANKS_STREAM = 3
 _NO_COMPARISON = {'baseline': None, 'delta': math.nan, 'delta_ci_low': math.nan, 'delta_ci_high': math.nan,

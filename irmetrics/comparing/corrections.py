@@ -35,7 +35,7 @@ NAMES = {'bonferroni': 'Bonferroni', 'holm': 'Holm', 'hommel': 'Hommel', 'fdr_bh
 
 
 #: The ``correction`` option (None: no correction).
-CORRECTION = Option('correction', Choice(*METHODS), ComparisonError)
+CORRECTION = Option('correction', Choice(*METHODS))
 
 
 def check_method(method: str | None) -> str | None:

@@ -319,7 +319,7 @@ def render_json(cmp: ComparisonView) -> str:
            'n_resamples': s.n_resamples, 'seed': s.seed,
            'exact': {test: test in cmp.enumerated for test in s.tests if test in ('randomization', 'tukey')},
            'fewest_queries': cmp.fewest_queries,
-           **({} if cmp.risk is None else {'risk': {'alpha': cmp.risk.alpha,
+           **({} if cmp.risk is None else {'risk': {'risk_weight': cmp.risk.risk_weight,
                                                     'trisk_fewest_queries': cmp.risk.fewest_queries}}),
            'rows': [{k: clean(v) for k, v in row.items()} for row in cmp.rows()]}
     return json.dumps(doc, indent=2) + '\n'

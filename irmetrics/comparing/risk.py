@@ -1,8 +1,9 @@
 """Risk-sensitive evaluation on per-query values: URisk, TRisk and GeoRisk, as pure numpy functions.
 
 A run that is better than a baseline on average may still lose badly on some queries.  The risk
-measures weigh those losses more than the wins, by ``1 + alpha`` (``alpha >= 0``; ``alpha = 0`` is the
-plain mean difference).  Every function here takes per-query values (NaN where a measure is undefined
+measures weigh those losses more than the wins, by ``1 + alpha``: the risk weight ``alpha >= 0`` of the
+papers, the option ``risk_weight`` here (``0`` is the plain mean difference; in irmetrics' options ``alpha``
+is always a significance level).  Every function here takes per-query values (NaN where a measure is undefined
 on a query) and returns numbers; :mod:`.risk_of_runs` evaluates runs into such values (the qrels'
 queries, a query missing from a run scoring the measure's missing value, as ``calc`` does) and
 :func:`~.comparison.compare` adds the columns of :class:`RiskColumns` to its report.
@@ -44,19 +45,18 @@ from . import significance, small_samples
 from .base import ComparisonError, Float, Int, Option, warn
 from .statistics import nonzero_differences, significant_where
 
-#: The weight of losses beyond wins: ``alpha`` of :func:`~.risk_of_runs.urisk`, ``trisk`` and ``georisk`` ...
-RISK_ALPHA = Option('alpha', Float(0), ComparisonError)
-#: ... and ``risk`` of :func:`~.comparison.compare`.
-RISK = Option('risk', Float(0), ComparisonError)
+#: The weight of losses beyond wins: ``risk_weight`` of :func:`~.risk_of_runs.urisk`, ``trisk``, ``georisk`` and
+#: :func:`~.comparison.compare` (``alpha`` in the papers; irmetrics' ``alpha`` is always a significance level)
+RISK_WEIGHT = Option('risk_weight', Float(0))
 #: The significance level of TRisk (:func:`~.risk_of_runs.trisk`) ...
-LEVEL = Option('level', Float(0, 1, low_open=True, high_open=True), ComparisonError)
+LEVEL = Option('level', Float(0, 1, low_open=True, high_open=True))
 #: ... and the delta degrees of freedom of its standard deviation (1: the sample's; 0: rmit-ir/trisk's).
-DDOF = Option('ddof', Int(minimum=0, maximum=1), ComparisonError)
+DDOF = Option('ddof', Int(minimum=0, maximum=1))
 
 
-def checked_alpha(value: object, option: Option = RISK_ALPHA) -> float:
-    """``value`` as a risk alpha (a finite number >= 0), or the option's one-line error."""
-    checked: float = option.check(value)
+def checked_weight(value: object) -> float:
+    """``value`` as a risk weight (a finite number >= 0), or the option's one-line error."""
+    checked: float = RISK_WEIGHT.check(value)
     return checked
 
 
@@ -124,14 +124,14 @@ def georisk_values(scores: np.ndarray, alpha: float, zrisk: np.ndarray | None = 
 
 @dataclass(frozen=True)
 class RiskColumns:
-    """The risk columns of a comparison against one baseline, at ``alpha``: ``urisk``, ``trisk`` and
+    """The risk columns of a comparison against one baseline, at ``risk_weight``: ``urisk``, ``trisk`` and
     ``pvalue`` (TRisk's two-sided p-value, not corrected for multiple comparisons) are indexed
     ``[comparison, measure]`` like the comparison's differences, ``georisk`` ``[run, measure]`` (over
     every run of the comparison; NaN for a measure with negative values); ``fewest_queries``: the fewest
     queries with a difference for which a TRisk can be significant at the comparison's significance
     level (:mod:`.small_samples`), and ``significant`` says where TRisk is (``p <= level`` and reachable)."""
 
-    alpha: float
+    risk_weight: float
     urisk: np.ndarray
     trisk: np.ndarray
     pvalue: np.ndarray
@@ -172,5 +172,5 @@ def risk_columns(measures: Sequence[object], values: np.ndarray, pairs: Sequence
              f'queries with a difference (as few as {int(nonzero.min())}); TRisk supports {fewest} or more at '
              f'{level:g}, and none with fewer is reported significant')
     significant = significant_where({'trisk': pvalue}, nonzero, level)['trisk']
-    return RiskColumns(alpha=alpha, urisk=urisk, trisk=trisk, pvalue=pvalue, significant=significant,
+    return RiskColumns(risk_weight=alpha, urisk=urisk, trisk=trisk, pvalue=pvalue, significant=significant,
                        georisk=georisk, fewest_queries=fewest)

@@ -12,25 +12,37 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from . import risk, small_samples
-from .base import ComparisonError, Measure, default_names, parse_measures, warn
+from .base import (
+    ComparisonError,
+    EvaluationOptions,
+    Measure,
+    Options,
+    default_names,
+    measures_first,
+    parse_measures,
+    warn,
+)
 from .comparison import evaluated
 from .statistics import directions
 from .vocabulary import RunsLike, is_path
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 
 @dataclass(frozen=True, eq=False)
 class URiskResult:
-    """URisk of ``run`` against ``baseline`` on ``measure`` at ``alpha``: ``urisk``, and what it is made
+    """URisk of ``run`` against ``baseline`` on ``measure`` at ``risk_weight``: ``urisk``, and what it is made
     of: ``delta`` (``run - baseline`` on each query of ``query_ids``, NaN where the measure is undefined),
     and the queries the run wins, loses and ties."""
 
     urisk: float
-    alpha: float
+    risk_weight: float
     measure: Measure
     run: str
     baseline: str
@@ -42,8 +54,8 @@ class URiskResult:
 
     @property
     def adjusted(self) -> np.ndarray:
-        """The risk-adjusted differences: ``delta`` where >= 0, ``(1 + alpha) delta`` where < 0."""
-        return risk.risk_adjusted(self.delta, self.alpha)
+        """The risk-adjusted differences: ``delta`` where >= 0, ``(1 + risk_weight) delta`` where < 0."""
+        return risk.risk_adjusted(self.delta, self.risk_weight)
 
     @property
     def n_queries(self) -> int:
@@ -52,7 +64,8 @@ class URiskResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The numbers (not the per-query values: :meth:`per_query`) as plain Python values."""
-        return {'run': self.run, 'baseline': self.baseline, 'measure': str(self.measure), 'alpha': self.alpha,
+        return {'run': self.run, 'baseline': self.baseline, 'measure': str(self.measure),
+                'risk_weight': self.risk_weight,
                 'urisk': self.urisk, 'n_queries': self.n_queries, 'wins': self.wins, 'losses': self.losses,
                 'ties': self.ties}
 
@@ -67,8 +80,8 @@ class URiskResult:
         return pd.DataFrame({'query_id': list(self.query_ids), 'delta': self.delta, 'adjusted': self.adjusted})
 
     def _head(self) -> str:
-        return (f'{self.run} against {self.baseline} on {self.measure}, alpha = {self.alpha:g}, {self.n_queries} '
-                f'queries (wins {self.wins}, losses {self.losses}, ties {self.ties})')
+        return (f'{self.run} against {self.baseline} on {self.measure}, risk weight {self.risk_weight:g}, '
+                f'{self.n_queries} queries (wins {self.wins}, losses {self.losses}, ties {self.ties})')
 
     def __repr__(self) -> str:
         return f'URiskResult({self._head()}: URisk = {self.urisk:.4f})'
@@ -109,13 +122,13 @@ class TRiskResult(URiskResult):
 
 @dataclass(frozen=True, eq=False)
 class GeoRiskResult:
-    """GeoRisk of each of ``runs`` on ``measure`` at ``alpha``, over the ``n_queries`` queries where every
+    """GeoRisk of each of ``runs`` on ``measure`` at ``risk_weight``, over the ``n_queries`` queries where every
     run is defined: ``georisk``, and its parts ``mean`` (each run's mean score, ``S_i / c``) and ``zrisk``
     (arrays in the order of ``runs``)."""
 
     runs: tuple[str, ...]
     measure: Measure
-    alpha: float
+    risk_weight: float
     n_queries: int
     georisk: np.ndarray
     zrisk: np.ndarray
@@ -133,32 +146,37 @@ class GeoRiskResult:
 
     def __repr__(self) -> str:
         values = ', '.join(f'{run}: {g:.4f}' for run, g in zip(self.runs, self.georisk, strict=True))
-        return (f'GeoRiskResult({len(self.runs)} runs on {self.measure}, alpha = {self.alpha:g}, '
+        return (f'GeoRiskResult({len(self.runs)} runs on {self.measure}, risk weight {self.risk_weight:g}, '
                 f'{self.n_queries} queries: {values})')
 
 
-def urisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1.0, provider: str | None = None,
-          duplicates: str = 'error') -> URiskResult:
+@measures_first('urisk(run, baseline, qrels, measure)')
+def urisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: float = 1.0,
+          **options: Unpack[EvaluationOptions]) -> URiskResult:
     """URisk of ``run`` against ``baseline`` on ``measure`` (one measure of one value per query):
-    ``(1/c) [sum_{wins} delta_q - (1 + alpha) sum_{losses} |delta_q|]`` with ``delta_q = run_q -
-    baseline_q`` over the c paired queries (the qrels' queries, a query missing from a run scoring the
-    measure's missing value).  ``alpha >= 0`` weighs losses beyond wins (0: the mean difference).
-    Positive: the run gains more than it loses; a run equal to the baseline: 0.  The runs: any run
-    input (paths, DataFrames, dicts); ``provider`` and ``duplicates`` as in :func:`irmetrics.calc`.
+    ``(1/c) [sum_{wins} delta_q - (1 + w) sum_{losses} |delta_q|]`` with ``delta_q = run_q - baseline_q`` over
+    the c paired queries (the qrels' queries, a query missing from a run scoring the measure's missing
+    value) and ``w = risk_weight >= 0`` the weight of losses beyond wins (0: the mean difference).  Positive:
+    the run gains more than it loses; a run equal to the baseline: 0.  The runs: any run input (paths,
+    DataFrames, dicts); ``options``: the shared options (:mod:`irmetrics.api.options`).
 
     L. Wang, P. N. Bennett and K. Collins-Thompson, Robust ranking models via risk-sensitive
     optimization, SIGIR 2012 (and the TREC 2013/2014 Web track risk-sensitive task).
 
-    >>> irmetrics.urisk('run_dense.txt', 'run_bm25.txt', 'qrels.txt', 'AP', alpha=1)   # doctest: +SKIP
+    >>> found = irmetrics.urisk('AP', 'examples/qrels.txt', 'examples/run_dense.txt',
+    ...                         baseline='examples/run_bm25.txt', risk_weight=1)
+    >>> round(found.urisk, 4), found.wins, found.losses
+    (0.094, 6, 4)
     """
-    return _paired(run, baseline, qrels, measure, alpha, provider, duplicates, None)
+    return _paired(measure, qrels, run, baseline, risk_weight, Options.of(options, 'urisk'), None)
 
 
-def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1.0, level: float = 0.05,
-          ddof: int = 1, provider: str | None = None, duplicates: str = 'error') -> TRiskResult:
+@measures_first('trisk(run, baseline, qrels, measure)')
+def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: float = 1.0, level: float = 0.05,
+          ddof: int = 1, **options: Unpack[EvaluationOptions]) -> TRiskResult:
     """TRisk of ``run`` against ``baseline`` on ``measure``: ``URisk / SE``, ``SE = s_d / sqrt(c)`` with
     ``s_d`` the sample standard deviation (c - 1) of the risk-adjusted differences ``d_q`` (``delta_q``
-    where >= 0, ``(1 + alpha) delta_q`` where < 0) over the c paired queries: Student's one-sample t
+    where >= 0, ``(1 + risk_weight) delta_q`` where < 0) over the c paired queries: Student's one-sample t
     statistic of the ``d_q``, with its two-sided p-value (c - 1 degrees of freedom).  ``ddof=0``: ``s_d``
     divides by c instead, as the rmit-ir/trisk scripts do (TRisk larger by ``sqrt(c / (c - 1))``, its
     p-value read from the same t distribution), to reproduce their numbers.  ``|TRisk| > 2`` is
@@ -171,52 +189,54 @@ def trisk(run: Any, baseline: Any, qrels: Any, measure: Any, *, alpha: float = 1
     B. T. Dincer, C. Macdonald and I. Ounis, Hypothesis testing for the risk-sensitive evaluation of
     retrieval systems, SIGIR 2014.
     """
-    level = risk.checked_alpha(level, risk.LEVEL)
+    level = risk.LEVEL.check(level)
     ddof = risk.DDOF.check(ddof)
-    return cast(TRiskResult, _paired(run, baseline, qrels, measure, alpha, provider, duplicates, (level, ddof)))
+    return cast(TRiskResult, _paired(measure, qrels, run, baseline, risk_weight, Options.of(options, 'trisk'),
+                                     (level, ddof)))
 
 
-def georisk(runs: RunsLike, qrels: Any, measure: Any, *, alpha: float = 1.0, provider: str | None = None,
-            duplicates: str = 'error') -> GeoRiskResult:
+@measures_first('georisk(runs, qrels, measure)')
+def georisk(measure: Any, qrels: Any, runs: RunsLike, *, risk_weight: float = 1.0,
+            **options: Unpack[EvaluationOptions]) -> GeoRiskResult:
     """GeoRisk of each run of ``runs`` (``{name: run}`` or a list of two runs or more, named as
     :func:`irmetrics.compare` names them) on ``measure``, whose values must be non-negative:
     ``GeoRisk_i = sqrt(S_i / c * Phi(ZRisk_i / c))`` over the c queries where every run is defined, with
-    ``S_i`` the run's total score, ``ZRisk_i = sum_{z > 0} z_iq + (1 + alpha) sum_{z < 0} z_iq``, ``z_iq =
-    (x_iq - e_iq) / sqrt(e_iq)`` (0 where ``e_iq = 0``), ``e_iq = S_i T_q / N`` (``T_q``: the runs' total
-    on query q, N: the total of all) and Phi the standard normal CDF.  Every run is a baseline of the
-    others: GeoRisk rewards a high mean and scores that do not fall below what the other runs make
+    ``S_i`` the run's total score, ``ZRisk_i = sum_{z > 0} z_iq + (1 + w) sum_{z < 0} z_iq`` (``w``:
+    ``risk_weight``), ``z_iq = (x_iq - e_iq) / sqrt(e_iq)`` (0 where ``e_iq = 0``), ``e_iq = S_i T_q / N``
+    (``T_q``: the runs' total on query q, N: the total of all) and Phi the standard normal CDF.  Every run is
+    a baseline of the others: GeoRisk rewards a high mean and scores that do not fall below what the other runs make
     of each query.  Higher is better; it depends on which runs are compared together.
 
     B. T. Dincer, C. Macdonald and I. Ounis, Risk-sensitive evaluation and learning to rank using
     multiple baselines, SIGIR 2016.
     """
-    alpha = risk.checked_alpha(alpha)
-    names, measures, _, values, _ = evaluated(runs, qrels, _one(measure), None, provider, duplicates, None)
+    weight = risk.checked_weight(risk_weight)
+    names, measures, _, values, _ = evaluated(_one(measure), qrels, runs, None, Options.of(options, 'georisk'))
     if not measures[0].definition.higher_is_better:
         raise ComparisonError(f'GeoRisk reads scores where higher is better; lower is better for {measures[0]}')
     scores = values[:, :, 0]
     scores = scores[:, ~np.isnan(scores).any(axis=0)]
     if scores.shape[1] == 0:
         raise ComparisonError(f'{measures[0]} is defined on no query for every run: no GeoRisk')
-    zrisk = risk.zrisk_values(scores, alpha)
-    g = risk.georisk_values(scores, alpha, zrisk)
-    return GeoRiskResult(runs=tuple(names), measure=measures[0], alpha=alpha, n_queries=scores.shape[1],
+    zrisk = risk.zrisk_values(scores, weight)
+    g = risk.georisk_values(scores, weight, zrisk)
+    return GeoRiskResult(runs=tuple(names), measure=measures[0], risk_weight=weight, n_queries=scores.shape[1],
                          georisk=_frozen(g), zrisk=_frozen(zrisk), mean=_frozen(scores.mean(axis=1)))
 
 
-def _paired(run: Any, baseline: Any, qrels: Any, measure: Any, alpha: float, provider: str | None,
-            duplicates: str, test: tuple[float, int] | None) -> URiskResult:
+def _paired(measure: Any, qrels: Any, run: Any, baseline: Any, weight: float, options: Options,
+            test: tuple[float, int] | None) -> URiskResult:
     """URisk (``test`` None) or TRisk (``test``: its level and ddof) of ``run`` against ``baseline``."""
-    alpha = risk.checked_alpha(alpha)
+    alpha = risk.checked_weight(weight)
     names = _pair_names(run, baseline)
-    _, measures, query_ids, values, _ = evaluated(dict(zip(names, (baseline, run), strict=True)), qrels,
-                                                  _one(measure), None, provider, duplicates, None)
+    _, measures, query_ids, values, _ = evaluated(_one(measure), qrels, dict(zip(names, (baseline, run), strict=True)),
+                                                  None, options)
     delta = (values[1, :, 0] - values[0, :, 0]) * directions(measures)[0]   # a gain in the measure's direction
     defined = delta[~np.isnan(delta)]
     if not defined.size:
         raise ComparisonError(f'{measures[0]} is defined on no query for both runs: no risk to measure')
     wins, losses = int((defined > 0).sum()), int((defined < 0).sum())
-    common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, alpha), alpha=alpha, measure=measures[0],
+    common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, alpha), risk_weight=alpha, measure=measures[0],
                                   run=names[1], baseline=names[0], query_ids=tuple(query_ids), delta=_frozen(delta),
                                   wins=wins, losses=losses, ties=int(defined.size) - wins - losses)
     if test is None:

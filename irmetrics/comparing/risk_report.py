@@ -43,9 +43,9 @@ def legend(cmp: ComparisonView) -> list[str]:
     columns = _columns(cmp)
     base = cmp.baselines[0]
     level = cmp.settings.alpha
-    return [f'Risk against the baseline ({letter(cmp.runs.index(base))}) {base}, risk alpha = {columns.alpha:g}. '
-            f'URisk: mean per-query difference from the baseline, each loss weighing 1 + alpha = '
-            f'{1 + columns.alpha:g} times a gain (Wang, Bennett & Collins-Thompson, SIGIR 2012); positive: more '
+    return [f'Risk against the baseline ({letter(cmp.runs.index(base))}) {base}, risk weight {columns.risk_weight:g}. '
+            f'URisk: mean per-query difference from the baseline, each loss weighing 1 + risk weight = '
+            f'{1 + columns.risk_weight:g} times a gain (Wang, Bennett & Collins-Thompson, SIGIR 2012); positive: more '
             f'gained than lost.',
             f'TRisk: URisk / its standard error, a t statistic (Dincer, Macdonald & Ounis, SIGIR 2014); above 2 '
             f'less risky, below -2 riskier than the baseline; * where its two-sided p-value is at most {level:g} '

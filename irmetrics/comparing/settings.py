@@ -12,16 +12,16 @@ from .base import Choice, ComparisonError, Float, Int, Option
 from .vocabulary import TESTS
 
 # The options of a comparison, validated by the constraint objects measure parameters use.
-TEST = Option('test', Choice(*TESTS), ComparisonError)
-CORRECTION_SCOPE = Option('correction_scope', Choice('measure', 'all'), ComparisonError)
-CI_METHOD = Option('ci_method', Choice(*intervals.METHODS), ComparisonError)
-ALPHA = Option('alpha', Float(0, 1, low_open=True, high_open=True), ComparisonError)
-CI = Option('ci', Float(0, 1, low_open=True, high_open=True), ComparisonError)
+TEST = Option('test', Choice(*TESTS))
+CORRECTION_SCOPE = Option('correction_scope', Choice('measure', 'all'))
+CI_METHOD = Option('ci_method', Choice(*intervals.METHODS))
+ALPHA = Option('alpha', Float(0, 1, low_open=True, high_open=True))
+CI = Option('ci', Float(0, 1, low_open=True, high_open=True))
 #: The most resamples a comparison draws (10^8): the Monte Carlo error of a p-value, about
 #: sqrt(p (1 - p) / B), is then below 5e-5, far below any decision it informs.
 MAX_RESAMPLES = 10 ** 8
-N_RESAMPLES = Option('n_resamples', Int(minimum=1, maximum=MAX_RESAMPLES), ComparisonError)
-SEED = Option('seed', Int(minimum=0), ComparisonError)
+N_RESAMPLES = Option('n_resamples', Int(minimum=1, maximum=MAX_RESAMPLES))
+SEED = Option('seed', Int(minimum=0))
 
 
 def checked_seed(seed: int | None) -> int:

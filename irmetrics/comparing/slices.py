@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import corrections
-from .base import ComparisonError, Items
+from .base import ComparisonError, EvaluationOptions, Options, measures_first
 from .comparison import Comparison, build_comparison, evaluated
 from .settings import Settings
 from .statistics import nonzero_differences, significant_where
 from .vocabulary import SELF_CORRECTING, RunsLike
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 class SlicedComparison(Mapping[str, Comparison]):
@@ -84,17 +87,18 @@ def groups_of(slices: Mapping[Any, Any], query_ids: Sequence[str]) -> dict[str, 
     return {g: sorted(set(positions)) for g, positions in groups.items()}
 
 
-def compare_slices(runs: RunsLike, qrels: Any, measures: Any, slices: Mapping[Any, Any], *,
+@measures_first('compare_slices(runs, qrels, measures, slices)')
+def compare_slices(measures: Any, qrels: Any, runs: RunsLike, *, slices: Mapping[Any, Any],
                    baseline: str | Sequence[str] | None = None, test: str | Sequence[str] = 't',
                    correction: str | None = None, correction_scope: str = 'measure', alpha: float = 0.05,
                    ci: float = 0.95, ci_method: str = 't', n_resamples: int = 10000, seed: int | None = 0,
-                   provider: str | None = None, duplicates: str = 'error',
-                   items: Items | None = None) -> SlicedComparison:
+                   **options: Unpack[EvaluationOptions]) -> SlicedComparison:
     """Compare ``runs`` within each slice of the queries (``slices``: ``{slice: [query ids]}`` or
     ``{query id: slice}``), every option as in :func:`.compare`, ``correction`` over all the slices
     together (see the module docstring)."""
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
-    names, chosen, query_ids, values, base = evaluated(runs, qrels, measures, baseline, provider, duplicates, items)
+    names, chosen, query_ids, values, base = evaluated(measures, qrels, runs, baseline,
+                                                       Options.of(options, 'compare_slices'))
     groups = groups_of(slices, query_ids)
     raw = dataclasses.replace(settings, correction=None)
     first = {g: build_comparison(names, chosen, [query_ids[i] for i in rows], values[:, rows], base, raw)

@@ -27,7 +27,7 @@ from .run import Run
 from .trec.reader import is_text, read_trec_qrels, read_trec_run
 
 
-def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
+def to_qrels(obj: Any, *, duplicates: str = 'error') -> Qrels:
     """Convert any supported qrels input (see the module docstring; a ``ranx.Qrels`` too) to :class:`Qrels`
     (``duplicates``: see :func:`read_trec_qrels`)."""
     if isinstance(obj, Qrels):
@@ -38,7 +38,7 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
         if is_parquet(obj):
             from .parquet import read_parquet_qrels
             return read_parquet_qrels(obj, duplicates)
-        return read_trec_qrels(obj, duplicates)
+        return read_trec_qrels(obj, duplicates=duplicates)
     if is_table(obj):
         from .tables import as_table, kind_name, qrels_from_table
         return qrels_from_table(as_table(obj), f'qrels {kind_name(obj)}', duplicates=duplicates)
@@ -50,12 +50,12 @@ def to_qrels(obj: Any, duplicates: str = 'error') -> Qrels:
         q, d, r = _flatten_dict(obj, 'qrels')
         return Qrels.from_columns(q, d, r, source='qrels dict', duplicates=duplicates)
     if is_ranx(obj):
-        return to_qrels(ranx_dict(obj, 'qrels'), duplicates)
+        return to_qrels(ranx_dict(obj, 'qrels'), duplicates=duplicates)
     q, d, r, it = _rows(obj, Qrel, 'qrels')
     return Qrels.from_columns(q, d, r, it, source='qrels records', duplicates=duplicates)
 
 
-def to_run(obj: Any, duplicates: str = 'error', depth: int | None = None) -> Run:
+def to_run(obj: Any, *, duplicates: str = 'error', depth: int | None = None) -> Run:
     """Convert any supported run input (see the module docstring; a ``ranx.Run`` too) to :class:`Run`.
 
     ``depth``: rankings given as arrays may be ranked only this deep (what the measures read).
@@ -78,7 +78,7 @@ def to_run(obj: Any, duplicates: str = 'error', depth: int | None = None) -> Run
         q, d, s = _flatten_dict(obj, 'run')
         return Run.from_columns(q, d, s, source='run dict', duplicates=duplicates)
     if is_ranx(obj):
-        return to_run(ranx_dict(obj, 'run'), duplicates)
+        return to_run(ranx_dict(obj, 'run'), duplicates=duplicates)
     q, d, s = _rows(obj, ScoredDoc, 'run')
     return Run.from_columns(q, d, s, source='run records', duplicates=duplicates)
 

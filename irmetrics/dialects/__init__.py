@@ -76,7 +76,7 @@ def _most_useful(failures: dict[str, MeasureError]) -> MeasureError:
     return own
 
 
-def parse_measure(text: str | Measure, dialect: str | None = None) -> Measure:
+def parse_measure(text: str | Measure, *, dialect: str | None = None) -> Measure:
     """Parse one measure: ``'nDCG@10'``, ``"P(rel=2)@5"``, ``'ndcg_cut.10'``, ``'ndcg@10'``.
 
     ``dialect``: ``'irmetrics'``, ``'trec_eval'``, ``'ranx'``, or None for the default rule (module
@@ -99,20 +99,20 @@ def parse_measure(text: str | Measure, dialect: str | None = None) -> Measure:
     return measures[0]
 
 
-def parse_measures(items: Any, dialect: str | None = None) -> list[Measure]:
+def parse_measures(measures: Any, *, dialect: str | None = None) -> list[Measure]:
     """Measures from a measure, a string (one or several words, space-separated) or an iterable of
     those, each word read as :func:`parse_measure` says (a word may name several: ``'P.5,10'``).
 
     Duplicates are dropped, order is kept.
     """
     check_dialect(dialect)
-    if isinstance(items, (str, Measure)):
-        items = [items]
-    elif not isinstance(items, Iterable):
-        raise MeasureError(f'expected a measure, a measure string or a list of them, not {type(items).__name__}'
+    if isinstance(measures, (str, Measure)):
+        measures = [measures]
+    elif not isinstance(measures, Iterable):
+        raise MeasureError(f'expected a measure, a measure string or a list of them, not {type(measures).__name__}'
                            f' (e.g. "AP nDCG@10" or [AP, nDCG@10])')
     out: list[Measure] = []
-    for item in _words(items):
+    for item in _words(measures):
         found = read_word(item, dialect) if isinstance(item, str) else [parse_measure(item)]
         out += [m for m in found if m not in out]
     return out

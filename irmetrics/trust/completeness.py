@@ -76,7 +76,7 @@ class QrelsStats(ReadOnlyArrays):
                 f'(grade >= {self.rel}; {t["share_relevant"]:.1%})>')
 
 
-def qrels_stats(qrels: Any, rel: int = 1) -> QrelsStats:
+def qrels_stats(qrels: Any, *, rel: int = 1) -> QrelsStats:
     """Counts of the judgments of ``qrels``, per query and overall: how many, of each grade, and how many
     relevant (grade >= ``rel``, as everywhere in irmetrics; negative grades are counted under their grade
     and are not relevant).  ``qrels``: any qrels input irmetrics reads.
@@ -130,8 +130,8 @@ class JudgmentCoverage(ReadOnlyArrays):
         return f'<JudgmentCoverage {len(self.runs)} runs x Judged@{",".join(map(str, self.cutoffs))}>'
 
 
-def judgment_coverage(runs: Mapping[str, Any] | Sequence[Any], qrels: Any, cutoffs: int | Sequence[int] = (10, 100),
-                      *, duplicates: str = 'error') -> JudgmentCoverage:
+def judgment_coverage(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], *,
+                      cutoffs: int | Sequence[int] = (10, 100), duplicates: str = 'error') -> JudgmentCoverage:
     """How much of each run's top k the qrels judge: the ``Judged@k`` measure (judged documents in the
     top k over ``min(k, n)``, n the documents retrieved; MacAvaney, Macdonald and Ounis, ECIR 2022) of each
     run at each cutoff, per query and averaged over the qrels' queries.

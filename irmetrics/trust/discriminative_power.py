@@ -26,12 +26,21 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..comparing import resampling, small_samples
-from ..comparing.base import Choice, ComparisonError, Measure, Option, warn
+from ..comparing.base import (
+    Choice,
+    ComparisonError,
+    EvaluationOptions,
+    Measure,
+    Option,
+    Options,
+    measures_first,
+    warn,
+)
 from ..comparing.comparison import evaluated
 from ..comparing.intervals import mean_sd
 from ..comparing.settings import Settings
@@ -46,9 +55,12 @@ from ..comparing.statistics import (
 from ..comparing.vocabulary import TESTS, RunsLike
 from ..rendering.records import render_records
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 #: The tests discriminative power is measured with (Sakai 2006: the bootstrap; Sakai 2012: Tukey HSD).
 POWER_TESTS = ('tukey', 'bootstrap')
-POWER_TEST = Option('test', Choice(*POWER_TESTS), ComparisonError)
+POWER_TEST = Option('test', Choice(*POWER_TESTS))
 COLUMNS = ('measure', 'pairs', 'significant', 'power', 'required_difference', 'fewest_queries')
 PAIR_COLUMNS = ('measure', 'run', 'other', 'difference', 'critical_difference', 'p_value', 'significant')
 
@@ -129,9 +141,10 @@ class DiscriminativePower:
                 f'{self.n_queries} queries, alpha = {self.alpha:g}: {powers}>')
 
 
-def discriminative_power(runs: RunsLike, qrels: Any, measures: Any, *, test: str = 'tukey', alpha: float = 0.05,
-                         n_resamples: int = 1000, seed: int | None = 0, provider: str | None = None,
-                         duplicates: str = 'error') -> DiscriminativePower:
+@measures_first('discriminative_power(runs, qrels, measures)')
+def discriminative_power(measures: Any, qrels: Any, runs: RunsLike, *, test: str = 'tukey', alpha: float = 0.05,
+                         n_resamples: int = 1000, seed: int | None = 0,
+                         **options: Unpack[EvaluationOptions]) -> DiscriminativePower:
     """The discriminative power of ``measures``: per measure, the share of the pairs of ``runs`` that are
     significantly different at ``alpha``, and the difference in means required for significance.
 
@@ -142,7 +155,7 @@ def discriminative_power(runs: RunsLike, qrels: Any, measures: Any, *, test: str
     ``n_resamples`` (B; Sakai used 1000) and ``seed``: the same seed gives the same draws as
     :func:`irmetrics.compare` with the same test, and so the same significant pairs.  The queries are the
     qrels' (a query missing from a run scores the measure's missing value), paired per pair as in
-    ``compare``.
+    ``compare``.  ``options``: the shared options (:mod:`irmetrics.api.options`).
 
     Power = #{pairs (i, j): p_ij <= alpha} / #pairs, with p_ij the test's p-value, as ``compare`` decides
     significance: a pair whose runs differ on too few queries for the exact randomisation test to reach
@@ -155,12 +168,15 @@ def discriminative_power(runs: RunsLike, qrels: Any, measures: Any, *, test: str
     informational and navigational intents, WWW 2012; B. A. Carterette, Multiple testing in statistical
     analysis of systems-based information retrieval experiments, ACM TOIS 30(1), 2012.
 
-    >>> irmetrics.discriminative_power(['a.txt', 'b.txt', 'c.txt'], 'qrels.txt', ['AP', 'P@10'])  # doctest: +SKIP
+    >>> found = irmetrics.discriminative_power(['AP', 'P@10'], 'examples/qrels.txt',
+    ...                                        ['examples/run_bm25.txt', 'examples/run_dense.txt'], test='bootstrap')
+    >>> found.power.tolist()
+    [1.0, 1.0]
     """
     POWER_TEST.check(test)
     check_two_runs(runs, 'discriminative power')
     settings = Settings.checked(test, None, 'measure', alpha, 0.95, 't', n_resamples, seed)
-    names, chosen, _, values, _ = evaluated(runs, qrels, measures, None, provider, duplicates, None)
+    names, chosen, _, values, _ = evaluated(measures, qrels, runs, None, Options.of(options, 'discriminative_power'))
     return power_of(names, chosen, values, settings)
 
 

@@ -84,7 +84,7 @@ class JudgmentAgreement(ReadOnlyArrays):
                 f'({self.only_a} by a only, {self.only_b} by b only; {len(self.query_ids)} queries)>')
 
 
-def cohen_kappa(qrels_a: Any, qrels_b: Any, rel: int = 1, weights: str | None = None) -> JudgmentAgreement:
+def cohen_kappa(qrels_a: Any, qrels_b: Any, *, rel: int = 1, weights: str | None = None) -> JudgmentAgreement:
     """Cohen's kappa between two qrels over the (query, document) pairs both judge.
 
     ``weights=None``: Cohen's kappa of the binary labels relevant (grade >= ``rel``, as everywhere in
@@ -130,7 +130,7 @@ def _kappa_of(table: _GradeTable, rel: int, weights: str | None) -> JudgmentAgre
     return table.result(method, lambda tables: kappa(tables, disagreement), counts)
 
 
-def krippendorff_alpha(qrels_a: Any, qrels_b: Any, level: str = 'ordinal') -> JudgmentAgreement:
+def krippendorff_alpha(qrels_a: Any, qrels_b: Any, *, level: str = 'ordinal') -> JudgmentAgreement:
     """Krippendorff's alpha between two qrels (two coders) over the grades of the pairs both judge.
 
     ``alpha = 1 - D_o / D_e``: the observed disagreement over the expected one,

@@ -85,7 +85,7 @@ class Pool(ReadOnlyArrays):
                 f'{len(self.query_ids)} queries{judged}>')
 
 
-def pool(runs: Mapping[str, Any] | Sequence[Any], depth: int, *, qrels: Any = None,
+def pool(runs: Mapping[str, Any] | Sequence[Any], *, depth: int, qrels: Any = None,
          duplicates: str = 'error') -> Pool:
     """The depth-``depth`` pool of ``runs``: for every query any run retrieves, the union of each run's
     top ``depth`` documents in trec_eval's order (see the module docstring).
@@ -102,7 +102,7 @@ def pool(runs: Mapping[str, Any] | Sequence[Any], depth: int, *, qrels: Any = No
     """
     depth = DEPTH.check(depth)
     names, inputs = name_runs(runs, at_least=1)
-    tops = [to_run(r, duplicates).top(depth) for r in inputs]
+    tops = [to_run(r, duplicates=duplicates).top(depth) for r in inputs]
     query_vocabulary, query_codes = _encoded([t.query_ids for t in tops])
     starts = np.cumsum([0] + [t.num_queries for t in tops])[:-1]
     query = np.concatenate([query_codes[start + t.qidx[t.order]] for start, t in zip(starts, tops, strict=True)])

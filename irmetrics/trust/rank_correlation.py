@@ -16,8 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from ..constraints import Choice, Option
 from ..errors import InputError, warn
 from .rankings import enough, paired
+
+#: Urbano & Marrero's variants of tau_AP: 'a' (accuracy: the reference has no ties), 'b' (agreement)
+TIE_VARIANT = Option('tie_variant', Choice('a', 'b'))
 
 #: Kendall's exact null distribution is used without ties up to this many items (scipy's rule).
 EXACT_UP_TO = 33
@@ -48,15 +52,15 @@ class KendallTau:
 @dataclass(frozen=True)
 class TauAP:
     """The AP correlation of an estimated ranking with a reference: ``statistic``, ``n`` (items both
-    hold) and ``ties`` (``'a'`` or ``'b'``, Urbano & Marrero's variant; both equal Yilmaz et al.'s
+    hold) and ``tie_variant`` (``'a'`` or ``'b'``, Urbano & Marrero's variant; both equal Yilmaz et al.'s
     tau_AP, or its symmetric mean for ``'b'``, when nothing ties)."""
 
     statistic: float
     n: int
-    ties: str
+    tie_variant: str
 
     def __repr__(self) -> str:
-        return f'TauAP(statistic={self.statistic:.4f}, n={self.n}, ties={self.ties!r})'
+        return f'TauAP(statistic={self.statistic:.4f}, n={self.n}, tie_variant={self.tie_variant!r})'
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,7 +107,7 @@ def kendall_tau(a: Any, b: Any) -> KendallTau:
     return KendallTau(tau, p, n)
 
 
-def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
+def tau_ap(reference: Any, estimate: Any, *, tie_variant: str = 'a') -> TauAP:
     """The AP correlation of ``estimate`` with ``reference`` (the true ranking): asymmetric.
 
     Without ties (Yilmaz et al.): walking down the estimated ranking, each item at rank ``i > 1`` counts
@@ -113,11 +117,11 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
 
     Ties (Urbano & Marrero):
 
-    * ``ties='a'`` (accuracy; default): the reference has no ties (an error otherwise), and tau_AP_a is
+    * ``tie_variant='a'`` (accuracy; default): the reference has no ties (an error otherwise), and tau_AP_a is
       the expected tau_AP over every order of the estimate's tied items: an item of a tie group at
       ranks ``p..p+t-1`` counts the concordant items above its group with the mean of ``1/(r-1)`` over
       those ranks, and each pair inside a group counts 1/2.
-    * ``ties='b'`` (agreement; symmetric): ties mean equality in either ranking;
+    * ``tie_variant='b'`` (agreement; symmetric): ties mean equality in either ranking;
       ``tau_AP_b = (tau_AP_b(x|y) + tau_AP_b(y|x)) / 2``, each direction summing, over the items below
       the top group of one ranking, the items strictly above it in both divided by ``p - 1`` (``p``: the
       best rank of its tie group), and normalised by the number of such items.  Without ties it is
@@ -130,9 +134,7 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
     E. Yilmaz, J. A. Aslam and S. Robertson, "A new rank correlation coefficient for information
     retrieval", SIGIR 2008; J. Urbano and M. Marrero, "The treatment of ties in AP correlation", ICTIR 2017.
     """
-    if ties not in ('a', 'b'):
-        raise InputError(f"tau_ap: ties={ties!r}; expected 'a' (accuracy: the reference has no ties) or 'b' "
-                         f'(agreement: ties in either ranking)')
+    ties = TIE_VARIANT.check(tie_variant)
     items, x, y = paired(reference, estimate, ('reference', 'estimate'))
     n = len(items)
     if not enough(n, 'tau_AP'):
@@ -143,9 +145,9 @@ def tau_ap(reference: Any, estimate: Any, *, ties: str = 'a') -> TauAP:
                          f'the top most) or use kendall_tau')
     if ties == 'a':
         if _tie_sizes(x).max() > 1:
-            raise InputError("tau_ap: the reference ranking has ties; tau_AP_a (ties='a') reads the reference as "
-                             "the truth, without ties: use ties='b' (irmetrics agree --tie-variant b: ties in either "
-                             'ranking mean equality)')
+            raise InputError("tau_ap: the reference ranking has ties; tau_AP_a (tie_variant='a') reads the reference "
+                             "as the truth, without ties: use tie_variant='b' (irmetrics agree --tie-variant b: ties "
+                             'in either ranking mean equality)')
         return TauAP(_tau_ap_a(x, y), n, ties)
     forward, backward = _tau_ap_b_one_way(x, y), _tau_ap_b_one_way(y, x)
     if math.isnan(forward) or math.isnan(backward):

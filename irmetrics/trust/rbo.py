@@ -31,11 +31,14 @@ from typing import Any
 
 import numpy as np
 
+from ..constraints import Choice, Float, Option
 from ..data.segments import ranges
-from ..errors import InputError
 from .rankings import Ranking, ranking
 
-TIES = ('a', 'b', 'w')
+#: Corsi & Urbano's variants: 'a' (ties are uncertainty), 'b' (the same, corrected), 'w' (ties are equality)
+TIE_VARIANT = Option('tie_variant', Choice('a', 'b', 'w'))
+#: RBO's persistence (0.9: a user who looks about 10 ranks deep)
+PERSISTENCE = Option('p', Float(0, 1, low_open=True, high_open=True))
 
 
 @dataclass(frozen=True)
@@ -43,13 +46,13 @@ class RBO:
     """Rank-biased overlap of two rankings: ``extrapolated`` (RBO_EXT, the point estimate),
     ``minimum`` (RBO_MIN) and ``residual`` (RBO_RES), so that the full RBO of any continuation of the
     rankings lies in ``[minimum, maximum]`` (``maximum = minimum + residual``); ``p`` (persistence),
-    ``ties`` (the variant) and the rankings' lengths ``depth_a`` and ``depth_b``."""
+    ``tie_variant`` and the rankings' lengths ``depth_a`` and ``depth_b``."""
 
     extrapolated: float
     minimum: float
     residual: float
     p: float
-    ties: str
+    tie_variant: str
     depth_a: int
     depth_b: int
 
@@ -59,20 +62,20 @@ class RBO:
 
     def __repr__(self) -> str:
         return (f'RBO(extrapolated={self.extrapolated:.4f}, minimum={self.minimum:.4f}, '
-                f'residual={self.residual:.4f}, p={self.p:g}, ties={self.ties!r}, depths=({self.depth_a}, '
-                f'{self.depth_b}))')
+                f'residual={self.residual:.4f}, p={self.p:g}, tie_variant={self.tie_variant!r}, '
+                f'depths=({self.depth_a}, {self.depth_b}))')
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), 'maximum': self.maximum}
 
 
-def rbo(a: Any, b: Any, p: float = 0.9, *, ties: str = 'a') -> RBO:
+def rbo(a: Any, b: Any, *, p: float = 0.9, tie_variant: str = 'a') -> RBO:
     """Rank-biased overlap of rankings ``a`` and ``b`` with persistence ``p`` (0 < p < 1): RBO_EXT,
     RBO_MIN and RBO_RES (see the module docstring for the formulas).
 
     ``a``, ``b``: sequences of items, best first, or mappings ``{item: value}`` (higher = better; equal
     values tie); they may hold different items and have different lengths (Webber et al.'s eq. 32).
-    ``ties``: ``'a'`` (default; ties are uncertainty: the expected RBO over the orders of each tie
+    ``tie_variant``: ``'a'`` (default; ties are uncertainty: the expected RBO over the orders of each tie
     group), ``'b'`` (the same, corrected for the information ties lose) or ``'w'`` (ties are equality),
     Corsi & Urbano's variants; the same number when nothing ties.  Symmetric in ``a`` and ``b``.
     Identical rankings give RBO_EXT = 1 (with ties, under ``'b'`` and ``'w'``; under ``'a'`` two tied
@@ -88,15 +91,10 @@ def rbo(a: Any, b: Any, p: float = 0.9, *, ties: str = 'a') -> RBO:
     W. Webber, A. Moffat and J. Zobel, "A similarity measure for indefinite rankings", ACM TOIS 28(4),
     2010; M. Corsi and J. Urbano, "The treatment of ties in rank-biased overlap", SIGIR 2024.
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
-        raise InputError(f'rbo: p={p!r}; expected a persistence strictly between 0 and 1 (0.9: a user who '
-                         f'looks about 10 ranks deep)')
-    if ties not in TIES:
-        raise InputError(f"rbo: ties={ties!r}; expected 'a' (uncertainty: the mean over the orders of ties), "
-                         f"'b' (the same, corrected for the information ties lose) or 'w' (equality)")
+    p, tie_variant = float(PERSISTENCE.check(p)), TIE_VARIANT.check(tie_variant)
     ra, rb = ranking(a, 'a'), ranking(b, 'b')
-    ext, low, high = _shorter_first(_flat(ra), _flat(rb), float(p), ties)
-    return RBO(ext, low, high - low, float(p), ties, len(ra.ids), len(rb.ids))
+    ext, low, high = _shorter_first(_flat(ra), _flat(rb), p, tie_variant)
+    return RBO(ext, low, high - low, p, tie_variant, len(ra.ids), len(rb.ids))
 
 
 def rbo_of_orders(a: np.ndarray, b: np.ndarray, p: float) -> tuple[float, float, float]:

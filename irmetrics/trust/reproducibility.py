@@ -25,14 +25,17 @@ no original improvement and RI with a baseline mean of 0 are undefined: NaN, wit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from ..api.results import MeasureValues
-from ..comparing.base import Evaluator, Measure, aggregate, warn
+from ..comparing.base import EvaluationOptions, Measure, Options, aggregate, measures_first, warn
 from ..comparing.comparison import check_comparable
 from .tabled import Tabled
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 COLUMNS = ('measure', 'original_baseline', 'original_advanced', 'reproduced_baseline', 'reproduced_advanced',
            'rmse_baseline', 'rmse_advanced', 'effect_ratio', 'ri_original', 'ri_reproduced', 'delta_ri')
@@ -88,26 +91,31 @@ class Reproducibility(Tabled):
                 f'{"same collection" if self.same_collection else "another collection"}; effect ratio {er}>')
 
 
-def reproducibility(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any,
-                    reproduced_advanced: Any, qrels: Any, measures: Any, *, reproduced_qrels: Any = None,
-                    provider: str | None = None, duplicates: str = 'error') -> Reproducibility:
+@measures_first('reproducibility(original_baseline, original_advanced, reproduced_baseline, reproduced_advanced, '
+                'qrels, measures)')
+def reproducibility(measures: Any, qrels: Any, original_baseline: Any, original_advanced: Any,
+                    reproduced_baseline: Any, reproduced_advanced: Any, *, reproduced_qrels: Any = None,
+                    **options: Unpack[EvaluationOptions]) -> Reproducibility:
     """How faithfully ``reproduced_baseline`` and ``reproduced_advanced`` reproduce ``original_baseline``
     and ``original_advanced`` on ``measures`` (RMSE, effect ratio, Delta RI; see
     :mod:`irmetrics.trust.reproducibility` for the formulas and the queries counted).
 
     Each run is any run input irmetrics reads; ``qrels`` judge the original runs and, unless
     ``reproduced_qrels`` is given (a reproduction on another collection), the reproduced ones too.
-    ``provider`` and ``duplicates`` as in :func:`irmetrics.calc`.  The measures are per-query scores
+    ``options``: the shared options (:mod:`irmetrics.api.options`).  The measures are per-query scores
     averaged over the queries (counts and measures of a whole run are refused).
 
     T. Breuer, N. Ferro, N. Fuhr, M. Maistro, T. Sakai, P. Schaer and I. Soboroff, How to measure the
     reproducibility of system-oriented IR experiments, SIGIR 2020.
 
-    >>> irmetrics.reproducibility('bm25.txt', 'rm3.txt', 'my_bm25.txt', 'my_rm3.txt', 'qrels.txt',
-    ...                           ['AP'])  # doctest: +SKIP
+    >>> found = irmetrics.reproducibility(['AP'], 'examples/qrels.txt', 'examples/run_bm25.txt',
+    ...                                   'examples/run_dense.txt', 'examples/run_bm25.txt', 'examples/run_dense.txt')
+    >>> found.effect_ratio.tolist(), found.rmse_baseline.tolist()
+    ([1.0], [0.0])
     """
-    chosen, (ob, oa, rb, ra) = _evaluated(original_baseline, original_advanced, reproduced_baseline,
-                                          reproduced_advanced, qrels, measures, reproduced_qrels, provider, duplicates)
+    runs = (original_baseline, original_advanced, reproduced_baseline, reproduced_advanced)
+    chosen, (ob, oa, rb, ra) = _evaluated(measures, qrels, runs, reproduced_qrels,
+                                          Options.of(options, 'reproducibility'))
     same = reproduced_qrels is None
     means = [_means(v, chosen) for v in (ob, oa, rb, ra)]
     nan = np.full(len(chosen), np.nan)
@@ -121,17 +129,16 @@ def reproducibility(original_baseline: Any, original_advanced: Any, reproduced_b
         ri_reproduced=relative_improvement(means[2], means[3], chosen, 'reproduced'))
 
 
-def _evaluated(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any, reproduced_advanced: Any,
-               qrels: Any, measures: Any, reproduced_qrels: Any, provider: str | None,
-               duplicates: str) -> tuple[list[Measure], list[np.ndarray]]:
-    """The measures and the per-query values (queries x measures) of the four runs, the original ones on
-    ``qrels``, the reproduced ones on ``reproduced_qrels`` when given."""
-    original = Evaluator(measures, qrels, provider=provider)
+def _evaluated(measures: Any, qrels: Any, runs: tuple[Any, Any, Any, Any], reproduced_qrels: Any,
+               options: Options) -> tuple[list[Measure], list[np.ndarray]]:
+    """The measures and the per-query values (queries x measures) of the four runs (original baseline and
+    advanced, reproduced baseline and advanced), the original ones on ``qrels``, the reproduced ones on
+    ``reproduced_qrels`` when given."""
+    original = options.evaluator(measures, qrels)
     check_comparable(original.all_measures)
-    reproduction = original if reproduced_qrels is None else Evaluator(measures, reproduced_qrels, provider=provider)
-    values = [evaluator.calc(run, duplicates=duplicates).values for evaluator, run in
-              ((original, original_baseline), (original, original_advanced), (reproduction, reproduced_baseline),
-               (reproduction, reproduced_advanced))]
+    reproduction = original if reproduced_qrels is None else options.evaluator(measures, reproduced_qrels)
+    values = [evaluator.calc(run, **options.run_options()).values
+              for evaluator, run in zip((original, original, reproduction, reproduction), runs, strict=True)]
     return original.measures, values
 
 
@@ -139,36 +146,42 @@ def _means(values: np.ndarray, measures: list[Measure]) -> np.ndarray:
     return np.array([aggregate(m, values[:, j]) for j, m in enumerate(measures)])
 
 
-def rmse(original: Any, reproduced: Any, qrels: Any, measures: Any, *, provider: str | None = None,
-         duplicates: str = 'error') -> MeasureValues:
+@measures_first('rmse(original, reproduced, qrels, measures)')
+def rmse(measures: Any, qrels: Any, original: Any, reproduced: Any,
+         **options: Unpack[EvaluationOptions]) -> MeasureValues:
     """The root mean square error between the per-query values of ``original`` and ``reproduced`` on
     each measure, over the qrels' queries: ``sqrt(1/n sum_q (M_q(orig) - M_q(repro))^2)`` (Breuer et al.,
     SIGIR 2020; see :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues` (by measure or its name).
     """
-    evaluator = Evaluator(measures, qrels, provider=provider)
+    checked = Options.of(options, 'rmse')
+    evaluator = checked.evaluator(measures, qrels)
     check_comparable(evaluator.all_measures)
-    o, r = (evaluator.calc(run, duplicates=duplicates).values for run in (original, reproduced))
+    o, r = (evaluator.calc(run, **checked.run_options()).values for run in (original, reproduced))
     return MeasureValues(zip(evaluator.measures, map(float, root_mean_square_error(o, r)), strict=True))
 
 
-def effect_ratio(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any, reproduced_advanced: Any,
-                 qrels: Any, measures: Any, *, reproduced_qrels: Any = None, provider: str | None = None,
-                 duplicates: str = 'error') -> MeasureValues:
+@measures_first('effect_ratio(original_baseline, original_advanced, reproduced_baseline, reproduced_advanced, '
+                'qrels, measures)')
+def effect_ratio(measures: Any, qrels: Any, original_baseline: Any, original_advanced: Any, reproduced_baseline: Any,
+                 reproduced_advanced: Any, *, reproduced_qrels: Any = None,
+                 **options: Unpack[EvaluationOptions]) -> MeasureValues:
     """The effect ratio ``ER = mean_q(M_q(a') - M_q(b')) / mean_q(M_q(a) - M_q(b))`` of each measure (Breuer
     et al., SIGIR 2020; arguments as :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues`."""
-    chosen, runs = _evaluated(original_baseline, original_advanced, reproduced_baseline, reproduced_advanced, qrels,
-                              measures, reproduced_qrels, provider, duplicates)
+    chosen, runs = _evaluated(measures, qrels, (original_baseline, original_advanced, reproduced_baseline,
+                              reproduced_advanced), reproduced_qrels, Options.of(options, 'effect_ratio'))
     ob, oa, rb, ra = runs
     return MeasureValues(zip(chosen, map(float, effect_ratio_of(ob, oa, rb, ra, chosen)), strict=True))
 
 
-def delta_relative_improvement(original_baseline: Any, original_advanced: Any, reproduced_baseline: Any,
-                               reproduced_advanced: Any, qrels: Any, measures: Any, *, reproduced_qrels: Any = None,
-                               provider: str | None = None, duplicates: str = 'error') -> MeasureValues:
+@measures_first('delta_relative_improvement(original_baseline, original_advanced, reproduced_baseline, '
+                'reproduced_advanced, qrels, measures)')
+def delta_relative_improvement(measures: Any, qrels: Any, original_baseline: Any, original_advanced: Any,
+                               reproduced_baseline: Any, reproduced_advanced: Any, *, reproduced_qrels: Any = None,
+                               **options: Unpack[EvaluationOptions]) -> MeasureValues:
     """``Delta RI = RI - RI'`` with ``RI = (mean(a) - mean(b)) / mean(b)`` of each measure (Breuer et al.,
     SIGIR 2020; arguments as :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues`."""
-    chosen, runs = _evaluated(original_baseline, original_advanced, reproduced_baseline, reproduced_advanced, qrels,
-                              measures, reproduced_qrels, provider, duplicates)
+    chosen, runs = _evaluated(measures, qrels, (original_baseline, original_advanced, reproduced_baseline,
+                              reproduced_advanced), reproduced_qrels, Options.of(options, 'delta_relative_improvement'))
     ob, oa, rb, ra = (_means(v, chosen) for v in runs)
     delta = relative_improvement(ob, oa, chosen, 'original') - relative_improvement(rb, ra, chosen, 'reproduced')
     return MeasureValues(zip(chosen, map(float, delta), strict=True))

@@ -22,11 +22,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..comparing.base import ComparisonError, Float, Int, Measure, Option
+from ..comparing.base import (
+    ComparisonError,
+    EvaluationOptions,
+    Float,
+    Int,
+    Measure,
+    Option,
+    Options,
+    measures_first,
+)
 from ..comparing.comparison import evaluated
 from ..comparing.resampling import BLOCK_ELEMENTS
 from ..comparing.settings import checked_seed
@@ -35,9 +44,12 @@ from ..comparing.vocabulary import RunsLike
 from .discriminative_power import check_two_runs
 from .tabled import Tabled
 
-TRIALS = Option('trials', Int(minimum=1, maximum=10 ** 7), ComparisonError)
-BIN_WIDTH = Option('bin_width', Float(0, math.inf, low_open=True, high_open=True), ComparisonError)
-SIZE = Option('size', Int(minimum=1), ComparisonError)
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+TRIALS = Option('trials', Int(minimum=1, maximum=10 ** 7))
+BIN_WIDTH = Option('bin_width', Float(0, math.inf, low_open=True, high_open=True))
+SIZE = Option('size', Int(minimum=1))
 COLUMNS = ('measure', 'low', 'high', 'pairs', 'swaps', 'swap_rate')
 _EPS = np.finfo(np.float64).eps
 
@@ -94,9 +106,9 @@ class SwapRates(Tabled):
                 f'{self.n_queries} queries, bins of {self.bin_width:g}; swaps overall: {overall}>')
 
 
-def swap_rates(runs: RunsLike, qrels: Any, measures: Any, *, trials: int = 1000, size: int | None = None,
-               bin_width: float = 0.01, seed: int | None = 0, provider: str | None = None,
-               duplicates: str = 'error') -> SwapRates:
+@measures_first('swap_rates(runs, qrels, measures)')
+def swap_rates(measures: Any, qrels: Any, runs: RunsLike, *, trials: int = 1000, size: int | None = None,
+               bin_width: float = 0.01, seed: int | None = 0, **options: Unpack[EvaluationOptions]) -> SwapRates:
     """Swap rates of ``measures`` over the pairs of ``runs``, by bins of the difference in means (see
     :mod:`irmetrics.trust.swap_rates`).
 
@@ -105,7 +117,8 @@ def swap_rates(runs: RunsLike, qrels: Any, measures: Any, *, trials: int = 1000,
     ``trials``: random splits; ``size``: queries in each half (default: half of the queries, rounded
     down; at most that); ``bin_width``: the width w of the bins of ``|d1|``; ``seed``: the same seed draws
     the same halves.  A measure undefined on some queries is averaged over the queries of a half where
-    it is defined; a half with none gives no observation.
+    it is defined; a half with none gives no observation.  ``options``: the shared options
+    (:mod:`irmetrics.api.options`).
 
     Swap rate(bin) = #{(pair, trial): |d1| in bin, d1 d2 < 0} / #{(pair, trial): |d1| in bin, d1 != 0}.
 
@@ -113,13 +126,16 @@ def swap_rates(runs: RunsLike, qrels: Any, measures: Any, *, trials: int = 1000,
     M. Sanderson and J. Zobel, Information retrieval system evaluation: effort, sensitivity, and
     reliability, SIGIR 2005.
 
-    >>> irmetrics.swap_rates(['a.txt', 'b.txt', 'c.txt'], 'qrels.txt', ['AP'], trials=1000)  # doctest: +SKIP
+    >>> found = irmetrics.swap_rates(['AP'], 'examples/qrels.txt',
+    ...                              ['examples/run_bm25.txt', 'examples/run_dense.txt'], trials=100)
+    >>> found.size
+    5
     """
     trials, bin_width = TRIALS.check(trials), BIN_WIDTH.check(bin_width)
     size = None if size is None else SIZE.check(size)
     seed = checked_seed(seed)
     check_two_runs(runs, 'swap rates')
-    names, chosen, _, values, _ = evaluated(runs, qrels, measures, None, provider, duplicates, None)
+    names, chosen, _, values, _ = evaluated(measures, qrels, runs, None, Options.of(options, 'swap_rates'))
     n_queries = values.shape[1]
     if n_queries < 2:
         raise ComparisonError(f'the qrels hold {n_queries} query: swap rates need two or more (two halves)')

@@ -8,19 +8,23 @@ their mean, and the rankings are correlated with :func:`~.rank_correlation.kenda
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..algebra.measure import Measure
-from ..api.evaluator import Evaluator
+from ..api.argument_order import measures_first
+from ..api.options import EvaluationOptions, Options
 from ..api.run_names import stem
 from ..comparing.vocabulary import RunsLike, is_path, name_runs
 from ..data.inputs import to_qrels, to_run
 from ..dialects import parse_measures
 from ..errors import InputError
-from .rank_correlation import KendallTau, TauAP, kendall_tau, tau_ap
+from .rank_correlation import TIE_VARIANT, KendallTau, TauAP, kendall_tau, tau_ap
 from .rbo import RBO, rbo
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: Means equal to this many decimals rank as ties (a mean's last bits depend on the order of its sum).
 PLACES = 12
@@ -75,52 +79,54 @@ class SystemAgreement:
         return plot_system_agreement(self, by=by)
 
 
-def system_agreement(runs: RunsLike, qrels_a: Any, qrels_b: Any = None, measure: Any = 'AP', *,
-                     measure_b: Any = None, p: float = 0.9, ties: str = 'a', provider: str | None = None,
-                     duplicates: str = 'error', labels: tuple[str, str] | None = None) -> SystemAgreement:
+@measures_first('system_agreement(runs, qrels_a, qrels_b, measure)')
+def system_agreement(measure: Any, qrels: Any, runs: RunsLike, *, qrels_b: Any = None, measure_b: Any = None,
+                     p: float = 0.9, tie_variant: str = 'a', labels: tuple[str, str] | None = None,
+                     **options: Unpack[EvaluationOptions]) -> SystemAgreement:
     """How alike two evaluations rank the systems ``runs``: Kendall's tau-b, tau_AP and RBO of the two
     rankings of the runs by their mean.
 
-    The first evaluation is ``measure`` on ``qrels_a``, the reference (tau_AP's true ranking: human
+    The first evaluation is ``measure`` on ``qrels``, the reference (tau_AP's true ranking: human
     judgments, the original measure); the second is ``measure_b`` (default: ``measure``) on
-    ``qrels_b`` (default: ``qrels_a``): two sets of judgments, two measures, or both.  ``runs``:
+    ``qrels_b`` (default: ``qrels``): two sets of judgments, two measures, or both.  ``runs``:
     ``{name: run}`` or a list of runs (named by their files' stems), each any run input; at least
     two (and three for tau and tau_AP, which are NaN with a warning below that).  A measure for which
     lower is better ranks low values first; means equal to 12 decimals tie (a sum's last bits depend
-    on its order).  ``ties``: ``'a'`` (ties are uncertainty; tau_AP then
+    on its order).  ``tie_variant``: ``'a'`` (ties are uncertainty; tau_AP then
     needs a reference ranking without ties) or ``'b'`` (ties are agreement), for tau_AP (Urbano &
     Marrero) and RBO (Corsi & Urbano); tau-b always corrects for ties.  ``p``: RBO's persistence.
     ``labels``: what to call the two evaluations (default: the measure and the qrels file's stem).
+    ``options``: the shared options (:mod:`irmetrics.api.options`).
 
     E. M. Voorhees, "Variations in relevance judgments and the measurement of retrieval
     effectiveness", SIGIR 1998 (system rankings under two sets of judgments, by Kendall's tau);
     E. Yilmaz, J. A. Aslam and S. Robertson, SIGIR 2008 (tau_AP); W. Webber, A. Moffat and J. Zobel,
     ACM TOIS 2010 (RBO).
     """
-    if ties not in ('a', 'b'):
-        raise InputError(f"system_agreement: ties={ties!r}; expected 'a' (uncertainty) or 'b' (agreement)")
+    tie_variant = TIE_VARIANT.check(tie_variant)
+    checked = Options.of(options, 'system_agreement')
     if qrels_b is None and measure_b is None:
         raise InputError('system_agreement: give qrels_b (other judgments) or measure_b (another measure): '
                          'otherwise both evaluations are the same')
     names, inputs = name_runs(runs)
     first = _one_measure(measure, 'measure')
     second = first if measure_b is None else _one_measure(measure_b, 'measure_b')
-    judged_a = to_qrels(qrels_a)
+    judged_a = to_qrels(qrels)
     judged_b = judged_a if qrels_b is None else to_qrels(qrels_b)
-    loaded = [to_run(r, duplicates=duplicates) for r in inputs]
+    loaded = [to_run(r, duplicates=checked.duplicates) for r in inputs]
     if qrels_b is None:                               # one evaluation of both measures: one pass, one warning
-        values_a, values_b = _means([first, second], judged_a, loaded, provider, names)
+        values_a, values_b = _means([first, second], judged_a, loaded, checked, names)
     else:
-        (values_a,), (values_b,) = (_means([first], judged_a, loaded, provider, names),
-                                    _means([second], judged_b, loaded, provider, names))
+        (values_a,), (values_b,) = (_means([first], judged_a, loaded, checked, names),
+                                    _means([second], judged_b, loaded, checked, names))
     sign_a, sign_b = (1.0 if m.definition.higher_is_better else -1.0 for m in (first, second))
     ranked_a = dict(zip(names, (sign_a * _settled(values_a)).tolist(), strict=True))
     ranked_b = dict(zip(names, (sign_b * _settled(values_b)).tolist(), strict=True))
-    label_a, label_b = labels or (_label(first, qrels_a, 'qrels_a'),
-                                  _label(second, qrels_a if qrels_b is None else qrels_b, 'qrels_b'))
+    label_a, label_b = labels or (_label(first, qrels, 'qrels'),
+                                  _label(second, qrels if qrels_b is None else qrels_b, 'qrels_b'))
     return SystemAgreement(tuple(names), values_a, values_b, label_a, label_b, sign_a > 0, sign_b > 0,
-                           kendall_tau(ranked_a, ranked_b), tau_ap(ranked_a, ranked_b, ties=ties),
-                           rbo(ranked_a, ranked_b, p, ties=ties))
+                           kendall_tau(ranked_a, ranked_b), tau_ap(ranked_a, ranked_b, tie_variant=tie_variant),
+                           rbo(ranked_a, ranked_b, p=p, tie_variant=tie_variant))
 
 
 def _one_measure(given: Any, name: str) -> Measure:
@@ -131,10 +137,10 @@ def _one_measure(given: Any, name: str) -> Measure:
     return found[0]
 
 
-def _means(measures: list[Measure], qrels: Any, runs: list[Any], provider: str | None,
+def _means(measures: list[Measure], qrels: Any, runs: list[Any], options: Options,
            names: list[str]) -> list[np.ndarray]:
     """Each measure's mean of every run (an error naming the run when one is not a number)."""
-    evaluator = Evaluator(measures, qrels, provider=provider)
+    evaluator = options.evaluator(measures, qrels)
     means = [evaluator.calc_aggregate(run) for run in runs]
     out = [np.array([m[measure] for m in means], dtype=np.float64) for measure in measures]
     for measure, values in zip(measures, out, strict=True):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,11 @@ from ..data.qrels import Qrels
 from ..data.ranking import tie_starts
 from ..data.run import Run
 from ..errors import MeasureError
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..api.options import EvaluationOptions
 from ..rendering.records import render_records
 from .judged_pairs import judgment_rows
 
@@ -105,13 +110,15 @@ class TieDependence:
         return f'TieDependence({len(self.query_ids)} queries, {len(self.measures)} measures)\n{self.render()}'
 
 
-def tie_dependence(measures: Iterable[Any] | Any, qrels: Any, run: Any, **kwargs: Any) -> TieDependence:
+def tie_dependence(measures: Iterable[Any] | Any, qrels: Any, run: Any,
+                   **options: Unpack[EvaluationOptions]) -> TieDependence:
     """How much of each measure's value is the order of tied documents (see the module docstring).
 
     ``measures``, ``qrels`` and ``run`` as :func:`irmetrics.calc` takes them (measures of one query each);
-    ``kwargs`` go to the evaluator (``duplicates=``, ...).  A measure given with ``ties='expected'`` is read
-    as the same measure in trec_eval's order.
+    ``options``: the shared options (:mod:`irmetrics.api.options`).  A measure given with ``ties='expected'``
+    is read as the same measure in trec_eval's order.
     """
+    kwargs = options
     ev = build_evaluator(measures, qrels, **kwargs)
     if len(ev.measures) != len(ev.all_measures):
         other = next(m for m in ev.all_measures if m not in ev.measures)
@@ -120,7 +127,7 @@ def tie_dependence(measures: Iterable[Any] | Any, qrels: Any, run: Any, **kwargs
     base = [m(ties='trec_eval') for m in ev.measures]
     if base != ev.measures:
         ev = build_evaluator(base, ev.qrels, **kwargs)
-    run = to_run(run, duplicates=kwargs.get('duplicates', 'error'))
+    run = to_run(run, duplicates=ev.duplicates)
     value = _values(ev, run)
     with_form = [m for m in base if m.definition.tie_order in ('irrelevant', 'expected')]
     expected = np.full_like(value, np.nan)

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..algebra.measure import Measure
-from ..api.evaluator import Evaluator
+from ..api.options import Options
 from ..api.results import aggregate
 from ..constraints import Int, Option
 from ..data.inputs import to_qrels, to_run
@@ -36,6 +36,11 @@ from ..errors import IrmetricsWarning, MeasureError
 from ..measures import DCG, ERR, RBP, RR, Hits, NumRet, P, SetP, Success
 from .judged_pairs import judgment_rows
 from .read_only import ReadOnlyArrays
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..api.options import EvaluationOptions
 
 GRADE = Option('grade', Int(minimum=1))
 
@@ -101,8 +106,8 @@ class UnjudgedBounds(ReadOnlyArrays):
         return f'<UnjudgedBounds over {len(self.query_ids)} queries, unjudged at grade {self.grade}: {shown}>'
 
 
-def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = None, provider: str | None = None,
-                    duplicates: str = 'error') -> UnjudgedBounds:
+def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = None,
+                    **options: Unpack[EvaluationOptions]) -> UnjudgedBounds:
     """Each measure's value with the unjudged documents ``run`` retrieves taken as non-relevant (as
     trec_eval counts them) and as relevant at ``grade``, per query and aggregated.
 
@@ -115,17 +120,20 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
     ``grade``: true of the measures that read only the ranked documents' grades and grow with them
     (P, Success, RR, Hits, DCG, ERR, RBP, SetP, NumRet), false of R-normalised ones (AP, nDCG, R, ...),
     whose value under ``'relevant'`` may even be lower (the module docstring says why).  Measures of
-    a whole run and of subtopics are refused.  ``provider`` and ``duplicates`` as in ``calc``.
+    a whole run and of subtopics are refused.  ``options``: the shared options (:mod:`irmetrics.api.options`).
 
-    Asked in DiffIR (issue 4) and opensearch-project/search-relevance (issue 126): how much a score
-    depends on the documents nobody judged.
+    Users of DiffIR and of OpenSearch's search-relevance tools have asked for it: how much a score depends
+    on the documents nobody judged.
 
-    >>> irmetrics.unjudged_bounds(['P@10', 'nDCG@10'], 'qrels.txt', 'run.txt').to_pandas()  # doctest: +SKIP
+    >>> found = irmetrics.unjudged_bounds(['P@10'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+    >>> {k: round(v, 4) for k, v in found.aggregated('nonrelevant').items()}, found.bounds
+    ({'P@10': 0.49}, (True,))
     """
     grade = GRADE.check(grade) if grade is not None else None
+    checked = Options.of(options, 'unjudged_bounds')
     judged = to_qrels(qrels)
-    ranking = to_run(run, duplicates)
-    evaluator = Evaluator(measures, judged, provider=provider)
+    ranking = to_run(run, duplicates=checked.duplicates)
+    evaluator = checked.evaluator(measures, judged)
     chosen = tuple(evaluator.measures)
     refused = [m for m in chosen if m.definition.scope != 'query' or m.definition.subtopics]
     if refused:
@@ -144,8 +152,7 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
         scenario = tables.with_judgments(np.flatnonzero(within), grade)
         with warnings.catch_warnings():                     # the first evaluation warned about the inputs
             warnings.simplefilter('ignore', IrmetricsWarning)
-            relevant[:, columns] = Evaluator([chosen[j] for j in columns], scenario, provider=provider) \
-                .calc(ranking).values
+            relevant[:, columns] = checked.evaluator([chosen[j] for j in columns], scenario).calc(ranking).values
     return UnjudgedBounds(chosen, tuple(evaluator.query_ids), grade, nonrelevant, relevant, unjudged,
                           tuple(bounds_value(m) for m in chosen))
 

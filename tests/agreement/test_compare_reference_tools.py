@@ -68,7 +68,7 @@ def test_pyterrier_experiment_p_values(pt, runs, test, correction):
     names = list(runs)
     ref = pt.Experiment(systems, topics, qrels, list(PT_MEASURES), names=names, baseline=0, test=test,
                         correction=correction).set_index('name')
-    ours = irm.compare(runs, QRELS, list(PT_MEASURES.values()), baseline='bm25', test=test,
+    ours = irm.compare(list(PT_MEASURES.values()), QRELS, runs, baseline='bm25', test=test,
                        correction=correction).to_dataframe()
     for pt_name, measure in PT_MEASURES.items():
         for run in ('dense', 'rev'):
@@ -99,7 +99,7 @@ RANX_METRICS = {'map': 'AP', 'ndcg@10': 'nDCG@10', 'precision@10': 'P@10', 'mrr'
 def test_ranx_student_t_agrees_when_the_runs_have_no_ties(runs, tmp_path):
     paths = {name: untied(Path(path), tmp_path / f'{name}.txt') for name, path in runs.items()}
     comparisons, means = ranx_p_values(QRELS, paths, list(RANX_METRICS))
-    ours = irm.compare(paths, QRELS, list(RANX_METRICS.values())).to_dataframe()
+    ours = irm.compare(list(RANX_METRICS.values()), QRELS, paths).to_dataframe()
     checked = 0
     for pair, by_metric in comparisons.items():
         a, b = pair
@@ -118,7 +118,7 @@ def test_ranx_differs_on_tied_scores_because_it_ranks_ties_otherwise(runs):
     """On the shipped runs (tied scores) ranx's means and p-values are not trec_eval's: the difference
     is the tie order, not the test."""
     comparisons, means = ranx_p_values(QRELS, {k: runs[k] for k in ('bm25', 'dense')}, ['map'])
-    ours = irm.compare({k: runs[k] for k in ('bm25', 'dense')}, QRELS, 'AP').to_dataframe()
+    ours = irm.compare('AP', QRELS, {k: runs[k] for k in ('bm25', 'dense')}).to_dataframe()
     assert means['bm25']['map'] != pytest.approx(ours[ours.run == 'bm25']['mean'].iloc[0], abs=1e-4)
     (by_metric,) = comparisons.values()
     assert not np.isclose(by_metric['map']['p_value'], ours['p_value'].iloc[0], atol=1e-6)
@@ -134,7 +134,7 @@ def test_pyterrier_pairs_a_query_missing_from_a_run_as_zero(pt, tmp_path):
     topics = pd.DataFrame({'qid': sorted(qrels.qid.unique()), 'query': 'unused'})
     systems = [pt.Transformer.from_df(read(p)) for p in (EXAMPLES / 'run_bm25.txt', partial)]
     ref = pt.Experiment(systems, topics, qrels, ['map'], names=['bm25', 'dense'], baseline=0).set_index('name')
-    ours = irm.compare({'bm25': str(EXAMPLES / 'run_bm25.txt'), 'dense': str(partial)}, QRELS, 'AP',
+    ours = irm.compare('AP', QRELS, {'bm25': str(EXAMPLES / 'run_bm25.txt'), 'dense': str(partial)},
                        baseline='bm25').to_dataframe()
     row = ours[ours.run == 'dense'].iloc[0]
     assert row['mean'] == pytest.approx(ref.loc['dense', 'map'], abs=1e-12)

@@ -53,7 +53,7 @@ def test_a_measure_of_a_whole_run_is_one_value_beside_the_means(families):
 
 def test_a_measure_against_a_baseline_needs_the_baseline(families):
     _, gain, _ = families
-    assert irm.calc_aggregate([gain], QRELS, RUN, baseline=BASE) == {gain: 1.0 - 3.0}
+    assert irm.evaluator([gain], QRELS).calc(RUN, baseline=BASE).aggregated == {gain: 1.0 - 3.0}
     with pytest.raises(MeasureError, match='baseline='):
         irm.calc([gain], QRELS, RUN)
 
@@ -75,7 +75,7 @@ def test_measures_of_a_whole_run_are_refused_in_parts_and_in_comparisons(familie
     with pytest.raises(MeasureError, match='cannot be evaluated in parts'):
         ev.calc_queries(RUN)
     with pytest.raises(MeasureError, match='whole run'):
-        irm.compare({'run': RUN, 'base': BASE}, QRELS, [irm.AP, retrieved])
+        irm.compare([irm.AP, retrieved], QRELS, {'run': RUN, 'base': BASE})
 
 
 def test_a_scope_must_be_one_of_the_four():

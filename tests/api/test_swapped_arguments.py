@@ -1,4 +1,5 @@
-"""Arguments given in each other's place (issue 21): one error with the word "swapped" in it."""
+"""Arguments given in each other's place, or in the order before 1.0: one error that says so (and, for the
+evaluating functions, shows the call to write)."""
 import pytest
 from cli_support import assert_user_error, irmetrics
 from repo_paths import ROOT
@@ -20,10 +21,45 @@ def test_an_unknown_measure_name_is_not_called_swapped():
     assert 'swapped' not in str(info.value)
 
 
-@pytest.mark.parametrize('runs, measures', [(['AP'], {'bm25': BM25, 'dense': DENSE}), ('AP nDCG@10', [BM25, DENSE])])
-def test_measures_where_compare_takes_the_runs(runs, measures):
-    with pytest.raises(irm.ComparisonError, match=r'the arguments look swapped: compare\(runs, qrels, measures\)'):
-        irm.compare(runs, QRELS, measures)
+@pytest.mark.parametrize('call, old, new', [
+    (lambda: irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, ['AP']), 'compare(runs, qrels, measures)',
+     'compare(measures, qrels, runs, ...)'),
+    (lambda: irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10'), 'compare(runs, qrels, measures)',
+     'compare(measures, qrels, runs, ...)'),
+    (lambda: irm.compare_slices([BM25, DENSE], QRELS, 'AP', {'401': 'a'}),
+     'compare_slices(runs, qrels, measures, slices)', 'compare_slices(measures, qrels, runs, slices=..., ...)'),
+    (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP'), 'urisk(run, baseline, qrels, measure)',
+     'urisk(measure, qrels, run, baseline=..., ...)'),
+    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP'), 'trisk(run, baseline, qrels, measure)',
+     'trisk(measure, qrels, run, baseline=..., ...)'),
+    (lambda: irm.georisk([BM25, DENSE], QRELS, 'AP'), 'georisk(runs, qrels, measure)',
+     'georisk(measure, qrels, runs, ...)'),
+    (lambda: irm.discriminative_power([BM25, DENSE], QRELS, ['AP']), 'discriminative_power(runs, qrels, measures)',
+     'discriminative_power(measures, qrels, runs, ...)'),
+    (lambda: irm.swap_rates([BM25, DENSE], QRELS, ['AP']), 'swap_rates(runs, qrels, measures)',
+     'swap_rates(measures, qrels, runs, ...)'),
+    (lambda: irm.system_agreement([BM25, DENSE], QRELS, QRELS, 'AP'),
+     'system_agreement(runs, qrels_a, qrels_b, measure)', 'system_agreement(measure, qrels, runs, ...)'),
+    (lambda: irm.reproducibility(BM25, DENSE, BM25, DENSE, QRELS, ['AP']), 'reproducibility(original_baseline',
+     'reproducibility(measures, qrels, original_baseline, original_advanced, reproduced_baseline, reproduced_advanced'),
+    (lambda: irm.rmse(BM25, DENSE, QRELS, ['AP']), 'rmse(original, reproduced, qrels, measures)',
+     'rmse(measures, qrels, original, reproduced, ...)'),
+])
+def test_the_order_before_1_0_is_one_error_showing_the_new_call(call, old, new):
+    with pytest.raises(irm.ArgumentOrderError) as info:
+        call()
+    message = str(info.value)
+    assert f'the order before 1.0, {old}' in message and new in message
+    assert isinstance(info.value, TypeError) and isinstance(info.value, irm.IrmetricsError)
+
+
+def test_the_new_order_is_never_taken_for_the_old_one():
+    """Measures first, even as Measure objects or a list, never read as runs; the shared options are checked."""
+    assert irm.compare([irm.AP], QRELS, [BM25, DENSE]).measures == (irm.AP,)
+    assert irm.urisk(irm.AP, QRELS, DENSE, baseline=BM25).wins == 9
+    with pytest.raises(TypeError, match=r"compare\(\) got an unexpected keyword argument 'provder' \(its shared "
+                                        r'options: dialect, duplicates, exclude, items, memory_limit, provider'):
+        irm.compare('AP', QRELS, [BM25, DENSE], provder='native')
 
 
 @pytest.mark.parametrize('args, line', [([BM25, QRELS], 'a run line has 6 fields: are the qrels and the run swapped?'),

@@ -81,7 +81,7 @@ def test_experiment_gives_the_same_table_where_the_tools_agree(ir_measures_pipel
     assert_same_table(after, before)
     if correction is not None:
         assert 'map p-value corrected' in after.columns and after['map reject'].iloc[1:].any()
-    ours = irm.compare({n: RUNS[n] for n in ('bm25', 'dense')}, QRELS, 'AP', baseline='bm25', test=test).to_dataframe()
+    ours = irm.compare('AP', QRELS, {n: RUNS[n] for n in ('bm25', 'dense')}, baseline='bm25', test=test).to_dataframe()
     assert after.loc['dense', 'map'] == pytest.approx(ours['mean'].iloc[-1], abs=1e-12)
 
 
@@ -100,9 +100,9 @@ def test_experiment_follows_irmetrics_tie_rule_for_every_measure(ir_measures_pip
     differs = [m for m in measures if not np.isclose(before.loc['bm25', m], after.loc['bm25', m], atol=1e-9)]
     assert set(differs) == {'RR@10', 'Compat', 'RBP(rel=1)', 'SDCG(max_rel=3)@10', 'Accuracy@10'}
     # p-values follow the per-query values: those of irmetrics' own comparison
-    compared = irm.compare({n: RUNS[n] for n in ('bm25', 'dense')}, QRELS, [irmetrics_name(m) for m in measures
+    compared = irm.compare([irmetrics_name(m) for m in measures
                                                                             if m != 'Accuracy@10'],
-                           baseline='bm25').to_dataframe()
+                           QRELS, {n: RUNS[n] for n in ('bm25', 'dense')}, baseline='bm25').to_dataframe()
     for measure in measures:
         if measure != 'Accuracy@10':       # irmetrics pairs the queries where Accuracy is defined
             row = compared[(compared.run == 'dense') & (compared.measure == str(irmetrics_name(measure)))].iloc[0]

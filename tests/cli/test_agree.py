@@ -28,7 +28,7 @@ def test_two_measures(third_run):
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.reader(io.StringIO(proc.stdout)))
     assert rows[0] == ['statistic', 'value', 'p-value']
-    expected = irm.system_agreement({'run_bm25': BM25, 'run_dense': DENSE, 'run_cut': third_run}, QRELS, None, 'AP',
+    expected = irm.system_agreement('AP', QRELS, {'run_bm25': BM25, 'run_dense': DENSE, 'run_cut': third_run},
                                     measure_b='nDCG@10')
     values = {name: float(value) for name, value, _ in rows[1:]}
     assert values["Kendall's tau-b"] == expected.tau.statistic
@@ -93,7 +93,7 @@ def test_runs_mode():
     ([QRELS, BM25, '-m', 'AP', '-m', 'P@5'], 'two runs or more'),
     ([QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5', '--depth', '3'], '--depth cuts the rankings of --runs'),
     ([QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5', '-m', 'P@10'], '-m names 3 measures'),
-    ([QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5', '--rbo-p', '1.5'], 'p=1.5'),
+    ([QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5', '--rbo-p', '1.5'], "invalid value 1.5 for option 'p'"),
     (['--runs', BM25, DENSE, '--depth', '0'], 'depth=0'),
     ([QRELS, BM25, DENSE, '-m', 'AP', '--qrels-b', 'nowhere.txt'], 'nowhere.txt'),
     ([QRELS, f'a={BM25}', f'b={BM25}', DENSE, '-m', 'AP', '-m', 'P@5'], '--tie-variant b'),

@@ -266,8 +266,8 @@ def test_bootstrap_replicates_beyond_the_memory_budget_are_refused_before_they_a
     qrels = {f'q{i}': {'a': 1} for i in range(5)}
     runs = {'x': {f'q{i}': {'a': 1.0, 'b': 2.0} for i in range(5)}, 'y': {f'q{i}': {'a': 2.0} for i in range(5)}}
     with pytest.raises(irm.ComparisonError, match=r'1,001 bootstrap resamples of 3 means .* at most 1,000 resamples'):
-        irm.compare(runs, qrels, 'AP', test='bootstrap', n_resamples=1001)
-    assert irm.compare(runs, qrels, 'AP', test='bootstrap', n_resamples=1000)
+        irm.compare('AP', qrels, runs, test='bootstrap', n_resamples=1001)
+    assert irm.compare('AP', qrels, runs, test='bootstrap', n_resamples=1000)
 
 
 @pytest.mark.parametrize('address, message', [('local:10000', 'local workers on this machine'),

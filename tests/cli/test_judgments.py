@@ -35,7 +35,7 @@ def test_kappa_prints_every_statistic(second):
     rows = json_of('kappa', QRELS, second, '--rel', '2')
     expected = [irm.cohen_kappa(QRELS, second, rel=2), irm.cohen_kappa(QRELS, second, weights='linear'),
                 irm.cohen_kappa(QRELS, second, weights='quadratic'),
-                *(irm.krippendorff_alpha(QRELS, second, level) for level in ('nominal', 'ordinal', 'interval'))]
+                *(irm.krippendorff_alpha(QRELS, second, level=level) for level in ('nominal', 'ordinal', 'interval'))]
     assert rows == [{'statistic': r.method, 'value': r.statistic} for r in expected]
     table = irmetrics('kappa', QRELS, second).stdout
     assert '60 pairs judged by both, 340 by ' in table and 'grades (rows: ' in table
@@ -49,7 +49,7 @@ def test_pool_writes_the_pairs_to_judge(tmp_path):
     out = tmp_path / 'to_judge.txt'
     proc = irmetrics('pool', BM25, DENSE, '--depth', '10', '--qrels', QRELS, '-o', str(out))
     assert proc.returncode == 0, proc.stderr
-    result = irm.pool([BM25, DENSE], 10, qrels=QRELS)
+    result = irm.pool([BM25, DENSE], depth=10, qrels=QRELS)
     assert proc.stdout.splitlines()[-1] == ('pool of depth 10: 181 documents for 10 queries; 130 judged already, '
                                             f'51 to judge; written to {out}')
     assert [(q.query_id, q.doc_id) for q in irm.read_trec_qrels(str(out))] == \
@@ -69,7 +69,7 @@ def test_qrels_stats_and_judged():
     assert rows[-1]['judged'] == 400 and rows[-1]['relevant'] == stats.total['relevant']
     assert [r['grade 2'] for r in rows[:-1]] == stats.counts[:, 2].tolist()
     coverage = json_of('judged', QRELS, BM25, DENSE, '-k', '5', '-k', '20')
-    expected = irm.judgment_coverage([BM25, DENSE], QRELS, [5, 20]).to_dict()
+    expected = irm.judgment_coverage(QRELS, [BM25, DENSE], cutoffs=[5, 20]).to_dict()
     assert {r['run']: {k: v for k, v in r.items() if k != 'run'} for r in coverage} == expected
 
 

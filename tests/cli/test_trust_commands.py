@@ -22,7 +22,7 @@ def test_discriminate_prints_the_functions_numbers():
                    '-f', 'json')
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
-    dp = irm.discriminative_power([str(ROOT / BM25), str(ROOT / DENSE)], str(ROOT / QRELS), 'AP nDCG@10',
+    dp = irm.discriminative_power('AP nDCG@10', str(ROOT / QRELS), [str(ROOT / BM25), str(ROOT / DENSE)],
                                   test='bootstrap', seed=3)
     assert [r['measure'] for r in rows] == ['AP', 'nDCG@10']
     assert [r['power'] for r in rows] == dp.power.tolist()
@@ -59,7 +59,7 @@ def test_swap_rates_prints_the_functions_numbers():
                    '--seed', '2', '-f', 'csv')
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.DictReader(io.StringIO(proc.stdout)))
-    result = irm.swap_rates([str(ROOT / BM25), str(ROOT / DENSE)], str(ROOT / QRELS), 'P@5', trials=200,
+    result = irm.swap_rates('P@5', str(ROOT / QRELS), [str(ROOT / BM25), str(ROOT / DENSE)], trials=200,
                             bin_width=0.1, seed=2)
     assert [(float(r['low']), int(r['pairs']), int(r['swaps'])) for r in rows] == \
         [(row[1], row[3], row[4]) for row in result.rows()]
@@ -70,7 +70,7 @@ def test_reproduce_prints_the_functions_numbers(tmp_path):
                    '-f', 'json')
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
-    result = irm.reproducibility(*(str(ROOT / r) for r in (BM25, DENSE, DENSE, BM25)), str(ROOT / QRELS), 'AP P@5')
+    result = irm.reproducibility('AP P@5', str(ROOT / QRELS), *(str(ROOT / r) for r in (BM25, DENSE, DENSE, BM25)))
     assert rows == [{k: v for k, v in zip(['measure', *r.keys()], [m, *r.values()], strict=True)}
                     for m, r in result.to_dict().items()]
     other = tmp_path / 'other.txt'

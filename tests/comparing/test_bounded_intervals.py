@@ -13,7 +13,7 @@ QRELS = str(ROOT / 'examples' / 'qrels.txt')
 @pytest.mark.parametrize('method', ['t', 'bootstrap', 'bca'])
 def test_means_and_differences_stay_in_range(method):
     with pytest.warns(irm.IrmetricsWarning):            # RR: 3 queries with a difference
-        cmp = irm.compare(RUNS, QRELS, ['RR', 'AP', 'P@5'], ci_method=method)
+        cmp = irm.compare(['RR', 'AP', 'P@5'], QRELS, RUNS, ci_method=method)
     assert (cmp.mean_ci >= 0).all() and (cmp.mean_ci <= 1).all()
     assert (cmp.delta_ci >= -1).all() and (cmp.delta_ci <= 1).all()
     assert (cmp.mean_ci[0] <= cmp.mean).all() and (cmp.mean <= cmp.mean_ci[1]).all()
@@ -21,7 +21,7 @@ def test_means_and_differences_stay_in_range(method):
 
 def test_the_t_interval_of_rr_is_clipped_at_one():
     with pytest.warns(irm.IrmetricsWarning):
-        cmp = irm.compare(RUNS, QRELS, 'RR')
+        cmp = irm.compare('RR', QRELS, RUNS)
     assert cmp.mean_ci[1, 1, 0] == 1.0 and cmp.mean_ci[0, 1, 0] == pytest.approx(0.74918952)
 
 

@@ -31,7 +31,7 @@ HAND_B = {'q1': {'d1': 2, 'x': 1}, 'q2': {'d1': 2, 'x': 1}, 'q3': {'d1': 2, 'x':
 
 
 def hand():
-    return irm.compare({'A': HAND_A, 'B': HAND_B}, HAND_QRELS, 'P@2', baseline='B',
+    return irm.compare('P@2', HAND_QRELS, {'A': HAND_A, 'B': HAND_B}, baseline='B',
                        test=('t', 'wilcoxon', 'sign', 'randomization'))
 
 
@@ -73,7 +73,7 @@ def test_hand_computed_five_queries_exact_randomization():
     ranks_a, ranks_b = [1, 2, 1, 2, 5], [2, 5, 2, 5, 2]
     def run(ranks):
         return {f'q{i}': {**{f'n{j}': 10 - j for j in range(k - 1)}, 'r': 10 - k + 1} for i, k in enumerate(ranks)}
-    cmp = irm.compare({'a': run(ranks_a), 'b': run(ranks_b)}, qrels, 'AP', baseline='b', test='randomization')
+    cmp = irm.compare('AP', qrels, {'a': run(ranks_a), 'b': run(ranks_b)}, baseline='b', test='randomization')
     d = np.array([1 / a - 1 / b for a, b in zip(ranks_a, ranks_b, strict=True)])
     signs = np.array(list(np.ndindex(*(2,) * 5))) * -2 + 1
     expected = np.mean(np.abs(signs @ d) >= abs(d.sum()) - 1e-12)
@@ -84,7 +84,7 @@ def test_hand_computed_five_queries_exact_randomization():
 
 def test_means_and_per_query_values_equal_calc():
     measures = ['AP', 'nDCG@10', 'P(rel=2)@5', 'RR', 'Accuracy@3']
-    cmp = irm.compare([BM25, DENSE], QRELS, measures)
+    cmp = irm.compare(measures, QRELS, [BM25, DENSE])
     frame = cmp.to_dataframe()
     per_query = cmp.per_query()
     for path, name in ((BM25, 'run_bm25'), (DENSE, 'run_dense')):
@@ -103,7 +103,7 @@ def without(path, queries):
 
 def test_undefined_queries_are_paired_where_both_runs_are_defined():
     runs = {'bm25': without(BM25, {'401', '402'}), 'dense': without(DENSE, {'402', '405'})}
-    cmp = irm.compare(runs, QRELS, 'Accuracy@5 AP', baseline='bm25')
+    cmp = irm.compare('Accuracy@5 AP', QRELS, runs, baseline='bm25')
     v = cmp.values[:, :, 0]
     both = ~np.isnan(v[0]) & ~np.isnan(v[1])
     assert 2 <= both.sum() < len(cmp.query_ids) and np.isnan(v).any()      # the case is real
@@ -120,25 +120,24 @@ def test_undefined_queries_are_paired_where_both_runs_are_defined():
 
 def test_same_seed_same_result_and_tests_independent_of_each_other():
     kwargs = dict(test=('randomization', 'bootstrap'), n_resamples=300, ci_method='bca')
-    a = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=3, **kwargs).to_dataframe()
-    b = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=3, **kwargs).to_dataframe()
-    c = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=4, **kwargs).to_dataframe()
+    a = irm.compare('AP nDCG@10', QRELS, [BM25, DENSE], seed=3, **kwargs).to_dataframe()
+    b = irm.compare('AP nDCG@10', QRELS, [BM25, DENSE], seed=3, **kwargs).to_dataframe()
+    c = irm.compare('AP nDCG@10', QRELS, [BM25, DENSE], seed=4, **kwargs).to_dataframe()
     assert a.equals(b) and not a.equals(c)
-    alone = irm.compare([BM25, DENSE], QRELS, 'AP nDCG@10', seed=3, test='randomization',
+    alone = irm.compare('AP nDCG@10', QRELS, [BM25, DENSE], seed=3, test='randomization',
                         n_resamples=300).to_dataframe()
     np.testing.assert_array_equal(alone.p_value, a[a.test == 'randomization'].p_value)
 
 
 def test_seed_none_is_recorded_so_the_result_can_be_reproduced():
-    first = irm.compare([BM25, DENSE], QRELS, 'AP', test='randomization', n_resamples=200, seed=None)
-    again = irm.compare([BM25, DENSE], QRELS, 'AP', test='randomization', n_resamples=200,
-                        seed=first.settings.seed)
+    first = irm.compare('AP', QRELS, [BM25, DENSE], test='randomization', n_resamples=200, seed=None)
+    again = irm.compare('AP', QRELS, [BM25, DENSE], test='randomization', n_resamples=200, seed=first.settings.seed)
     assert first.to_dataframe().equals(again.to_dataframe())
 
 
 @pytest.mark.parametrize('test', ['t', 'wilcoxon', 'sign', 'randomization', 'bootstrap', 'tukey'])
 def test_a_run_against_itself_differs_by_nothing(test):
-    cmp = irm.compare({'x': BM25, 'y': BM25}, QRELS, 'AP P@10', baseline='x', test=test, n_resamples=500,
+    cmp = irm.compare('AP P@10', QRELS, {'x': BM25, 'y': BM25}, baseline='x', test=test, n_resamples=500,
                       ci_method='bootstrap')
     y = cmp.to_dataframe()
     y = y[y.run == 'y']
@@ -149,8 +148,7 @@ def test_a_run_against_itself_differs_by_nothing(test):
 
 def test_all_pairs_gives_each_pair_once():
     """Without a baseline each pair is one row, on its later run (issue 21: it was listed both ways)."""
-    cmp = irm.compare({'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}, QRELS, 'AP RR',
-                      test=('t', 'sign'))
+    cmp = irm.compare('AP RR', QRELS, {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}, test=('t', 'sign'))
     frame = cmp.to_dataframe()
     assert len(frame) == 2 * 4 * 2                      # tests x (a alone, b-a, c-a, c-b) x measures
     for test in ('t', 'sign'):
@@ -166,7 +164,7 @@ def test_all_pairs_gives_each_pair_once():
 @pytest.mark.parametrize('scope', ['measure', 'all'])
 def test_correction_families(scope):
     runs = {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}, '402': {'D402-001': 1}}}
-    cmp = irm.compare(runs, QRELS, 'AP RR P@10', correction='holm', correction_scope=scope, test=('t', 'tukey'),
+    cmp = irm.compare('AP RR P@10', QRELS, runs, correction='holm', correction_scope=scope, test=('t', 'tukey'),
                       n_resamples=300)
     raw, adjusted = cmp.pvalue['t'], cmp.p_adjusted['t']
     assert raw.shape == (3, 3)
@@ -181,17 +179,17 @@ def test_correction_families(scope):
 
 
 def test_runs_named_by_stem_or_position(tmp_path):
-    frame = irm.compare([BM25, irm.read_trec_run(DENSE)], QRELS, 'AP').to_dataframe()
+    frame = irm.compare('AP', QRELS, [BM25, irm.read_trec_run(DENSE)]).to_dataframe()
     assert set(frame.run) == {'run_bm25', 'run2'}
     (tmp_path / 'run_bm25.txt.gz').write_bytes(gzip.compress(Path(BM25).read_bytes()))
-    frame = irm.compare([BM25, str(tmp_path / 'run_bm25.txt.gz')], QRELS, 'AP').to_dataframe()
+    frame = irm.compare('AP', QRELS, [BM25, str(tmp_path / 'run_bm25.txt.gz')]).to_dataframe()
     assert set(frame.run) == {BM25, str(tmp_path / 'run_bm25.txt.gz')}       # the same stem: the paths
-    cmp = irm.compare([BM25, DENSE], QRELS, 'AP', baseline=BM25)
-    assert cmp.baseline == 'run_bm25' == irm.compare([BM25, DENSE], QRELS, 'AP', baseline='run_bm25.txt').baseline
+    cmp = irm.compare('AP', QRELS, [BM25, DENSE], baseline=BM25)
+    assert cmp.baseline == 'run_bm25' == irm.compare('AP', QRELS, [BM25, DENSE], baseline='run_bm25.txt').baseline
 
 
 def test_dataframe_columns_and_wide_layout():
-    cmp = irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP nDCG@10', baseline='bm25')
+    cmp = irm.compare('AP nDCG@10', QRELS, {'bm25': BM25, 'dense': DENSE}, baseline='bm25')
     assert list(cmp.to_dataframe().columns) == COLUMNS == [
         'run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
         'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
@@ -201,33 +199,35 @@ def test_dataframe_columns_and_wide_layout():
     assert wide.loc['dense', 'AP'] == irm.calc_aggregate(['AP'], QRELS, DENSE)[irm.AP]
 
 
-@pytest.mark.parametrize('kwargs, message', [
-    (dict(runs=[BM25]), 'two runs or more, got 1'),
-    (dict(baseline='nope'), "unknown baseline 'nope'"),
-    (dict(test='ttest'), "invalid value 'ttest' for option 'test'"),
-    (dict(test=()), 'no test given'),
-    (dict(correction='BH'), "invalid value 'BH' for option 'correction'"),
-    (dict(correction_scope='run'), "invalid value 'run' for option 'correction_scope'"),
-    (dict(ci_method='normal'), "invalid value 'normal' for option 'ci_method'"),
-    (dict(alpha=1.5), "option 'alpha'"),
-    (dict(ci=0), "option 'ci'"),
-    (dict(n_resamples=0), "option 'n_resamples'"),
-    (dict(seed=-1), "option 'seed'"),
-    (dict(runs={'a': BM25, 'a ': BM25} and [BM25, BM25]), "two runs are named"),
-    (dict(runs=BM25), 'runs must be a dict'),
+@pytest.mark.parametrize('kwargs, error, message', [
+    (dict(runs=[BM25]), ComparisonError, 'two runs or more, got 1'),
+    (dict(baseline='nope'), ComparisonError, "unknown baseline 'nope'"),
+    (dict(test='ttest'), irm.OptionError, "invalid value 'ttest' for option 'test'"),
+    (dict(test=()), ComparisonError, 'no test given'),
+    (dict(correction='BH'), irm.OptionError, "invalid value 'BH' for option 'correction'"),
+    (dict(correction_scope='run'), irm.OptionError, "invalid value 'run' for option 'correction_scope'"),
+    (dict(ci_method='normal'), irm.OptionError, "invalid value 'normal' for option 'ci_method'"),
+    (dict(alpha=1.5), irm.OptionError, "option 'alpha'"),
+    (dict(ci=0), irm.OptionError, "option 'ci'"),
+    (dict(n_resamples=0), irm.OptionError, "option 'n_resamples'"),
+    (dict(seed=-1), irm.OptionError, "option 'seed'"),
+    (dict(duplicates='some'), irm.OptionError, "option 'duplicates'"),
+    (dict(runs={'a': BM25, 'a ': BM25} and [BM25, BM25]), ComparisonError, "two runs are named"),
+    (dict(runs=BM25), ComparisonError, 'runs must be a dict'),
 ])
-def test_errors_are_comparison_errors(kwargs, message):
+def test_a_comparison_that_cannot_be_made_and_bad_options_are_one_error_each(kwargs, error, message):
+    """A comparison that cannot be made is a ComparisonError; a bad option value, as everywhere, an OptionError."""
     args = dict(runs={'bm25': BM25, 'dense': DENSE}, qrels=QRELS, measures='AP', **{})
     args.update(kwargs)
-    with pytest.raises(ComparisonError, match=message):
-        irm.compare(args.pop('runs'), args.pop('qrels'), args.pop('measures'), **args)
+    with pytest.raises(error, match=message):
+        irm.compare(args.pop('measures'), args.pop('qrels'), args.pop('runs'), **args)
 
 
 def test_counts_cannot_be_compared_and_one_query_is_too_few():
     with pytest.raises(irm.MeasureError, match='NumRet is a count'):
-        irm.compare([BM25, DENSE], QRELS, 'AP NumRet')
+        irm.compare('AP NumRet', QRELS, [BM25, DENSE])
     with pytest.raises(ComparisonError, match='needs two or more'):
-        irm.compare([BM25, DENSE], {'401': {'D401-022': 2}}, 'AP')
+        irm.compare('AP', {'401': {'D401-022': 2}}, [BM25, DENSE])
 
 
 def test_error_types_are_irmetrics_errors():
@@ -237,8 +237,7 @@ def test_error_types_are_irmetrics_errors():
 # --- renderers ------------------------------------------------------------------------------------
 @pytest.fixture(scope='module')
 def example():
-    return irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP nDCG@10 RR', baseline='bm25',
-                       correction='holm')
+    return irm.compare('AP nDCG@10 RR', QRELS, {'bm25': BM25, 'dense': DENSE}, baseline='bm25', correction='holm')
 
 
 def test_text_table_has_letters_and_legend(example):
@@ -252,7 +251,7 @@ def test_text_table_has_letters_and_legend(example):
 
 
 def test_a_run_significantly_worse_than_the_baseline_marks_the_baseline(example):
-    cmp = irm.compare({'dense': DENSE, 'bm25': BM25}, QRELS, 'AP', baseline='bm25')
+    cmp = irm.compare('AP', QRELS, {'dense': DENSE, 'bm25': BM25}, baseline='bm25')
     assert str(cmp).splitlines()[1].split() == ['(a)', 'dense', '0.5396', 'b']
 
 
@@ -269,7 +268,7 @@ def test_latex_booktabs_bold_superscripts_caption(example):
                   r'paired t-test', r'$\alpha = 0.05$', 'Holm-corrected', r'\label{tab:comparison}',
                   r'b & dense & \textbf{0.5396}$^{a}$ & \textbf{0.6324}$^{a}$ & \textbf{0.9000} \\'):
         assert piece in tex, piece
-    odd = irm.compare({'run_1 & 50%': BM25, 'b': DENSE}, QRELS, 'AP').to_latex()
+    odd = irm.compare('AP', QRELS, {'run_1 & 50%': BM25, 'b': DENSE}).to_latex()
     assert r'run\_1 \& 50\%' in odd
 
 
@@ -316,7 +315,7 @@ def test_the_html_report_lists_each_pair_once_in_columns_that_fit():
     """Three runs, no baseline: 3 pairs x 2 measures = 6 rows (it was 12, each pair both ways), ten
     columns, each value with its interval in one cell; the plots in a grid.  (Looked at in headless
     Chromium at 1,280 and 1,920 px: every column visible, no horizontal scrolling.)"""
-    cmp = irm.compare({'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}, QRELS, 'AP RR')
+    cmp = irm.compare('AP RR', QRELS, {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}})
     page = cmp.to_html()
     summary, detail = tables_of(page)
     assert [row[0] for row in summary[1:]] == ['(a) a', '(b) b', '(c) c']
@@ -337,7 +336,7 @@ def test_the_html_report_says_why_plots_are_missing(monkeypatch):
             raise ImportError(name)
         return real(name, *args, **kwargs)
     monkeypatch.setattr(builtins, '__import__', no_matplotlib)
-    page = irm.compare({'a': BM25, 'b': DENSE}, QRELS, 'AP').to_html()
+    page = irm.compare('AP', QRELS, {'a': BM25, 'b': DENSE}).to_html()
     assert '<svg' not in page and 'The plots are left out: matplotlib is not installed' in page
 
 
@@ -355,7 +354,7 @@ def test_json_holds_settings_and_every_row(example):
 
 
 def test_several_tests_give_one_table_each(example):
-    cmp = irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP', test=('t', 'sign'))
+    cmp = irm.compare('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, test=('t', 'sign'))
     text = str(cmp)
     assert 'Test: paired t-test' in text and 'Test: sign test' in text
     assert cmp.to_latex().count(r'\begin{table}') == 2
@@ -382,7 +381,7 @@ def test_plots_return_figures(example):
 def test_plot_errors(example):
     with pytest.raises(irm.MeasureError, match='not one of the compared measures'):
         example.plot_deltas('P@5')
-    no_baseline = irm.compare([BM25, DENSE], QRELS, 'AP')
+    no_baseline = irm.compare('AP', QRELS, [BM25, DENSE])
     with pytest.raises(ComparisonError, match='needs a baseline'):
         no_baseline.plot_deltas('AP')
     assert no_baseline.plot_deltas('AP', baseline=BM25) is not None
@@ -397,6 +396,7 @@ def test_import_irmetrics_stays_light():
 
 
 ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.results', 'irmetrics.api.run_names',
+                'irmetrics.api.options', 'irmetrics.api.argument_order',
                 'irmetrics.dialects', 'irmetrics.algebra.measure', 'irmetrics.constraints', 'irmetrics.errors',
                 'irmetrics.data.budget', 'irmetrics.data.inputs', 'irmetrics.data.items',
                 'irmetrics.rendering.figures', 'irmetrics.rendering.markup', 'irmetrics.rendering.text',
@@ -441,8 +441,8 @@ def test_compare_sits_on_the_public_core_only_and_core_never_imports_it():
 
 def test_a_comparisons_digits_do_not_depend_on_what_else_is_compared():
     """AP's row is the same to the last bit whether AP is compared alone or with other measures/runs."""
-    alone = irm.compare({'b': BM25, 'd': DENSE}, QRELS, 'AP', baseline='b').to_dataframe()
-    more = irm.compare({'b': BM25, 'd': DENSE, 'x': {'401': {'D401-022': 1}}}, QRELS, 'nDCG@10 AP RR P@5',
+    alone = irm.compare('AP', QRELS, {'b': BM25, 'd': DENSE}, baseline='b').to_dataframe()
+    more = irm.compare('nDCG@10 AP RR P@5', QRELS, {'b': BM25, 'd': DENSE, 'x': {'401': {'D401-022': 1}}},
                        baseline='b').to_dataframe()
     a = alone[(alone.run == 'd')].drop(columns='p_adjusted').reset_index(drop=True)
     b = more[(more.run == 'd') & (more.measure == 'AP')].drop(columns='p_adjusted').reset_index(drop=True)
@@ -463,7 +463,7 @@ def test_a_hostile_run_name_stays_text_in_every_report():
     """Every place a run name appears, in every format: rendered by a real Markdown library it stays
     text (no live tag), in LaTeX each special character is a command that prints it, in HTML escaped."""
     from markdown_it import MarkdownIt
-    cmp = irm.compare({HOSTILE: BM25, 'dense': DENSE}, QRELS, 'AP', baseline=HOSTILE)
+    cmp = irm.compare('AP', QRELS, {HOSTILE: BM25, 'dense': DENSE}, baseline=HOSTILE)
     rendered = MarkdownIt().enable('table').render(cmp.to_markdown())
     assert '<script>' not in rendered and '<b>' not in rendered
     assert '&lt;script&gt;alert(1)&lt;/script&gt;' in rendered
@@ -481,7 +481,7 @@ def test_several_baselines_compare_every_run_with_each_and_each_other():
     assert pairs_of(['a', 'b', 'c', 'd'], ('b', 'd')) == [(1, 0), (1, 2), (1, 3), (3, 0), (3, 2)]
     assert pairs_of(['a', 'b', 'c'], 'b') == [(1, 0), (1, 2)]
     runs = {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}
-    cmp = irm.compare(runs, QRELS, 'AP', baseline=['a', 'b'])
+    cmp = irm.compare('AP', QRELS, runs, baseline=['a', 'b'])
     assert cmp.baselines == ('a', 'b') and cmp.pairs == ((0, 1), (0, 2), (1, 2))
     frame = cmp.to_dataframe()
     assert list(zip(frame.run, frame.baseline.fillna(''), strict=True)) == [('a', ''), ('b', 'a'), ('c', 'a'),
@@ -493,4 +493,4 @@ def test_several_baselines_compare_every_run_with_each_and_each_other():
     with pytest.raises(ComparisonError, match='needs one baseline'):
         cmp.to_table(show=('p',))
     with pytest.raises(ComparisonError, match='name each baseline once'):
-        irm.compare(runs, QRELS, 'AP', baseline=['a', 'a'])
+        irm.compare('AP', QRELS, runs, baseline=['a', 'a'])

@@ -37,7 +37,7 @@ def test_lower_is_better_ranks_the_lowest_first():
 def test_ranks_of_a_comparison_are_reproducible_and_cover_the_observed_rank(monkeypatch):
     runs = {**RUNS, 'one': {'401': {'D401-022': 1}}}
     with pytest.warns(irm.IrmetricsWarning):                      # 'one' leaves 9 queries out
-        cmp = irm.compare(runs, QRELS, 'AP nDCG@10', seed=3)
+        cmp = irm.compare('AP nDCG@10', QRELS, runs, seed=3)
     first = cmp.ranks('AP')
     assert first.equals(cmp.ranks('AP'))
     assert ((first.rank_low <= first['rank']) & (first['rank'] <= first.rank_high)).all()

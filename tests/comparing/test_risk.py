@@ -15,6 +15,7 @@ import irmetrics as irm
 from irmetrics import IrmetricsWarning, MeasureError
 from irmetrics.comparing import ComparisonError
 from irmetrics.comparing.risk import georisk_values, risk_adjusted, trisk_value, urisk_value, zrisk_values
+from irmetrics.errors import OptionError
 
 QRELS, BM25, DENSE = (str(ROOT / 'examples' / f) for f in ('qrels.txt', 'run_bm25.txt', 'run_dense.txt'))
 TOL = 1e-12
@@ -104,7 +105,7 @@ def test_trisk_with_ddof_0_is_rmit_ir_trisks(alpha):
 
 def test_trisk_ddof_0_of_the_example_runs():
     delta = per_query('AP', DENSE) - per_query('AP', BM25)
-    result = irm.trisk(DENSE, BM25, QRELS, 'AP', alpha=1, ddof=0)
+    result = irm.trisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=1, ddof=0)
     expected, p = rmit_trisk(delta, 1)
     assert result.trisk == pytest.approx(expected, rel=1e-12) and result.pvalue == pytest.approx(p, rel=1e-9)
     adjusted = risk_adjusted(delta, 1)
@@ -200,8 +201,8 @@ def per_query(measure, run):
 def test_urisk_and_trisk_of_the_example_runs_agree_with_calc(alpha):
     delta = per_query('AP', DENSE) - per_query('AP', BM25)
     adjusted = np.array([gdeval_weighted(d, 0.0, alpha) for d in delta])
-    u = irm.urisk(DENSE, BM25, QRELS, 'AP', alpha=alpha)
-    t = irm.trisk(DENSE, BM25, QRELS, 'AP', alpha=alpha)
+    u = irm.urisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=alpha)
+    t = irm.trisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=alpha)
     assert u.urisk == pytest.approx(adjusted.mean(), abs=TOL) == t.urisk
     reference = stats.ttest_1samp(adjusted, 0.0)
     assert t.trisk == pytest.approx(reference.statistic, rel=1e-12)
@@ -214,14 +215,15 @@ def test_urisk_and_trisk_of_the_example_runs_agree_with_calc(alpha):
 def test_urisk_of_the_hand_case():
     """A - B = (1/2, 0, -1/2, 1/2): alpha 0: 1/8; alpha 1: (1 - 2 * 1/2) / 4 = 0; alpha 5: (1 - 3) / 4."""
     for alpha, expected in ((0, 0.125), (1, 0.0), (5, -0.5)):
-        assert irm.urisk(HAND_A, HAND_B, HAND_QRELS, 'P@2', alpha=alpha).urisk == pytest.approx(expected, abs=TOL)
+        found = irm.urisk('P@2', HAND_QRELS, HAND_A, baseline=HAND_B, risk_weight=alpha)
+        assert found.urisk == pytest.approx(expected, abs=TOL)
 
 
 def test_a_query_missing_from_the_run_scores_the_measures_missing_value():
     """Without q3 run A scores 0 there (trec_eval -c), as it did with only unjudged documents."""
     missing = {q: docs for q, docs in HAND_A.items() if q != 'q3'}
     with pytest.warns(IrmetricsWarning, match='not in the run'):
-        result = irm.urisk(missing, HAND_B, HAND_QRELS, 'P@2', alpha=1)
+        result = irm.urisk('P@2', HAND_QRELS, missing, baseline=HAND_B, risk_weight=1)
     assert result.query_ids == ('q1', 'q2', 'q3', 'q4')
     np.testing.assert_allclose(result.delta, [0.5, 0.0, -0.5, 0.5], atol=TOL)
     assert result.urisk == pytest.approx(0.0, abs=TOL)
@@ -230,15 +232,15 @@ def test_a_query_missing_from_the_run_scores_the_measures_missing_value():
 def test_sign_conventions():
     """A run better than the baseline has positive URisk and TRisk; swapped, both turn negative, and at
     alpha = 0 URisk is exactly negated; a run against itself gives 0 and 0 (p = 1)."""
-    better = irm.trisk(DENSE, BM25, QRELS, 'nDCG@10', alpha=1)
-    worse = irm.trisk(BM25, DENSE, QRELS, 'nDCG@10', alpha=1)
+    better = irm.trisk('nDCG@10', QRELS, DENSE, baseline=BM25, risk_weight=1)
+    worse = irm.trisk('nDCG@10', QRELS, BM25, baseline=DENSE, risk_weight=1)
     assert better.urisk > 0 and better.trisk > 2 and better.significant
     assert worse.urisk < 0 and worse.trisk < -2 and worse.significant
     assert 'less risky' in better.interpretation and 'riskier' in worse.interpretation
-    assert irm.urisk(BM25, DENSE, QRELS, 'AP', alpha=0).urisk == pytest.approx(
-        -irm.urisk(DENSE, BM25, QRELS, 'AP', alpha=0).urisk, abs=TOL)
+    assert irm.urisk('AP', QRELS, BM25, baseline=DENSE, risk_weight=0).urisk == pytest.approx(
+        -irm.urisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=0).urisk, abs=TOL)
     with pytest.warns(IrmetricsWarning, match='0 queries with a difference'):
-        same = irm.trisk(BM25, BM25, QRELS, 'AP', alpha=5)
+        same = irm.trisk('AP', QRELS, BM25, baseline=BM25, risk_weight=5)
     assert (same.urisk, same.trisk, same.pvalue, same.significant) == (0.0, 0.0, 1.0, False)
     assert (same.run, same.baseline) == ('run', 'baseline')                  # one file: the names say which
 
@@ -251,32 +253,33 @@ def test_trisk_is_never_significant_on_fewer_queries_than_the_exact_test_allows(
     bad = {q: {'x': 2.0, 'd1': 1.0} for q in qrels}
     bad['q0'] = {'x': 2.0, 'y': 1.5, 'd1': 1.0}                        # RR 1/3 there, 1/2 elsewhere
     with pytest.warns(IrmetricsWarning, match='supports 6 or more'):
-        result = irm.trisk(good, bad, qrels, 'RR', alpha=1)
+        result = irm.trisk('RR', qrels, good, baseline=bad, risk_weight=1)
     assert result.pvalue < 0.05 and not result.significant and result.fewest_queries == 6
 
 
 def test_georisk_of_the_example_runs_agrees_with_calc():
     x = np.stack([per_query('AP', BM25), per_query('AP', DENSE)])
-    result = irm.georisk({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP', alpha=2)
+    result = irm.georisk('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, risk_weight=2)
     assert result.runs == ('bm25', 'dense') and result.n_queries == 10
     np.testing.assert_allclose(result.georisk, georisk_transcribed(x.tolist(), 2), rtol=1e-12)
     np.testing.assert_allclose(result.mean, x.mean(axis=1), rtol=1e-12)
-    listed = irm.georisk([BM25, DENSE], QRELS, 'AP', alpha=2)
+    listed = irm.georisk('AP', QRELS, [BM25, DENSE], risk_weight=2)
     assert listed.runs == ('run_bm25', 'run_dense')
     np.testing.assert_array_equal(listed.georisk, result.georisk)
 
 
 @pytest.mark.parametrize('call, error, message', [
-    (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP', alpha=-1), ComparisonError, "option 'alpha'.*>= 0"),
-    (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP', alpha=math.nan), ComparisonError, "option 'alpha'"),
-    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', alpha='1'), ComparisonError, "option 'alpha'"),
-    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', level=1.5), ComparisonError, "option 'level'.*< 1"),
-    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', ddof=2), ComparisonError, "option 'ddof'.*<= 1"),
-    (lambda: irm.trisk(DENSE, BM25, QRELS, 'AP', ddof=True), ComparisonError, "option 'ddof'"),
-    (lambda: irm.urisk(DENSE, BM25, QRELS, 'AP nDCG@10'), ComparisonError, 'one measure, got 2'),
-    (lambda: irm.urisk(DENSE, BM25, QRELS, 'num_rel_ret'), MeasureError, 'count summed over queries'),
-    (lambda: irm.georisk([BM25], QRELS, 'AP'), ComparisonError, 'two runs or more'),
-    (lambda: irm.georisk({'a': BM25, 'b': DENSE}, QRELS, 'AP', alpha=-0.5), ComparisonError, "option 'alpha'"),
+    (lambda: irm.urisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=-1), OptionError, "option 'risk_weight'.*>= 0"),
+    (lambda: irm.urisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=math.nan), OptionError, "option 'risk_weight'"),
+    (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, risk_weight='1'), OptionError, "option 'risk_weight'"),
+    (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, level=1.5), OptionError, "option 'level'.*< 1"),
+    (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, ddof=2), OptionError, "option 'ddof'.*<= 1"),
+    (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, ddof=True), OptionError, "option 'ddof'"),
+    (lambda: irm.urisk('AP nDCG@10', QRELS, DENSE, baseline=BM25), ComparisonError, 'one measure, got 2'),
+    (lambda: irm.urisk('num_rel_ret', QRELS, DENSE, baseline=BM25), MeasureError, 'count summed over queries'),
+    (lambda: irm.georisk('AP', QRELS, [BM25]), ComparisonError, 'two runs or more'),
+    (lambda: irm.georisk('AP', QRELS, {'a': BM25, 'b': DENSE}, risk_weight=-0.5), OptionError,
+     "option 'risk_weight'"),
 ])
 def test_invalid_arguments_fail_at_once_with_one_clear_message(call, error, message):
     with pytest.raises(error, match=message):
@@ -284,8 +287,8 @@ def test_invalid_arguments_fail_at_once_with_one_clear_message(call, error, mess
 
 
 def test_result_objects():
-    t = irm.trisk(DENSE, BM25, QRELS, 'AP', alpha=1)
-    assert repr(t).startswith('TRiskResult(run_dense against run_bm25 on AP, alpha = 1, 10 queries (wins 9, '
+    t = irm.trisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=1)
+    assert repr(t).startswith('TRiskResult(run_dense against run_bm25 on AP, risk weight 1, 10 queries (wins 9, '
                               'losses 1, ties 0): URisk = 0.1272, TRisk = 3.3863')
     record = t.to_dict()
     assert record['urisk'] == t.urisk and record['trisk'] == t.trisk and record['significant'] is True
@@ -297,19 +300,19 @@ def test_result_objects():
         t.urisk = 0.0
     with pytest.raises(ValueError):
         t.delta[0] = 1.0
-    g = irm.georisk([BM25, DENSE], QRELS, 'AP')
-    assert repr(g) == (f'GeoRiskResult(2 runs on AP, alpha = 1, 10 queries: run_bm25: {g.georisk[0]:.4f}, '
+    g = irm.georisk('AP', QRELS, [BM25, DENSE])
+    assert repr(g) == (f'GeoRiskResult(2 runs on AP, risk weight 1, 10 queries: run_bm25: {g.georisk[0]:.4f}, '
                        f'run_dense: {g.georisk[1]:.4f})')
     assert g.to_dict() == {'run_bm25': g.georisk[0], 'run_dense': g.georisk[1]}
     assert list(g.to_pandas().columns) == ['mean', 'zrisk', 'georisk']
 
 
-# --- compare(risk=alpha) --------------------------------------------------------------------------
+# --- compare(risk_weight=w) --------------------------------------------------------------------------
 @pytest.fixture(scope='module')
 def compared():
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', IrmetricsWarning)
-        return irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP nDCG@10', baseline='bm25', risk=2)
+        return irm.compare('AP nDCG@10', QRELS, {'bm25': BM25, 'dense': DENSE}, baseline='bm25', risk_weight=2)
 
 
 def test_compare_risk_columns_are_the_functions_values(compared):
@@ -317,13 +320,13 @@ def test_compare_risk_columns_are_the_functions_values(compared):
     for measure in ('AP', 'nDCG@10'):
         base = frame[(frame.run == 'bm25') & (frame.measure == measure)].iloc[0]
         dense = frame[(frame.run == 'dense') & (frame.measure == measure)].iloc[0]
-        t = irm.trisk(DENSE, BM25, QRELS, measure, alpha=2)
-        g = irm.georisk([BM25, DENSE], QRELS, measure, alpha=2)
+        t = irm.trisk(measure, QRELS, DENSE, baseline=BM25, risk_weight=2)
+        g = irm.georisk(measure, QRELS, [BM25, DENSE], risk_weight=2)
         assert dense.urisk == pytest.approx(t.urisk, abs=TOL) and dense.trisk == pytest.approx(t.trisk, rel=1e-12)
         assert dense.trisk_p == pytest.approx(t.pvalue, rel=1e-12) and bool(dense.trisk_significant) == t.significant
         assert (base.georisk, dense.georisk) == pytest.approx(tuple(g.georisk), rel=1e-12)
         assert math.isnan(base.urisk) and math.isnan(base.trisk) and base.trisk_significant is pd_na()
-        assert base.risk_alpha == dense.risk_alpha == 2.0
+        assert base.risk_weight == dense.risk_weight == 2.0
 
 
 def pd_na():
@@ -336,33 +339,33 @@ def test_compare_risk_in_every_format(compared):
                                    compared.to_html())
     for rendered in (text, markdown, latex, html):
         assert 'URisk' in rendered and 'TRisk' in rendered and 'GeoRisk' in rendered
-        assert 'risk alpha = 2' in rendered and 'SIGIR 2014' in rendered and 'SIGIR 2016' in rendered
+        assert 'risk weight 2' in rendered and 'SIGIR 2014' in rendered and 'SIGIR 2016' in rendered
     u = compared.risk.urisk[0, 0]
     assert f'{u:+.4f}' in text and f'{u:+.4f}' in markdown and f'{u:+.4f}' in latex and f'{u:+.4f}' in html
     assert r'\label{tab:comparison-risk}' in latex
     import json
     document = json.loads(compared.to_json())
-    assert document['risk'] == {'alpha': 2.0, 'trisk_fewest_queries': 6}
+    assert document['risk'] == {'risk_weight': 2.0, 'trisk_fewest_queries': 6}
     dense = [r for r in document['rows'] if r['run'] == 'dense' and r['measure'] == 'AP'][0]
     assert dense['urisk'] == pytest.approx(u, abs=TOL) and dense['georisk'] == compared.risk.georisk[1, 0]
 
 
 def test_compare_without_risk_is_unchanged():
     from irmetrics.comparing.comparison import COLUMNS
-    plain = irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP', baseline='bm25')
+    plain = irm.compare('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, baseline='bm25')
     assert plain.risk is None and list(plain.to_dataframe().columns) == COLUMNS
     assert 'URisk' not in plain.to_table() and '"risk"' not in plain.to_json()
 
 
-@pytest.mark.parametrize('kwargs, message', [
-    (dict(), 'one baseline'),
-    (dict(baseline=['bm25', 'dense']), 'one baseline'),
-    (dict(baseline='bm25', risk=-1), "option 'risk'"),
+@pytest.mark.parametrize('kwargs, error, message', [
+    (dict(), ComparisonError, 'one baseline'),
+    (dict(baseline=['bm25', 'dense']), ComparisonError, 'one baseline'),
+    (dict(baseline='bm25', risk_weight=-1), OptionError, "option 'risk_weight'"),
 ])
-def test_compare_risk_refuses(kwargs, message):
-    options = {'risk': 1, **kwargs}
-    with pytest.raises(ComparisonError, match=message):
-        irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP', **options)
+def test_compare_risk_refuses(kwargs, error, message):
+    options = {'risk_weight': 1, **kwargs}
+    with pytest.raises(error, match=message):
+        irm.compare('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, **options)
 
 
 def test_compare_risk_arrays_are_read_only(compared):
@@ -374,7 +377,7 @@ def test_compare_risk_arrays_are_read_only(compared):
 def test_compare_risk_warns_below_the_queries_trisk_supports():
     """The hand case differs on 3 queries: TRisk supports 6 or more at 0.05, so it says so."""
     with pytest.warns(IrmetricsWarning, match='TRisk: 1 of 1 comparisons rest on fewer than 6 queries'):
-        cmp = irm.compare({'A': HAND_A, 'B': HAND_B}, HAND_QRELS, 'P@2', baseline='B', risk=1)
+        cmp = irm.compare('P@2', HAND_QRELS, {'A': HAND_A, 'B': HAND_B}, baseline='B', risk_weight=1)
     assert not cmp.risk.significant.any()
     assert cmp.risk.urisk[0, 0] == pytest.approx(0.0, abs=TOL)
 
@@ -399,17 +402,17 @@ def test_risk_columns_with_undefined_queries_and_negative_scores():
 
 def test_run_names_are_file_stems_else_run_and_baseline():
     dense = irm.read_trec_run(DENSE)
-    assert (irm.urisk(dense, BM25, QRELS, 'AP').run, irm.urisk(dense, BM25, QRELS, 'AP').baseline) == \
-        ('run', 'run_bm25')
-    named = irm.urisk(DENSE, irm.read_trec_run(BM25), QRELS, 'AP')
+    found = irm.urisk('AP', QRELS, dense, baseline=BM25)
+    assert (found.run, found.baseline) == ('run', 'run_bm25')
+    named = irm.urisk('AP', QRELS, DENSE, baseline=irm.read_trec_run(BM25))
     assert (named.run, named.baseline) == ('run_dense', 'baseline')
-    assert named.urisk == irm.urisk(DENSE, BM25, QRELS, 'AP').urisk
+    assert named.urisk == irm.urisk('AP', QRELS, DENSE, baseline=BM25).urisk
 
 
 def test_compare_risk_block_once_with_several_tests():
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', IrmetricsWarning)
-        cmp = irm.compare([BM25, DENSE], QRELS, 'AP', baseline='run_bm25', test=('t', 'wilcoxon'), risk=1)
+        cmp = irm.compare('AP', QRELS, [BM25, DENSE], baseline='run_bm25', test=('t', 'wilcoxon'), risk_weight=1)
     text = cmp.to_table()
     assert text.count('GeoRisk\n') == 1 and text.count('Risk against the baseline') == 1   # one header, one legend
     frame = cmp.to_dataframe()
@@ -422,7 +425,7 @@ def test_a_measure_where_lower_is_better_counts_a_lower_value_as_a_gain():
     qrels = {'q1': {'a': 1, 'b': 0}, 'q2': {'c': 1, 'd': 0}}
     judged = {'q1': {'a': 2.0, 'b': 1.0}, 'q2': {'c': 2.0, 'd': 1.0}}
     unjudged = {'q1': {'a': 2.0, 'x': 1.0}, 'q2': {'c': 2.0, 'y': 1.0}}
-    result = irm.urisk(judged, unjudged, qrels, 'Unjudged@2', alpha=5)
+    result = irm.urisk('Unjudged@2', qrels, judged, baseline=unjudged, risk_weight=5)
     assert result.urisk == pytest.approx(0.5) and result.wins == 2 and result.losses == 0
     with pytest.raises(irm.ComparisonError, match='lower is better'):
-        irm.georisk([judged, unjudged], qrels, 'Unjudged@2')
+        irm.georisk('Unjudged@2', qrels, [judged, unjudged])

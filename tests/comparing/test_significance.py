@@ -11,6 +11,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from irmetrics.comparing import ComparisonError, corrections, significance
+from irmetrics.errors import OptionError
 
 TOLERANCE = 1e-12
 
@@ -108,7 +109,7 @@ def test_correction_keeps_the_shape_and_none_changes_nothing():
 
 
 def test_unknown_correction_and_invalid_pvalues_are_errors():
-    with pytest.raises(ComparisonError, match="invalid value 'bh' for option 'correction'"):
+    with pytest.raises(OptionError, match="invalid value 'bh' for option 'correction'"):
         corrections.adjust_pvalues([0.1], 'bh')
     with pytest.raises(ComparisonError, match=r'\[0, 1\]'):
         corrections.adjust_pvalues([0.1, 1.5], 'holm')

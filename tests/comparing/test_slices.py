@@ -21,14 +21,14 @@ def collection(n=30, seed=0):
 def test_the_correction_spans_every_slice():
     qrels, runs = collection()
     slices = {f'q{i}': ('even' if i % 2 == 0 else 'odd') for i in range(30)}
-    sliced = irm.compare_slices(runs, qrels, 'AP RR', slices, baseline='a', correction='holm')
+    sliced = irm.compare_slices('AP RR', qrels, runs, slices=slices, baseline='a', correction='holm')
     assert list(sliced) == ['even', 'odd'] and all(len(c.query_ids) == 15 for c in sliced.values())
     raw = np.stack([sliced[g].pvalue['t'] for g in sliced])                     # (slices, pairs, measures)
     for j in range(2):                                                          # within each measure
         expected = corrections.adjust_pvalues(raw[:, :, j].ravel(), 'holm')
         assert np.allclose(np.array([sliced[g].p_adjusted['t'][0, j] for g in sliced]), expected)
     for cmp in sliced.values():
-        alone = irm.compare(runs, {q: qrels[q] for q in cmp.query_ids}, 'AP RR', baseline='a')
+        alone = irm.compare('AP RR', {q: qrels[q] for q in cmp.query_ids}, runs, baseline='a')
         assert np.array_equal(cmp.pvalue['t'], alone.pvalue['t'])              # each slice compared on its own
         assert (cmp.significant['t'] == (cmp.p_adjusted['t'] <= 0.05)).all()
         assert cmp.family_size == 2 and 'in 2 query slices' in str(cmp)
@@ -38,8 +38,9 @@ def test_the_correction_spans_every_slice():
 
 def test_slices_given_as_lists_and_errors():
     qrels, runs = collection(12)
-    sliced = irm.compare_slices(runs, qrels, 'AP', {'one': [f'q{i}' for i in range(6)],
+    sliced = irm.compare_slices('AP', qrels, runs,
+                                slices={'one': [f'q{i}' for i in range(6)],
                                                     'two': [f'q{i}' for i in range(6, 12)]})
     assert [len(c.query_ids) for c in sliced.values()] == [6, 6]
     with pytest.raises(irm.ComparisonError, match="query 'nope' is not a query of the qrels"):
-        irm.compare_slices(runs, qrels, 'AP', {'one': ['nope']})
+        irm.compare_slices('AP', qrels, runs, slices={'one': ['nope']})

@@ -57,7 +57,7 @@ def test_two_queries_never_make_a_significant_bootstrap():
     """The issue's case: the bootstrap's p over 2 queries is 1/10,001, the exact test's 0.5."""
     qrels, runs = collection(2)
     with pytest.warns(irm.IrmetricsWarning) as caught:
-        cmp = irm.compare(runs, qrels, 'AP', test=['bootstrap', 'randomization'], ci_method='bca')
+        cmp = irm.compare('AP', qrels, runs, test=['bootstrap', 'randomization'], ci_method='bca')
     assert cmp.pvalue['bootstrap'][0, 0] < 0.001 and cmp.pvalue['randomization'][0, 0] == 0.5
     assert not cmp.significant['bootstrap'].any() and not cmp.significant['randomization'].any()
     messages = [str(w.message) for w in caught]
@@ -73,7 +73,7 @@ def test_the_t_test_is_significant_only_where_the_exact_test_can_be(n, significa
     qrels, runs = collection(n)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
-        cmp = irm.compare(runs, qrels, 'AP', test='t')
+        cmp = irm.compare('AP', qrels, runs, test='t')
     assert cmp.pvalue['t'][0, 0] < 0.05
     assert bool(cmp.significant['t'][0, 0]) is significant
     assert any('comparisons rest on fewer than 6 queries' in str(w.message) for w in caught) is not significant

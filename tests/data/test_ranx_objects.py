@@ -31,8 +31,8 @@ def test_ranx_objects_give_the_numbers_of_the_files(objects):
 
 def test_ranx_objects_in_a_comparison(objects):
     qrels, bm25, dense = objects
-    ours = irm.compare({'bm25': bm25, 'dense': dense}, qrels, 'AP', baseline='bm25').to_dataframe()
-    files = irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, 'AP', baseline='bm25').to_dataframe()
+    ours = irm.compare('AP', qrels, {'bm25': bm25, 'dense': dense}, baseline='bm25').to_dataframe()
+    files = irm.compare('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, baseline='bm25').to_dataframe()
     assert ours.drop(columns='run').equals(files.drop(columns='run'))
 
 

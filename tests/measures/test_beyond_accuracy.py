@@ -47,7 +47,7 @@ def test_parameters_and_the_catalogue_are_checked():
     with pytest.raises(MeasureError, match='recommends 3 distinct items, more than the catalogue of 2'):
         irm.calc_aggregate([Coverage(catalogue=2) @ 2], QRELS, RUN)
     with pytest.raises(MeasureError, match='whole run'):
-        irm.compare({'a': RUN, 'b': RUN}, QRELS, [Coverage(catalogue=5) @ 2])
+        irm.compare([Coverage(catalogue=5) @ 2], QRELS, {'a': RUN, 'b': RUN})
 
 
 def test_the_command_line_prints_the_run_value(tmp_path):
@@ -186,14 +186,14 @@ def test_items_named_by_id_meet_a_trec_run():
 
 def test_runs_are_compared_on_the_measures_beyond_accuracy_given_the_items():
     other = TOP[:, ::-1].copy()
-    cmp = irm.compare({'a': TOP, 'b': other}, GRADES, ['ARP@2', 'TailShare@2'], items=ITEMS, test='sign')
+    cmp = irm.compare(['ARP@2', 'TailShare@2'], GRADES, {'a': TOP, 'b': other}, items=ITEMS, test='sign')
     frame = cmp.to_dataframe()
     assert {(r, m): v for r, m, v in zip(frame['run'], frame['measure'], frame['mean'], strict=True)} == {
         ('a', 'ARP@2'): 8.25, ('a', 'TailShare@2'): 0.25, ('b', 'ARP@2'): 5.0, ('b', 'TailShare@2'): 0.75}
     assert irm.calc_aggregate(['ARP@2'], GRADES, other, items=ITEMS)[irm.parse_measure('ARP@2')] == \
         pytest.approx((1 + 5 + 4 + 10) / 4)                        # b: items 2, 1 and 5, 0
     with pytest.raises(MeasureError, match='reads item popularity'):
-        irm.compare({'a': TOP, 'b': other}, GRADES, ['ARP@2'])
+        irm.compare(['ARP@2'], GRADES, {'a': TOP, 'b': other})
 
 
 def test_the_head_is_ceil_of_its_share_of_the_items_without_rounding_errors():

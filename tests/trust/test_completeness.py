@@ -49,7 +49,7 @@ def test_stats_of_the_examples_as_a_dataframe():
 
 
 def test_coverage_is_the_judged_measure():
-    coverage = irm.judgment_coverage(RUNS, QRELS, cutoffs=(5, 10, 50))
+    coverage = irm.judgment_coverage(QRELS, RUNS, cutoffs=(5, 10, 50))
     for i, run in enumerate(RUNS.values()):
         results = irm.calc(['Judged@5', 'Judged@10', 'Judged@50'], QRELS, run)
         assert np.array_equal(coverage.values[i], results.values)
@@ -63,13 +63,13 @@ def test_coverage_counted_by_hand():
     retrieved); q2 is not retrieved: 0."""
     qrels = {'q1': {'d1': 1, 'd2': 0}, 'q2': {'d3': 1}}
     run = {'q1': {'d1': 3.0, 'd5': 2.0, 'd2': 1.0}}
-    coverage = irm.judgment_coverage({'r': run}, qrels, cutoffs=[2, 10])
+    coverage = irm.judgment_coverage(qrels, {'r': run}, cutoffs=[2, 10])
     assert coverage.values[0].tolist() == [[0.5, 2 / 3], [0.0, 0.0]]
     assert coverage.to_dict() == {'r': {'Judged@2': 0.25, 'Judged@10': 1 / 3}}
 
 
 def test_cutoffs_are_checked():
     with pytest.raises(OptionError, match="'cutoffs'"):
-        irm.judgment_coverage(RUNS, QRELS, cutoffs=0)
+        irm.judgment_coverage(QRELS, RUNS, cutoffs=0)
     with pytest.raises(OptionError, match='cutoffs'):
-        irm.judgment_coverage(RUNS, QRELS, cutoffs=[])
+        irm.judgment_coverage(QRELS, RUNS, cutoffs=[])

@@ -31,8 +31,8 @@ def test_significant_pairs_are_the_comparisons(test, seed):
     """Same runs, test, resamples and seed: the same p-values and significant pairs as irmetrics.compare,
     and the power is the share of those pairs."""
     qrels, runs = precision_runs(random_levels(seed))
-    dp = irm.discriminative_power(runs, qrels, MEASURES, test=test, n_resamples=500, seed=seed)
-    cmp = irm.compare(runs, qrels, MEASURES, test=test, n_resamples=500, seed=seed)
+    dp = irm.discriminative_power(MEASURES, qrels, runs, test=test, n_resamples=500, seed=seed)
+    cmp = irm.compare(MEASURES, qrels, runs, test=test, n_resamples=500, seed=seed)
     assert dp.pairs == cmp.pairs and dp.runs == cmp.runs and len(dp.pairs) == 10
     np.testing.assert_array_equal(dp.pvalue, cmp.pvalue[test])
     np.testing.assert_array_equal(dp.significant, cmp.significant[test])
@@ -47,8 +47,8 @@ def test_measures_undefined_on_some_queries_draw_as_the_comparison():
     qrels, runs = precision_runs(random_levels(3, runs=4, queries=20))
     qrels['q0'] = {f'r{i}': 1 for i in range(10)}                     # no non-relevant: AUC undefined on q0
     for test in ('tukey', 'bootstrap'):
-        dp = irm.discriminative_power(runs, qrels, ['AUC', 'P@10'], test=test, n_resamples=400, seed=3)
-        cmp = irm.compare(runs, qrels, ['AUC', 'P@10'], test=test, n_resamples=400, seed=3)
+        dp = irm.discriminative_power(['AUC', 'P@10'], qrels, runs, test=test, n_resamples=400, seed=3)
+        cmp = irm.compare(['AUC', 'P@10'], qrels, runs, test=test, n_resamples=400, seed=3)
         np.testing.assert_array_equal(dp.pvalue, cmp.pvalue[test])
         np.testing.assert_array_equal(dp.significant, cmp.significant[test])
 
@@ -62,7 +62,7 @@ def test_a_pair_is_significant_when_its_difference_exceeds_the_critical_differen
     ties = 0
     for seed in range(4):
         qrels, runs = precision_runs(random_levels(10 + seed, runs=6, queries=30))
-        dp = irm.discriminative_power(runs, qrels, MEASURES, test=test, n_resamples=999, seed=seed)
+        dp = irm.discriminative_power(MEASURES, qrels, runs, test=test, n_resamples=999, seed=seed)
         gap = np.abs(dp.difference) - dp.critical_difference
         tied = np.abs(gap) < 1e-12
         ties += int(tied.sum())
@@ -77,7 +77,7 @@ def test_bootstrap_critical_difference_is_sakais_b_alpha_th_largest():
     """Sakai (2006): with B = 1000 and alpha = 0.05, the difference a pair needs is the 50th largest
     |dbar* - dbar| of its bootstrap replicates (here the comparison's own replicates, sorted)."""
     qrels, runs = precision_runs(random_levels(5, runs=4, queries=20))
-    dp = irm.discriminative_power(runs, qrels, MEASURES, test='bootstrap', n_resamples=1000, seed=11)
+    dp = irm.discriminative_power(MEASURES, qrels, runs, test='bootstrap', n_resamples=1000, seed=11)
     values = np.stack([irm.evaluator(MEASURES, qrels).calc(run).values for run in runs.values()])
     settings = Settings.checked('bootstrap', None, 'measure', 0.05, 0.95, 't', 1000, 11)
     replicates = pair_replicates(values, dp.pairs, settings)
@@ -94,13 +94,13 @@ def test_tukey_hand_enumerated():
     qrels, runs = precision_runs([[5, 5, 5, 5], [6, 7, 8, 9]], names=['A', 'B'])
     with warnings.catch_warnings():
         warnings.simplefilter('error')                                  # 4 queries suffice at alpha = 0.2
-        dp = irm.discriminative_power(runs, qrels, 'P@10', alpha=0.2, n_resamples=100)
+        dp = irm.discriminative_power('P@10', qrels, runs, alpha=0.2, n_resamples=100)
     assert dp.pvalue[0, 0] == 2 / 16
     assert dp.critical_difference[0, 0] == pytest.approx(0.2, abs=1e-15)
     assert dp.difference[0, 0] == pytest.approx(0.25, abs=1e-15)
     assert dp.power.tolist() == [1.0] and dp.fewest_queries == 4     # 2^(1-4) <= 0.2 < 2^(1-3)
     # alpha = 0.1: b / 16 <= 0.1 allows one relabelling at least as extreme, not the two of the observation
-    dp = irm.discriminative_power(runs, qrels, 'P@10', alpha=0.1, n_resamples=100)
+    dp = irm.discriminative_power('P@10', qrels, runs, alpha=0.1, n_resamples=100)
     assert most_extreme_allowed(0.1, 16, exact=True) == 1
     assert dp.critical_difference[0, 0] == pytest.approx(0.25, abs=1e-15)   # the 2nd largest: 1.0 / 4
     assert dp.power.tolist() == [0.0]                                  # 0.25 does not exceed 0.25 (p = 1/8)
@@ -122,7 +122,7 @@ def test_critical_value_and_allowed_resamples():
 
 def test_too_few_resamples_for_alpha_means_nothing_is_significant():
     qrels, runs = precision_runs(random_levels(1))
-    dp = irm.discriminative_power(runs, qrels, 'P@10', test='bootstrap', n_resamples=10)
+    dp = irm.discriminative_power('P@10', qrels, runs, test='bootstrap', n_resamples=10)
     assert np.isinf(dp.required_difference).all() and dp.power.tolist() == [0.0]
 
 
@@ -133,17 +133,17 @@ def test_fewest_queries():
     and, as compare does, reports what it finds."""
     qrels, runs = precision_runs([[0] * 5, [10] * 5, [5] * 5])
     with pytest.warns(irm.IrmetricsWarning, match=r'3 of 3 \(pair, measure\) comparisons rest on fewer than 6'):
-        dp = irm.discriminative_power(runs, qrels, 'P@10')
+        dp = irm.discriminative_power('P@10', qrels, runs)
     assert dp.fewest_queries == 6 and not dp.significant.any() and dp.power.tolist() == [0.0]
     assert dp.pvalue.min() < 0.05                                   # Tukey's p alone would have said yes
     qrels, runs = precision_runs([[0] * 6, [10] * 6, [5] * 6])
     with pytest.warns(irm.IrmetricsWarning, match='fewer than 7 .*bootstrap'):
-        dp = irm.discriminative_power(runs, qrels, 'P@10', test='bootstrap')
-    cmp = irm.compare(runs, qrels, 'P@10', test='bootstrap', n_resamples=1000)
+        dp = irm.discriminative_power('P@10', qrels, runs, test='bootstrap')
+    cmp = irm.compare('P@10', qrels, runs, test='bootstrap', n_resamples=1000)
     assert dp.fewest_queries == 7 and dp.significant.tolist() == cmp.significant['bootstrap'].tolist()
     with warnings.catch_warnings():
         warnings.simplefilter('error')
-        dp = irm.discriminative_power(runs, qrels, 'P@10', test='tukey')
+        dp = irm.discriminative_power('P@10', qrels, runs, test='tukey')
     assert dp.significant[:, 0].tolist() == [True, False, False]          # 0 vs 10 on six queries; 0.5 apart is not
 
 
@@ -151,40 +151,40 @@ def test_identical_and_reversed_runs():
     levels = random_levels(2, runs=3)
     qrels, runs = precision_runs(levels)
     same = precision_runs(np.stack([levels[0], levels[0], levels[0]]))[1]
-    dp = irm.discriminative_power(same, qrels, MEASURES)
+    dp = irm.discriminative_power(MEASURES, qrels, same)
     assert dp.power.tolist() == [0.0, 0.0, 0.0] and not dp.difference.any()
-    forward = irm.discriminative_power(runs, qrels, MEASURES, seed=4)
-    backward = irm.discriminative_power(dict(reversed(list(runs.items()))), qrels, MEASURES, seed=4)
+    forward = irm.discriminative_power(MEASURES, qrels, runs, seed=4)
+    backward = irm.discriminative_power(MEASURES, qrels, dict(reversed(list(runs.items()))), seed=4)
     np.testing.assert_array_equal(forward.power, backward.power)
 
 
 def test_seed_gives_the_same_result():
     qrels, runs = precision_runs(random_levels(6))
-    one, two = (irm.discriminative_power(runs, qrels, 'AP', test='bootstrap', seed=3) for _ in range(2))
+    one, two = (irm.discriminative_power('AP', qrels, runs, test='bootstrap', seed=3) for _ in range(2))
     np.testing.assert_array_equal(one.pvalue, two.pvalue)
     np.testing.assert_array_equal(one.critical_difference, two.critical_difference)
 
 
 def test_errors():
     qrels, runs = precision_runs(random_levels(0))
-    with pytest.raises(ComparisonError, match="'t' for option 'test': expected one of 'tukey', 'bootstrap'"):
-        irm.discriminative_power(runs, qrels, 'AP', test='t')
+    with pytest.raises(irm.OptionError, match="'t' for option 'test': expected one of 'tukey', 'bootstrap'"):
+        irm.discriminative_power('AP', qrels, runs, test='t')
     with pytest.raises(ComparisonError, match='two runs or more'):
-        irm.discriminative_power({'a': runs['run0']}, qrels, 'AP')
-    with pytest.raises(ComparisonError, match='alpha'):
-        irm.discriminative_power(runs, qrels, 'AP', alpha=1.5)
-    with pytest.raises(ComparisonError, match='n_resamples'):
-        irm.discriminative_power(runs, qrels, 'AP', n_resamples=0)
+        irm.discriminative_power('AP', qrels, {'a': runs['run0']})
+    with pytest.raises(irm.OptionError, match='alpha'):
+        irm.discriminative_power('AP', qrels, runs, alpha=1.5)
+    with pytest.raises(irm.OptionError, match='n_resamples'):
+        irm.discriminative_power('AP', qrels, runs, n_resamples=0)
     with pytest.raises(irm.MeasureError, match='summed over queries'):
-        irm.discriminative_power(runs, qrels, 'NumRet')
+        irm.discriminative_power('NumRet', qrels, runs)
     one_query = {'q0': qrels['q0']}
     with pytest.raises(ComparisonError, match='1 query'):
-        irm.discriminative_power(runs, one_query, 'AP')
+        irm.discriminative_power('AP', one_query, runs)
 
 
 def test_result_object():
     qrels, runs = precision_runs(random_levels(8, runs=3))
-    dp = irm.discriminative_power(runs, qrels, ['P@10', 'AP'])
+    dp = irm.discriminative_power(['P@10', 'AP'], qrels, runs)
     assert isinstance(dp, irm.DiscriminativePower)
     with pytest.raises(dataclasses.FrozenInstanceError):
         dp.alpha = 0.1
@@ -209,5 +209,5 @@ def test_result_object():
 def test_runs_from_files_are_named_by_their_stems():
     from repo_paths import ROOT
     runs = [str(ROOT / 'examples' / f'run_{n}.txt') for n in ('bm25', 'dense')]
-    dp = irm.discriminative_power(runs, str(ROOT / 'examples' / 'qrels.txt'), 'AP nDCG@10')
+    dp = irm.discriminative_power('AP nDCG@10', str(ROOT / 'examples' / 'qrels.txt'), runs)
     assert dp.runs == ('run_bm25', 'run_dense') and dp.n_queries == 10

@@ -69,14 +69,14 @@ def test_alpha_is_the_krippendorff_packages(pairs, level):
     if len(set(ga) | set(gb)) < 2:
         return                                          # the package refuses one value; irmetrics gives NaN
     expected = krippendorff.alpha(reliability_data=np.array([ga, gb], dtype=float), level_of_measurement=level)
-    assert irm.krippendorff_alpha(a, b, level).statistic == pytest.approx(expected, abs=1e-12)
+    assert irm.krippendorff_alpha(a, b, level=level).statistic == pytest.approx(expected, abs=1e-12)
 
 
 def test_alpha_of_krippendorffs_worked_example():
     """Krippendorff (2011), Computing Krippendorff's alpha-reliability, section A: two observers, binary
     data, ten units; alpha = 1 - 19 * 8 / (2 * 14 * 6) = 0.095."""
     a, b = paired_qrels([0, 1, 0, 0, 0, 0, 0, 0, 1, 0], [1, 1, 1, 0, 0, 1, 0, 0, 0, 0])
-    alpha = irm.krippendorff_alpha(a, b, 'nominal').statistic
+    alpha = irm.krippendorff_alpha(a, b, level='nominal').statistic
     assert alpha == pytest.approx(1 - 19 * 8 / (2 * 14 * 6)) and round(alpha, 3) == 0.095
 
 

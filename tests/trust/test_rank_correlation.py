@@ -186,9 +186,9 @@ def test_tau_ap_and_its_tie_variants_equal_the_published_values(number):
     x, y, xt, yt = (as_mapping(s[k]) for k in ('x', 'y', 'x_ties', 'y_ties'))
     assert irm.tau_ap(x, y).statistic == pytest.approx(plain, abs=5e-5)
     assert irm.tau_ap(x, yt).statistic == pytest.approx(a_ties, abs=5e-5)
-    assert irm.tau_ap(x, y, ties='b').statistic == pytest.approx(b, abs=5e-5)
-    assert irm.tau_ap(xt, yt, ties='b').statistic == pytest.approx(b_ties, abs=5e-5)
-    assert irm.tau_ap(yt, xt, ties='b').statistic == pytest.approx(b_ties, abs=5e-5)      # symmetric
+    assert irm.tau_ap(x, y, tie_variant='b').statistic == pytest.approx(b, abs=5e-5)
+    assert irm.tau_ap(xt, yt, tie_variant='b').statistic == pytest.approx(b_ties, abs=5e-5)
+    assert irm.tau_ap(yt, xt, tie_variant='b').statistic == pytest.approx(b_ties, abs=5e-5)      # symmetric
 
 
 def test_tau_ap_a_is_the_mean_over_every_order_of_the_estimates_ties():
@@ -212,24 +212,24 @@ def test_tau_ap_b_without_ties_is_the_mean_of_both_directions():
         n = int(rng.integers(3, 20))
         x, y = as_mapping(rng.permutation(n)), as_mapping(rng.permutation(n))
         expected = (brute_tau_ap(x, y) + brute_tau_ap(y, x)) / 2
-        assert irm.tau_ap(x, y, ties='b').statistic == pytest.approx(expected, abs=1e-12)
+        assert irm.tau_ap(x, y, tie_variant='b').statistic == pytest.approx(expected, abs=1e-12)
 
 
 def test_tau_ap_a_refuses_a_reference_with_ties():
-    with pytest.raises(irm.InputError, match="reference ranking has ties.*ties='b'"):
+    with pytest.raises(irm.InputError, match="reference ranking has ties.*tie_variant='b'"):
         irm.tau_ap({'a': 2, 'b': 2, 'c': 1}, ['a', 'b', 'c'])
 
 
 def test_tau_ap_b_with_every_item_tied_is_nan_with_a_warning():
     with pytest.warns(irm.IrmetricsWarning, match='ties every item'):
-        assert math.isnan(irm.tau_ap({'a': 1, 'b': 1, 'c': 1}, ['a', 'b', 'c'], ties='b').statistic)
+        assert math.isnan(irm.tau_ap({'a': 1, 'b': 1, 'c': 1}, ['a', 'b', 'c'], tie_variant='b').statistic)
 
 
-def test_tau_ap_nan_below_three_items_and_bad_ties():
+def test_tau_ap_nan_below_three_items_and_a_bad_tie_variant():
     with pytest.warns(irm.IrmetricsWarning, match='tau_AP of 2 items'):
         assert math.isnan(irm.tau_ap(['a', 'b'], ['b', 'a']).statistic)
-    with pytest.raises(irm.InputError, match="ties='c'"):
-        irm.tau_ap(['a', 'b', 'c'], ['a', 'b', 'c'], ties='c')
+    with pytest.raises(irm.OptionError, match="invalid value 'c' for option 'tie_variant': expected one of 'a', 'b'"):
+        irm.tau_ap(['a', 'b', 'c'], ['a', 'b', 'c'], tie_variant='c')
 
 
 permutations = st.integers(3, 30).flatmap(lambda n: st.permutations([f'i{k}' for k in range(n)]))

@@ -51,7 +51,7 @@ def test_bounds_are_the_rbo_of_the_worst_and_best_continuations(p):
     rng = np.random.default_rng(int(p * 10))
     for _ in range(25):
         short, long = random_lists(rng)
-        result = irm.rbo(short, long, p)
+        result = irm.rbo(short, long, p=p)
         fresh = [f'f{k}' for k in range(N)]
         # worst: nothing more in common
         worst_s = short + [f's{k}' for k in range(N - len(short))]
@@ -71,13 +71,13 @@ def test_extrapolation_of_uneven_lists_is_eq32():
     rng = np.random.default_rng(32)
     for _ in range(200):
         short, long = random_lists(rng)
-        assert irm.rbo(short, long, 0.9).extrapolated == pytest.approx(eq32(short, long, 0.9), abs=1e-13)
-        assert irm.rbo(long, short, 0.9).extrapolated == pytest.approx(eq32(short, long, 0.9), abs=1e-13)
+        assert irm.rbo(short, long, p=0.9).extrapolated == pytest.approx(eq32(short, long, 0.9), abs=1e-13)
+        assert irm.rbo(long, short, p=0.9).extrapolated == pytest.approx(eq32(short, long, 0.9), abs=1e-13)
 
 
 def test_hand_computed_case():
     # 1 2 3 against 1 3 2, p = 1/2: X = 1, 1, 3 and A = 1, 1/2, 1
-    result = irm.rbo([1, 2, 3], [1, 3, 2], 0.5)
+    result = irm.rbo([1, 2, 3], [1, 3, 2], p=0.5)
     seen = 1 * 0.5 + 0.5 * 0.25 + 1 * 0.125                     # (1-p)/p = 1
     assert result.extrapolated == pytest.approx(seen + 1 * 0.125)
     assert result.minimum == pytest.approx(seen + 3 * (math.log(2) - (0.5 + 0.125 + 0.125 / 3)))
@@ -85,11 +85,11 @@ def test_hand_computed_case():
 
 def test_identical_and_disjoint_lists():
     a = [f'd{i}' for i in range(12)]
-    same = irm.rbo(a, a, 0.9)
+    same = irm.rbo(a, a, p=0.9)
     assert same.extrapolated == pytest.approx(1.0, abs=1e-15)
     assert same.maximum == pytest.approx(1.0, abs=1e-15)
     assert same.minimum == pytest.approx(1 - 0.9 ** 12 + full_tail_of_identical(12, 0.9), abs=1e-12)
-    apart = irm.rbo(a, [f'x{i}' for i in range(12)], 0.9)
+    apart = irm.rbo(a, [f'x{i}' for i in range(12)], p=0.9)
     assert apart.extrapolated == 0.0 and apart.minimum == 0.0 and apart.residual > 0
 
 
@@ -103,7 +103,7 @@ def test_bounds_tighten_with_depth():
     rng = np.random.default_rng(5)
     a = [f'i{v}' for v in rng.permutation(80)]
     b = [f'i{v}' for v in rng.permutation(80)]
-    results = [irm.rbo(a[:k], b[:k], 0.8) for k in range(1, 81)]
+    results = [irm.rbo(a[:k], b[:k], p=0.8) for k in range(1, 81)]
     minima = np.array([r.minimum for r in results])
     maxima = np.array([r.maximum for r in results])
     assert np.all(np.diff(minima) >= -1e-15) and np.all(np.diff(maxima) <= 1e-15)
@@ -116,7 +116,7 @@ def test_symmetric():
         for _ in range(30):
             a = {f'i{k}': float(v) for k, v in enumerate(rng.integers(0, 5, 12))}
             b = {f'i{k + 3}': float(v) for k, v in enumerate(rng.integers(0, 5, 9))}
-            x, y = irm.rbo(a, b, 0.9, ties=ties), irm.rbo(b, a, 0.9, ties=ties)
+            x, y = irm.rbo(a, b, p=0.9, tie_variant=ties), irm.rbo(b, a, p=0.9, tie_variant=ties)
             assert x.extrapolated == pytest.approx(y.extrapolated, abs=1e-14)
             assert x.minimum == pytest.approx(y.minimum, abs=1e-14)
             assert x.residual == pytest.approx(y.residual, abs=1e-14)
@@ -188,7 +188,7 @@ def test_tie_variants_equal_their_definitions_written_out(ties):
         y = {f'i{k}': float(v) for k, v in zip(rng.choice(pool, n_y, replace=False), rng.integers(0, 4, n_y),
                                                strict=True)}
         ext, low = corsi_urbano(x, y, 0.8, ties)
-        got = irm.rbo(x, y, 0.8, ties=ties)
+        got = irm.rbo(x, y, p=0.8, tie_variant=ties)
         assert got.extrapolated == pytest.approx(ext, abs=1e-13)
         assert got.minimum == pytest.approx(low, abs=1e-13)
 
@@ -207,8 +207,8 @@ def test_variant_a_is_the_mean_rbo_over_the_orders_of_the_ties():
         shift, extra = int(rng.integers(0, 3)), int(rng.integers(0, 2))
         x = {f'i{k}': float(v) for k, v in enumerate(rng.integers(0, 3, n))}
         y = {f'i{k + shift}': float(v) for k, v in enumerate(rng.integers(0, 3, n + extra))}
-        values = [irm.rbo(a, b, 0.9) for a in orders(x) for b in orders(y)]
-        got = irm.rbo(x, y, 0.9, ties='a')
+        values = [irm.rbo(a, b, p=0.9) for a in orders(x) for b in orders(y)]
+        got = irm.rbo(x, y, p=0.9, tie_variant='a')
         assert got.minimum == pytest.approx(np.mean([v.minimum for v in values]), abs=1e-13)
         if not extra:      # RBO_EXT of uneven lists multiplies two random agreements: not linear in the orders
             assert got.extrapolated == pytest.approx(np.mean([v.extrapolated for v in values]), abs=1e-13)
@@ -216,15 +216,15 @@ def test_variant_a_is_the_mean_rbo_over_the_orders_of_the_ties():
 
 def test_identical_tied_rankings():
     x = {'a': 3, 'b': 2, 'c': 2, 'd': 1}
-    assert irm.rbo(x, x, 0.9, ties='w').extrapolated == pytest.approx(1.0)
-    assert irm.rbo(x, x, 0.9, ties='b').extrapolated == pytest.approx(1.0)
+    assert irm.rbo(x, x, p=0.9, tie_variant='w').extrapolated == pytest.approx(1.0)
+    assert irm.rbo(x, x, p=0.9, tie_variant='b').extrapolated == pytest.approx(1.0)
     # 'a': b and c are ordered independently in the two rankings, so they agree at depth 2 only half the time
-    assert irm.rbo(x, x, 0.9, ties='a').extrapolated < 1.0
+    assert irm.rbo(x, x, p=0.9, tie_variant='a').extrapolated < 1.0
 
 
 def test_without_ties_the_variants_agree():
     a, b = list('abcdefgh'), list('cadbhgxy')
-    values = {t: irm.rbo(a, b, 0.9, ties=t) for t in 'abw'}
+    values = {t: irm.rbo(a, b, p=0.9, tie_variant=t) for t in 'abw'}
     for t in 'bw':
         assert values[t].extrapolated == pytest.approx(values['a'].extrapolated, abs=1e-15)
         assert values[t].minimum == pytest.approx(values['a'].minimum, abs=1e-15)
@@ -232,13 +232,13 @@ def test_without_ties_the_variants_agree():
 
 
 @pytest.mark.parametrize('kwargs, message', [
-    (dict(p=1.0), 'persistence strictly between 0 and 1'),
-    (dict(p=0), 'persistence'),
-    (dict(p=True), 'persistence'),
-    (dict(ties='x'), "ties='x'"),
+    (dict(p=1.0), "invalid value 1.0 for option 'p': expected a number > 0 and < 1"),
+    (dict(p=0), "option 'p'"),
+    (dict(p=True), "option 'p'"),
+    (dict(tie_variant='x'), "invalid value 'x' for option 'tie_variant'"),
 ])
 def test_bad_arguments(kwargs, message):
-    with pytest.raises(irm.InputError, match=message):
+    with pytest.raises(irm.OptionError, match=message):
         irm.rbo(['a', 'b'], ['b', 'a'], **kwargs)
 
 
@@ -250,8 +250,8 @@ def test_empty_or_repeated_rankings_are_errors():
 
 
 def test_result_object():
-    result = irm.rbo(['a', 'b', 'c'], ['a', 'c'], 0.9)
-    assert (result.depth_a, result.depth_b, result.p, result.ties) == (3, 2, 0.9, 'a')
+    result = irm.rbo(['a', 'b', 'c'], ['a', 'c'], p=0.9)
+    assert (result.depth_a, result.depth_b, result.p, result.tie_variant) == (3, 2, 0.9, 'a')
     assert result.to_dict()['maximum'] == result.minimum + result.residual
     assert repr(result).startswith('RBO(extrapolated=')
 
@@ -266,7 +266,7 @@ WORKED = {'a': (0.6922853, 0.3310519, 0.8930692), 'w': (0.7068257, 0.3429684, 0.
 def test_the_worked_example_of_corsi_and_urbano(ties):
     x = {'red': 4, 'blue': 3, 'green': 3, 'yellow': 2, 'pink': 1}
     y = {'blue': 4, 'red': 4, 'white': 3, 'yellow': 2, 'black': 2, 'purple': 2, 'green': 1}
-    got = irm.rbo(x, y, 0.95, ties=ties)
+    got = irm.rbo(x, y, p=0.95, tie_variant=ties)
     ext, low, high = WORKED[ties]
     assert got.extrapolated == pytest.approx(ext, abs=5e-8)
     assert got.minimum == pytest.approx(low, abs=5e-8)
@@ -281,7 +281,7 @@ rankings_with_ties = st.dictionaries(st.sampled_from([f'i{k}' for k in range(20)
 @settings(max_examples=300, deadline=None)
 @given(rankings_with_ties, rankings_with_ties, st.sampled_from('abw'), st.sampled_from([0.5, 0.9, 0.99]))
 def test_bounds_order_and_range(x, y, ties, p):
-    r = irm.rbo(x, y, p, ties=ties)
+    r = irm.rbo(x, y, p=p, tie_variant=ties)
     assert -1e-12 <= r.minimum <= r.extrapolated + 1e-12
     assert r.extrapolated <= r.maximum + 1e-12 <= 1 + 2e-12
 
@@ -293,4 +293,4 @@ def test_minimum_of_long_identical_lists_to_the_last_digits(p, length):
     items = [f'd{i}' for i in range(length)]
     exact = math.fsum([1.0, -p ** length] + [(1 - p) * p ** (d - 1) * length / d
                                               for d in range(length + 1, length + 400_000)])
-    assert abs(irm.rbo(items, items, p).minimum - exact) <= 2e-16
+    assert abs(irm.rbo(items, items, p=p).minimum - exact) <= 2e-16

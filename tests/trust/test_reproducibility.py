@@ -44,7 +44,7 @@ def test_same_numbers_as_repro_eval_on_the_same_per_query_values(four):
     from repro_eval.measure.effectiveness import RMSE
     from repro_eval.measure.overall_effects import DRI, ER
     ob, oa, rb, ra = (per_query(r) for r in four)
-    result = irm.reproducibility(*four, QRELS, MEASURES)
+    result = irm.reproducibility(MEASURES, QRELS, *four)
     for name, want in (('rmse_baseline', RMSE(ob, rb)), ('rmse_advanced', RMSE(oa, ra)),
                        ('effect_ratio', ER(orig_score_a=oa, orig_score_b=ob, rep_score_a=ra, rep_score_b=rb)),
                        ('delta_ri', DRI(orig_score_a=oa, orig_score_b=ob, rep_score_a=ra, rep_score_b=rb))):
@@ -64,7 +64,7 @@ def test_same_numbers_as_repro_eval_end_to_end(four):
     reference.trim()
     reference.evaluate()
     rmse, er, dri = reference.rmse(), reference.er(), reference.dri()
-    result = irm.reproducibility(ob, oa, rb, ra, QRELS, MEASURES).to_dict()
+    result = irm.reproducibility(MEASURES, QRELS, ob, oa, rb, ra).to_dict()
     for measure, theirs in (('AP', 'AP'), ('nDCG@10', 'nDCG@10'), ('P@10', 'P@10'), ('RR', 'RR')):
         ours = result[measure]
         assert ours['rmse_baseline'] == pytest.approx(rmse['baseline'][theirs], rel=1e-6, abs=1e-9)
@@ -87,7 +87,7 @@ def test_replicability_on_another_collection_as_repro_eval(four, tmp_path):
     reference.trim()
     reference.evaluate()
     er, dri = reference.er(), reference.dri()
-    result = irm.reproducibility(ob, oa, rb, ra, QRELS, MEASURES, reproduced_qrels=str(other))
+    result = irm.reproducibility(MEASURES, QRELS, ob, oa, rb, ra, reproduced_qrels=str(other))
     assert not result.same_collection and (result.n_queries, result.n_reproduced_queries) == (10, 5)
     assert np.isnan(result.rmse_baseline).all() and np.isnan(result.rmse_advanced).all()
     for j, m in enumerate(result.measures):
@@ -101,7 +101,7 @@ def test_hand_computed():
     = sqrt(0.05); mean improvements 0.2 and 0.1: ER = 0.5; RI = 0.2 / 0.3 = 2/3 and 0.1 / 0.2 = 1/2:
     Delta RI = 1/6."""
     qrels, runs = precision_runs([[2, 4], [4, 6], [2, 2], [3, 3]], names=['ob', 'oa', 'rb', 'ra'])
-    result = irm.reproducibility(runs['ob'], runs['oa'], runs['rb'], runs['ra'], qrels, 'P@10')
+    result = irm.reproducibility('P@10', qrels, runs['ob'], runs['oa'], runs['rb'], runs['ra'])
     assert result.rmse_baseline[0] == pytest.approx(0.1 * math.sqrt(2), abs=1e-15)
     assert result.rmse_advanced[0] == pytest.approx(math.sqrt(0.05), abs=1e-15)
     assert result.effect_ratio[0] == pytest.approx(0.5, abs=1e-14)
@@ -109,19 +109,19 @@ def test_hand_computed():
     assert result.ri_reproduced[0] == pytest.approx(0.5, abs=1e-14)
     assert result.delta_ri[0] == pytest.approx(1 / 6, abs=1e-14)
     assert (result.original_baseline[0], result.reproduced_advanced[0]) == pytest.approx((0.3, 0.3))
-    assert irm.rmse(runs['ob'], runs['rb'], qrels, 'P@10')['P@10'] == pytest.approx(0.1 * math.sqrt(2), abs=1e-15)
-    assert irm.effect_ratio(runs['ob'], runs['oa'], runs['rb'], runs['ra'], qrels, 'P@10')['P@10'] == \
+    assert irm.rmse('P@10', qrels, runs['ob'], runs['rb'])['P@10'] == pytest.approx(0.1 * math.sqrt(2), abs=1e-15)
+    assert irm.effect_ratio('P@10', qrels, runs['ob'], runs['oa'], runs['rb'], runs['ra'])['P@10'] == \
         pytest.approx(0.5, abs=1e-14)
-    assert irm.delta_relative_improvement(runs['ob'], runs['oa'], runs['rb'], runs['ra'], qrels, 'P@10')['P@10'] \
+    assert irm.delta_relative_improvement('P@10', qrels, runs['ob'], runs['oa'], runs['rb'], runs['ra'])['P@10'] \
         == pytest.approx(1 / 6, abs=1e-14)
 
 
 def test_a_perfect_reproduction_and_a_reversed_one():
-    result = irm.reproducibility(BM25, DENSE, BM25, DENSE, QRELS, MEASURES)
+    result = irm.reproducibility(MEASURES, QRELS, BM25, DENSE, BM25, DENSE)
     assert not result.rmse_baseline.any() and not result.rmse_advanced.any()
     np.testing.assert_array_equal(result.effect_ratio, 1.0)
     np.testing.assert_array_equal(result.delta_ri, 0.0)
-    reversed_ = irm.reproducibility(BM25, DENSE, DENSE, BM25, QRELS, MEASURES)
+    reversed_ = irm.reproducibility(MEASURES, QRELS, BM25, DENSE, DENSE, BM25)
     np.testing.assert_allclose(reversed_.effect_ratio, -1.0, rtol=0, atol=1e-14)
     np.testing.assert_allclose(reversed_.rmse_baseline, reversed_.rmse_advanced, rtol=0, atol=0)
 
@@ -132,7 +132,7 @@ def test_a_query_missing_from_a_run_scores_zero():
     qrels, runs = precision_runs([[2, 4], [4, 6], [2, 4], [4, 6]], names=['ob', 'oa', 'rb', 'ra'])
     del runs['rb']['q1']
     with pytest.warns(irm.IrmetricsWarning, match='not in the run'):
-        result = irm.reproducibility(runs['ob'], runs['oa'], runs['rb'], runs['ra'], qrels, 'P@10')
+        result = irm.reproducibility('P@10', qrels, runs['ob'], runs['oa'], runs['rb'], runs['ra'])
     assert result.rmse_baseline[0] == pytest.approx(math.sqrt(0.4 ** 2 / 2), abs=1e-15)
     assert result.effect_ratio[0] == pytest.approx(0.4 / 0.2, abs=1e-14)        # (0.2 + 0.6) / 2 over 0.2
 
@@ -140,7 +140,7 @@ def test_a_query_missing_from_a_run_scores_zero():
 def test_undefined_ratios_are_nan_with_a_warning():
     qrels, runs = precision_runs([[3, 3], [3, 3], [0, 0], [2, 2]], names=['ob', 'oa', 'rb', 'ra'])
     with pytest.warns(irm.IrmetricsWarning) as caught:
-        result = irm.reproducibility(runs['ob'], runs['oa'], runs['rb'], runs['ra'], qrels, 'P@10')
+        result = irm.reproducibility('P@10', qrels, runs['ob'], runs['oa'], runs['rb'], runs['ra'])
     messages = [str(w.message) for w in caught]
     assert any('original runs improve by 0 on average' in m for m in messages)
     assert any("reproduced baseline's mean is 0" in m for m in messages)
@@ -150,10 +150,10 @@ def test_undefined_ratios_are_nan_with_a_warning():
 
 def test_errors_and_result_object():
     with pytest.raises(irm.MeasureError, match='summed over queries'):
-        irm.reproducibility(BM25, DENSE, BM25, DENSE, QRELS, 'NumRet')
+        irm.reproducibility('NumRet', QRELS, BM25, DENSE, BM25, DENSE)
     with pytest.raises(irm.MeasureError, match='summed over queries'):
-        irm.rmse(BM25, DENSE, QRELS, 'NumRel')
-    result = irm.reproducibility(BM25, DENSE, DENSE, BM25, QRELS, ['AP', 'P@5'])
+        irm.rmse('NumRel', QRELS, BM25, DENSE)
+    result = irm.reproducibility(['AP', 'P@5'], QRELS, BM25, DENSE, DENSE, BM25)
     assert isinstance(result, irm.Reproducibility)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.same_collection = False
@@ -174,7 +174,7 @@ def test_a_measure_undefined_on_a_query():
     qrels['q0'] = {f'r{i}': 1 for i in range(10)}
     values = {name: irm.evaluator('AUC', qrels).calc(run).values[:, 0] for name, run in runs.items()}
     assert np.isnan([v[0] for v in values.values()]).all() and not np.isnan([v[1:] for v in values.values()]).any()
-    result = irm.reproducibility(runs['ob'], runs['oa'], runs['rb'], runs['ra'], qrels, 'AUC')
+    result = irm.reproducibility('AUC', qrels, runs['ob'], runs['oa'], runs['rb'], runs['ra'])
     ob, oa, rb, ra = (values[n][1:] for n in ('ob', 'oa', 'rb', 'ra'))
     assert result.rmse_baseline[0] == pytest.approx(math.sqrt(((ob - rb) ** 2).mean()), abs=1e-15)
     assert result.effect_ratio[0] == pytest.approx((ra - rb).mean() / (oa - ob).mean(), abs=1e-14)

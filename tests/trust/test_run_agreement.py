@@ -42,7 +42,7 @@ def test_rbo_is_the_rbo_of_each_querys_rankings(depth):
     a, b = ranked(BM25), ranked(DENSE)
     got = irm.run_agreement(BM25, DENSE, depth=depth, p=0.8)
     for i, query in enumerate(got.query_ids):
-        expected = irm.rbo(a[query][:depth], b[query][:depth], 0.8)
+        expected = irm.rbo(a[query][:depth], b[query][:depth], p=0.8)
         assert got.rbo[i] == pytest.approx(expected.extrapolated, abs=1e-15)
         assert got.rbo_min[i] == pytest.approx(expected.minimum, abs=1e-15)
         assert got.rbo_residual[i] == pytest.approx(expected.residual, abs=1e-15)

@@ -85,7 +85,7 @@ def test_hand_computed_two_queries():
     orders the pair the other way: every observation is a swap, in bin [0, 0.25) when q0 came first and
     [0.25, 0.5) when q1 did."""
     qrels, runs = precision_runs([[5, 5], [6, 2]])
-    result = irm.swap_rates(runs, qrels, 'P@10', trials=400, bin_width=0.25, seed=1)
+    result = irm.swap_rates('P@10', qrels, runs, trials=400, bin_width=0.25, seed=1)
     rows = result.rows()
     assert [r[:3] for r in rows] == [['P@10', 0.0, 0.25], ['P@10', 0.25, 0.5]]
     assert rows[0][3] + rows[1][3] == 400 and rows[0][3] > 100 and rows[1][3] > 100
@@ -94,7 +94,7 @@ def test_hand_computed_two_queries():
 
 def test_a_run_better_on_every_query_never_swaps_and_ties_are_left_out():
     qrels, runs = precision_runs([[2, 3, 1, 4, 2, 3], [5, 6, 5, 8, 4, 9], [2, 3, 1, 4, 2, 3]])
-    result = irm.swap_rates(runs, qrels, ['P@10', 'AP'], trials=200)
+    result = irm.swap_rates(['P@10', 'AP'], qrels, runs, trials=200)
     assert result.swaps.sum() == 0
     # 200 trials x 3 pairs, less run0 vs run2 (identical: d1 = 0 always)
     assert result.observations.sum(axis=1).tolist() == [400, 400]
@@ -102,36 +102,36 @@ def test_a_run_better_on_every_query_never_swaps_and_ties_are_left_out():
 
 def test_seed_size_and_defaults():
     qrels, runs = precision_runs(np.random.default_rng(3).integers(0, 11, size=(4, 11)))
-    one, two = (irm.swap_rates(runs, qrels, 'P@10', trials=50, seed=9) for _ in range(2))
+    one, two = (irm.swap_rates('P@10', qrels, runs, trials=50, seed=9) for _ in range(2))
     np.testing.assert_array_equal(one.observations, two.observations)
     np.testing.assert_array_equal(one.swaps, two.swaps)
     assert one.size == 5 and one.n_queries == 11 and one.bin_width == 0.01
-    small = irm.swap_rates(runs, qrels, 'P@10', trials=50, size=2, seed=9)
+    small = irm.swap_rates('P@10', qrels, runs, trials=50, size=2, seed=9)
     assert small.size == 2 and small.observations.sum() <= 50 * 6
 
 
 def test_errors():
     qrels, runs = precision_runs([[1, 2, 3, 4], [4, 3, 2, 1]])
     with pytest.raises(ComparisonError, match='size=3: each half holds 1 to 2 of the 4 queries'):
-        irm.swap_rates(runs, qrels, 'P@10', size=3)
-    with pytest.raises(ComparisonError, match="option 'trials'"):
-        irm.swap_rates(runs, qrels, 'P@10', trials=0)
-    with pytest.raises(ComparisonError, match="option 'trials'"):
-        irm.swap_rates(runs, qrels, 'P@10', trials=10.5)
-    with pytest.raises(ComparisonError, match="option 'size'"):
-        irm.swap_rates(runs, qrels, 'P@10', size=0)
-    assert irm.swap_rates(runs, qrels, 'P@10', trials=np.int64(5), size=np.int32(1)).trials == 5
-    with pytest.raises(ComparisonError, match="option 'bin_width'"):
-        irm.swap_rates(runs, qrels, 'P@10', bin_width=0)
+        irm.swap_rates('P@10', qrels, runs, size=3)
+    with pytest.raises(irm.OptionError, match="option 'trials'"):
+        irm.swap_rates('P@10', qrels, runs, trials=0)
+    with pytest.raises(irm.OptionError, match="option 'trials'"):
+        irm.swap_rates('P@10', qrels, runs, trials=10.5)
+    with pytest.raises(irm.OptionError, match="option 'size'"):
+        irm.swap_rates('P@10', qrels, runs, size=0)
+    assert irm.swap_rates('P@10', qrels, runs, trials=np.int64(5), size=np.int32(1)).trials == 5
+    with pytest.raises(irm.OptionError, match="option 'bin_width'"):
+        irm.swap_rates('P@10', qrels, runs, bin_width=0)
     with pytest.raises(ComparisonError, match='swap rates needs two runs or more'):
-        irm.swap_rates({'a': runs['run0']}, qrels, 'P@10')
+        irm.swap_rates('P@10', qrels, {'a': runs['run0']})
     with pytest.raises(ComparisonError, match='1 query'):
-        irm.swap_rates(runs, {'q0': qrels['q0']}, 'P@10')
+        irm.swap_rates('P@10', {'q0': qrels['q0']}, runs)
 
 
 def test_result_object():
     qrels, runs = precision_runs([[5, 5], [6, 2]])
-    result = irm.swap_rates(runs, qrels, 'P@10', trials=10, bin_width=0.25)
+    result = irm.swap_rates('P@10', qrels, runs, trials=10, bin_width=0.25)
     assert isinstance(result, irm.SwapRates)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.trials = 3

@@ -32,7 +32,7 @@ def runs() -> dict:
 
 
 def test_two_measures_under_one_qrels():
-    result = irm.system_agreement(runs(), QRELS, None, 'AP', measure_b='P@5')
+    result = irm.system_agreement('AP', QRELS, runs(), measure_b='P@5')
     ap = [irm.calc_aggregate(['AP'], QRELS, r)['AP'] for r in runs().values()]
     p5 = [irm.calc_aggregate(['P@5'], QRELS, r)['P@5'] for r in runs().values()]
     assert result.values_a.tolist() == ap and result.values_b.tolist() == p5
@@ -41,7 +41,7 @@ def test_two_measures_under_one_qrels():
     assert result.tau.pvalue == pytest.approx(expected.pvalue, rel=1e-10)
     named_ap, named_p5 = dict(zip(result.systems, ap, strict=True)), dict(zip(result.systems, p5, strict=True))
     assert result.tau_ap == irm.tau_ap(named_ap, named_p5)
-    assert result.rbo == irm.rbo(named_ap, named_p5, 0.9)
+    assert result.rbo == irm.rbo(named_ap, named_p5, p=0.9)
     assert (result.label_a, result.label_b) == ('AP (qrels)', 'P@5 (qrels)')
 
 
@@ -50,7 +50,7 @@ def test_two_sets_of_judgments(tmp_path):
     strict = tmp_path / 'strict.txt'
     strict.write_text(''.join(f'{q} 0 {d} {int(int(r) >= 2)}\n' for q, _, d, r in
                               (line.split() for line in Path(QRELS).read_text().splitlines())))
-    result = irm.system_agreement(runs(), QRELS, str(strict), 'nDCG@10')
+    result = irm.system_agreement('nDCG@10', QRELS, runs(), qrels_b=str(strict))
     lenient = [irm.calc_aggregate(['nDCG@10'], QRELS, r)['nDCG@10'] for r in runs().values()]
     graded = [irm.calc_aggregate(['nDCG@10'], str(strict), r)['nDCG@10'] for r in runs().values()]
     assert result.values_a.tolist() == lenient and result.values_b.tolist() == graded
@@ -59,7 +59,7 @@ def test_two_sets_of_judgments(tmp_path):
 
 
 def test_ranks_table_and_dict():
-    result = irm.system_agreement(runs(), QRELS, None, 'AP', measure_b='nDCG@10')
+    result = irm.system_agreement('AP', QRELS, runs(), measure_b='nDCG@10')
     frame = result.to_pandas()
     assert list(frame.columns) == ['system', 'value_a', 'value_b', 'rank_a', 'rank_b']
     assert frame['rank_a'].tolist() == sorted(frame['rank_a'].tolist())          # best under a first
@@ -70,7 +70,7 @@ def test_ranks_table_and_dict():
 
 def test_a_measure_where_lower_is_better_ranks_low_values_first():
     assert not irm.parse_measure('Unjudged@10').definition.higher_is_better
-    result = irm.system_agreement(runs(), QRELS, None, 'AP', measure_b='Unjudged@10')
+    result = irm.system_agreement('AP', QRELS, runs(), measure_b='Unjudged@10')
     _, rank_b = result.ranks()
     assert rank_b[result.values_b.argmin()] == 1 and rank_b[result.values_b.argmax()] == len(result.systems)
     signed = dict(zip(result.systems, (-result.values_b).tolist(), strict=True))
@@ -79,7 +79,7 @@ def test_a_measure_where_lower_is_better_ranks_low_values_first():
 
 def test_two_runs_give_nan_correlations_with_warnings():
     with pytest.warns(irm.IrmetricsWarning, match='needs 3 items'):
-        result = irm.system_agreement([BM25, DENSE], QRELS, None, 'AP', measure_b='nDCG@10')
+        result = irm.system_agreement('AP', QRELS, [BM25, DENSE], measure_b='nDCG@10')
     assert math.isnan(result.tau.statistic) and math.isnan(result.tau_ap.statistic)
     assert result.rbo.extrapolated == 1.0                                          # same order of the two
     assert result.systems == ('run_bm25', 'run_dense')
@@ -87,24 +87,24 @@ def test_two_runs_give_nan_correlations_with_warnings():
 
 def test_the_same_evaluation_twice_and_bad_arguments_are_errors():
     with pytest.raises(irm.InputError, match='give qrels_b .* or measure_b'):
-        irm.system_agreement(runs(), QRELS, None, 'AP')
+        irm.system_agreement('AP', QRELS, runs())
     with pytest.raises(irm.InputError, match='names 2 measures'):
-        irm.system_agreement(runs(), QRELS, None, 'AP P@5', measure_b='AP')
-    with pytest.raises(irm.InputError, match="ties='w'"):
-        irm.system_agreement(runs(), QRELS, None, 'AP', measure_b='P@5', ties='w')
+        irm.system_agreement('AP P@5', QRELS, runs(), measure_b='AP')
+    with pytest.raises(irm.OptionError, match="invalid value 'w' for option 'tie_variant'"):
+        irm.system_agreement('AP', QRELS, runs(), measure_b='P@5', tie_variant='w')
 
 
-def test_tied_reference_needs_ties_b():
+def test_tied_reference_needs_tie_variant_b():
     tied = {'r1': BM25, 'r2': BM25, 'r3': DENSE}
-    with pytest.raises(irm.InputError, match="ties='b'"):
-        irm.system_agreement(tied, QRELS, None, 'AP', measure_b='P@5')
-    result = irm.system_agreement(tied, QRELS, None, 'AP', measure_b='P@5', ties='b')
+    with pytest.raises(irm.InputError, match="tie_variant='b'"):
+        irm.system_agreement('AP', QRELS, tied, measure_b='P@5')
+    result = irm.system_agreement('AP', QRELS, tied, measure_b='P@5', tie_variant='b')
     assert result.tau.statistic == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize('by', ['score', 'rank'])
 def test_plot(tmp_path, by):
-    result = irm.system_agreement(runs(), QRELS, None, 'AP', measure_b='nDCG@10')
+    result = irm.system_agreement('AP', QRELS, runs(), measure_b='nDCG@10')
     fig = irm.plot_system_agreement(result, by=by)
     ax = fig.axes[0]
     assert ax.get_xlabel().endswith('AP (qrels)') and ax.get_ylabel().endswith('nDCG@10 (qrels)')
@@ -121,7 +121,7 @@ def test_plot(tmp_path, by):
 
 
 def test_plot_bad_axis():
-    result = irm.system_agreement(runs(), QRELS, None, 'AP', measure_b='nDCG@10')
+    result = irm.system_agreement('AP', QRELS, runs(), measure_b='nDCG@10')
     with pytest.raises(irm.InputError, match="by='ranks'"):
         irm.plot_system_agreement(result, by='ranks')
 
@@ -136,7 +136,7 @@ def test_means_equal_but_for_the_rounding_of_their_sums_tie():
     runs = {'a': run([1, 2, 0]), 'b': run([3, 0, 0]), 'c': run([0, 0, 0]), 'd': run([2, 2, 2])}
     p10 = [irm.calc_aggregate(['P@10'], qrels, r)['P@10'] for r in runs.values()]
     assert p10[0] != p10[1] and p10[0] == pytest.approx(p10[1])          # 0.1 + 0.2 against 0.3, over 3
-    result = irm.system_agreement(runs, qrels, None, 'P@10', measure_b='RR', ties='b')
+    result = irm.system_agreement('P@10', qrels, runs, measure_b='RR', tie_variant='b')
     rank_a, _ = result.ranks()
     assert rank_a[0] == rank_a[1] == 2
     rr = [irm.calc_aggregate(['RR'], qrels, r)['RR'] for r in runs.values()]
@@ -148,7 +148,7 @@ def test_both_measures_under_one_qrels_warn_once(tmp_path):
     short.write_text(''.join(line + '\n' for line in Path(BM25).read_text().splitlines()
                              if line.split()[0] <= '405'))
     with pytest.warns(irm.IrmetricsWarning) as caught:
-        irm.system_agreement([BM25, DENSE, str(short)], QRELS, None, 'AP', measure_b='P@5')
+        irm.system_agreement('AP', QRELS, [BM25, DENSE, str(short)], measure_b='P@5')
     missing = [w for w in caught if 'not in the run' in str(w.message)]
     assert len(missing) == 1
 
@@ -158,7 +158,7 @@ def test_a_mean_that_is_not_a_number_is_an_error_naming_the_run():
     undefined = irm.define(lambda qrels_rows, run_rows: float('nan'), name='AlwaysUndefinedForAgreement')
     try:
         with pytest.raises(irm.InputError, match="mean AlwaysUndefinedForAgreement of run 'run_bm25' is nan"):
-            irm.system_agreement({'run_bm25': BM25, 'run_dense': DENSE, 'again': DENSE}, QRELS, None, 'AP',
+            irm.system_agreement('AP', QRELS, {'run_bm25': BM25, 'run_dense': DENSE, 'again': DENSE},
                                  measure_b=undefined)
     finally:
         undefine('AlwaysUndefinedForAgreement')                       # the registry is the process's

@@ -182,7 +182,7 @@ def _split(data: Data, name: str, layout: Layout,
     return parsed, blank
 
 
-def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Qrels:
+def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'error') -> Qrels:
     """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path, raw text or bytes.
 
     A document judged more than once for a query is an error for the measures that read one grade
@@ -194,7 +194,7 @@ def read_trec_qrels(source: str | os.PathLike | bytes, duplicates: str = 'error'
                               source=name, lines=lines, duplicates=duplicates)
 
 
-def read_trec_run(source: str | os.PathLike | bytes, duplicates: str = 'error') -> Run:
+def read_trec_run(source: str | os.PathLike | bytes, *, duplicates: str = 'error') -> Run:
     """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path, raw text or bytes.
 
     The same document twice for a query is an error unless ``duplicates`` is ``'first'``, ``'last'``
