@@ -19,7 +19,6 @@ from typing import Any, TextIO
 from ..api.run_names import named_runs
 from ..data.output_files import check_figure_path, check_output, save_figure
 from ..errors import InputError
-from ..rendering.records import render_records
 from ..trust import run_agreement, system_agreement
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
@@ -43,12 +42,7 @@ def _runs(args: argparse.Namespace) -> str:
                            p=args.p)
     if args.format == 'json':
         return _json({'run_a': name_a, 'run_b': name_b, **result.to_dict()})
-    rows = ([[q, k, r, m, e] for q, k, r, m, e in zip(result.query_ids, result.ktu.tolist(), result.rbo.tolist(),
-                                                       result.rbo_min.tolist(), result.rbo_residual.tolist(),
-                                                       strict=True)] if args.by_query else [])
-    rows.append(['all', result.mean_ktu, result.mean_rbo, float(result.rbo_min.mean()),
-                 float(result.rbo_residual.mean())])
-    return render_records(['query', 'KTU', 'RBO', 'RBO_MIN', 'RBO_RES'], rows, args.format, args.places)
+    return result.render(args.format, places=args.places, by_query=args.by_query)
 
 
 def _systems(args: argparse.Namespace) -> str:
@@ -84,18 +78,7 @@ def _systems(args: argparse.Namespace) -> str:
         save_figure(result.plot(by=args.plot_by), args.plot, dpi=150)
     if args.format == 'json':
         return _json(result.to_dict())
-    if args.systems:
-        frame = result.to_pandas()
-        rows = [[str(s), a, b, int(ra), int(rb)] for s, a, b, ra, rb in frame.itertuples(index=False)]
-        return render_records(['system', labels[0], labels[1], 'rank_a', 'rank_b'], rows, args.format, args.places)
-    tau, ap, overlap = result.tau, result.tau_ap, result.rbo
-    p_value = '' if math.isnan(tau.pvalue) else f'{tau.pvalue:.4g}'
-    cells = [["Kendall's tau-b", tau.statistic, p_value], [f'tau_AP ({args.tie_variant})', ap.statistic, ''],
-             [f'RBO_EXT (p={args.p:g})', overlap.extrapolated, ''], ['RBO_MIN', overlap.minimum, ''],
-             ['RBO_RES', overlap.residual, '']]
-    head = f'{len(result.systems)} systems; a (the reference of tau_AP): {labels[0]}; b: {labels[1]}\n'
-    table = render_records(['statistic', 'value', 'p-value'], cells, args.format, args.places)
-    return head + table if args.format in ('table', 'markdown') else table
+    return result.render(args.format, places=args.places, systems=args.systems)
 
 
 def _json(document: dict) -> str:

@@ -10,7 +10,6 @@ from typing import TextIO
 
 from ..api.run_names import named_runs
 from ..data.output_files import check_output
-from ..rendering.records import render_records
 from ..trust import pool
 from .sources import load_qrels, load_run
 
@@ -22,17 +21,6 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     result = pool(runs, depth=args.depth, qrels=qrels)
     if args.output:
         result.to_trec(args.output)
-    if args.by_query:
-        frame = result.to_pandas()
-        rows = [[q, *map(int, values)] for q, values in zip(frame.index, frame.to_numpy().tolist(), strict=True)]
-        out.write(render_records(['query', *frame.columns], rows, args.format, args.places))
-        return
-    rows = [[name, int(r.sum()), int(u.sum())] for name, r, u in zip(result.runs, result.retrieved, result.unique,
-                                                                      strict=True)]
-    out.write(render_records(['run', f'top {args.depth}', 'unique'], rows, args.format, args.places))
-    if args.format == 'table':
-        judged = (f'; {int(result.judged.sum())} judged already, {len(result)} to judge'
-                  if result.judged is not None else '')
-        written = f'; written to {args.output}' if args.output else ''
-        out.write(f'pool of depth {args.depth}: {int(result.size.sum())} documents for {len(result.query_ids)} '
-                  f'queries{judged}{written}\n')
+    out.write(result.render(args.format, places=args.places, by_query=args.by_query))
+    if args.output and args.format == 'table':
+        out.write(f'the pairs to judge written to {args.output}\n')

@@ -18,4 +18,4 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     found = tie_dependence(measures, load_qrels(args.qrels, args.qrels_duplicates), load_run(args.run, args.duplicates),
                            provider=args.provider, strict=args.strict)
-    out.write(found.render(args.format, args.places, by_query=args.by_query))
+    out.write(found.render(args.format, places=args.places, by_query=args.by_query))

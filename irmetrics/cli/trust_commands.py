@@ -31,7 +31,7 @@ def discriminate(args: argparse.Namespace, out: TextIO) -> None:
     result = discriminative_power(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, test=args.test,
                                   alpha=args.alpha, n_resamples=args.resamples, seed=args.seed,
                                   provider=args.provider)
-    out.write(result.render(args.format, args.places, by_pair=args.by_pair))
+    out.write(result.render(args.format, places=args.places, by_pair=args.by_pair))
 
 
 def swaps(args: argparse.Namespace, out: TextIO) -> None:
@@ -39,7 +39,7 @@ def swaps(args: argparse.Namespace, out: TextIO) -> None:
     runs = _runs(args)
     result = swap_rates(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, trials=args.trials,
                         size=args.size, bin_width=args.bin_width, seed=args.seed, provider=args.provider)
-    out.write(result.render(args.format, args.places))
+    out.write(result.render(args.format, places=args.places))
 
 
 def reproduce(args: argparse.Namespace, out: TextIO) -> None:
@@ -49,4 +49,4 @@ def reproduce(args: argparse.Namespace, out: TextIO) -> None:
     other = None if args.reproduced_qrels is None else load_qrels(args.reproduced_qrels, args.qrels_duplicates)
     result = reproducibility(measures, load_qrels(args.qrels, args.qrels_duplicates), ob, oa, rb, ra,
                              reproduced_qrels=other, provider=args.provider)
-    out.write(result.render(args.format, args.places))
+    out.write(result.render(args.format, places=args.places))

@@ -20,6 +20,7 @@ from ..dialects import parse_measures
 from ..errors import ComparisonError, InputError, IrmetricsError, MeasureError, OptionError, warn
 from ..rendering.figures import figure_svg
 from ..rendering.markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
+from ..rendering.result import Table, Tabled
 from ..rendering.text import text_table
 from ..rendering.values import format_value
 
@@ -27,4 +28,4 @@ __all__ = ['Choice', 'ComparisonError', 'EvaluationOptions', 'Evaluator', 'Float
            'Options', 'InputError', 'measures_first',
            'IrmetricsError', 'Measure', 'MeasureError', 'OptionError', 'aggregate', 'default_names', 'figure_svg',
            'find_run', 'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
-           'markdown_table', 'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
+           'markdown_table', 'memory_budget', 'parse_measures', 'Table', 'Tabled', 'text_table', 'to_run', 'warn']

@@ -5,7 +5,7 @@ The runs are evaluated by one :class:`~irmetrics.Evaluator`, as :func:`~.compari
 them: the queries are the qrels', a qrels query missing from a run scores the measure's missing value
 (trec_eval ``-c``), and a measure undefined on some queries (NaN) is compared on the queries where the
 runs are all defined.  Each function returns a small frozen result with a readable ``repr``,
-``to_dict()`` and ``to_pandas()``.
+``to_dict()``, ``to_dataframe()`` and ``render(format)``.
 """
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from .base import (
     EvaluationOptions,
     Measure,
     Options,
+    Table,
+    Tabled,
     default_names,
     measures_first,
     parse_measures,
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, eq=False)
-class URiskResult:
+class URiskResult(Tabled):
     """URisk of ``run`` against ``baseline`` on ``measure`` at ``risk_weight``: ``urisk``, and what it is made
     of: ``delta`` (``run - baseline`` on each query of ``query_ids``, NaN where the measure is undefined),
     and the queries the run wins, loses and ties."""
@@ -69,10 +71,10 @@ class URiskResult:
                 'urisk': self.urisk, 'n_queries': self.n_queries, 'wins': self.wins, 'losses': self.losses,
                 'ties': self.ties}
 
-    def to_pandas(self) -> Any:
-        """:meth:`to_dict` as a one-row pandas DataFrame."""
-        import pandas as pd
-        return pd.DataFrame([self.to_dict()])
+    def table(self) -> Table:
+        """:meth:`to_dict` as one row."""
+        record = self.to_dict()
+        return Table(list(record), [list(record.values())], numeric_from=3)
 
     def per_query(self) -> Any:
         """A pandas DataFrame, one row per query: ``query_id, delta, adjusted``."""
@@ -121,7 +123,7 @@ class TRiskResult(URiskResult):
 
 
 @dataclass(frozen=True, eq=False)
-class GeoRiskResult:
+class GeoRiskResult(Tabled):
     """GeoRisk of each of ``runs`` on ``measure`` at ``risk_weight``, over the ``n_queries`` queries where every
     run is defined: ``georisk``, and its parts ``mean`` (each run's mean score, ``S_i / c``) and ``zrisk``
     (arrays in the order of ``runs``)."""
@@ -138,7 +140,13 @@ class GeoRiskResult:
         """``{run: GeoRisk}``."""
         return {run: float(g) for run, g in zip(self.runs, self.georisk, strict=True)}
 
-    def to_pandas(self) -> Any:
+    def table(self) -> Table:
+        """One row per run: ``run, mean, zrisk, georisk``."""
+        rows = [[run, float(m), float(z), float(g)]
+                for run, m, z, g in zip(self.runs, self.mean, self.zrisk, self.georisk, strict=True)]
+        return Table(['run', 'mean', 'zrisk', 'georisk'], rows)
+
+    def to_dataframe(self) -> Any:
         """A pandas DataFrame indexed by run: ``mean, zrisk, georisk``."""
         import pandas as pd
         return pd.DataFrame({'mean': self.mean, 'zrisk': self.zrisk, 'georisk': self.georisk},

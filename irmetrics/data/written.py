@@ -7,7 +7,7 @@ from typing import Any
 
 
 class WrittenBack:
-    """``to_arrow``, ``to_pandas`` and ``to_parquet`` of the table :meth:`_table` makes."""
+    """``to_arrow``, ``to_dataframe`` and ``to_parquet`` of the table :meth:`_table` makes."""
 
     def _table(self) -> Any:
         """The rows as a pyarrow Table (each class says which columns)."""
@@ -17,7 +17,7 @@ class WrittenBack:
         """A pyarrow Table of the rows (see the class's :meth:`_table`)."""
         return self._table()
 
-    def to_pandas(self) -> Any:
+    def to_dataframe(self) -> Any:
         """A pandas DataFrame of :meth:`to_arrow`'s columns."""
         return self._table().to_pandas()
 

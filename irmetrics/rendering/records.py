@@ -1,10 +1,11 @@
-"""A table of records (named columns of text and numbers) in the formats of the command line: an aligned
-table, TSV, CSV, JSON and Markdown.  For results that are a table of their own (the checks of
-:mod:`irmetrics.trust`), where :mod:`.evaluation` renders the results of runs.
+"""A table of records (named columns of text and numbers) in every format of :data:`FORMATS` (the formats of
+the results of runs, :mod:`.evaluation`): an aligned table, TSV, CSV, JSON, JSON lines, Markdown, a booktabs
+LaTeX table and a self-contained HTML page.  For results that are a table of their own (:mod:`.result`).
 
-Numbers print with ``places`` decimals (< 0: every digit); by default (None) with 4 in the table, TSV and
-Markdown and with every digit in CSV and JSON.  JSON writes NaN and infinities as null, and yes/no (the
-other formats' words for booleans) as true/false.
+Numbers print with ``places`` decimals (< 0: every digit); by default (None) with 4 in the formats people read
+and with every digit in CSV, JSON and JSON lines.  JSON writes NaN and infinities as null, and yes/no (the
+other formats' words for booleans) as true/false.  ``notes`` (what the columns hold) follow the table in the
+formats people read (the aligned table, Markdown, LaTeX, HTML), never in the formats programs read.
 """
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .evaluation import tsv_field
-from .markup import markdown_escape, markdown_table
+from .evaluation import FORMATS, tsv_field
+from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 
-FORMATS = ('table', 'tsv', 'csv', 'json', 'markdown')
+__all__ = ['FORMATS', 'render_records']
 DEFAULT_PLACES = 4
 
 
@@ -43,16 +44,18 @@ def _json(value: Any, places: int | None) -> Any:
 
 
 def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int | None = None,
-                   numeric_from: int = 1, legend: str = '') -> str:
+                   numeric_from: int = 1, notes: str = '') -> str:
     """``rows`` (one value a column: text, int, float, bool or None) under ``columns`` in ``fmt``, one of
-    :data:`FORMATS`; the table and Markdown right-align the columns from ``numeric_from`` on, and the
-    aligned table has ``legend`` (lines saying what the columns hold) under it."""
+    :data:`FORMATS`; the formats people read right-align the columns from ``numeric_from`` on and put ``notes``
+    (lines saying what the columns hold) after the table."""
+    if fmt not in FORMATS:
+        raise ValueError(f'unknown format {fmt!r}: one of {", ".join(FORMATS)}')
     if places is None:
-        places = -1 if fmt in ('csv', 'json') else DEFAULT_PLACES
-    if fmt == 'json':
+        places = -1 if fmt in ('csv', 'json', 'jsonl') else DEFAULT_PLACES
+    if fmt in ('json', 'jsonl'):
         import json
-        return json.dumps([{c: _json(v, places) for c, v in zip(columns, row, strict=True)} for row in rows],
-                          indent=2) + '\n'
+        records = [{c: _json(v, places) for c, v in zip(columns, row, strict=True)} for row in rows]
+        return json.dumps(records, indent=2) + '\n' if fmt == 'json' else ''.join(json.dumps(r) + '\n' for r in records)
     if fmt == 'csv':
         import csv
         import io
@@ -62,11 +65,29 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
         writer.writerows([_text(v, places) for v in row] for row in rows)
         return out.getvalue()
     cells = [[_text(v, places) for v in row] for row in rows]
-    if fmt == 'table':
-        return text_table(list(columns), cells, numeric_from=numeric_from) + legend
-    if fmt == 'markdown':
-        return markdown_table([markdown_escape(c) for c in columns],
-                              [[markdown_escape(c) for c in row] for row in cells], numeric_from=numeric_from)
     if fmt == 'tsv':
         return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in [list(columns), *cells])
-    raise ValueError(f'unknown format {fmt!r}: one of {", ".join(FORMATS)}')
+    if fmt == 'table':
+        return text_table(list(columns), cells, numeric_from=numeric_from) + notes
+    if fmt == 'markdown':
+        table = markdown_table([markdown_escape(c) for c in columns],
+                               [[markdown_escape(c) for c in row] for row in cells], numeric_from=numeric_from)
+        return table + (f'\n{markdown_escape(" ".join(notes.split()))}\n' if notes.strip() else '')
+    if fmt == 'latex':
+        return _latex(columns, cells, numeric_from, notes)
+    import html
+    table = html_table([html.escape(c) for c in columns], [[html.escape(c) for c in row] for row in cells],
+                       html.escape(' '.join(notes.split())), set(range(numeric_from, len(columns))))
+    return html_page('irmetrics', [table])
+
+
+def _latex(columns: Sequence[str], cells: list[list[str]], numeric_from: int, notes: str) -> str:
+    """A booktabs ``tabular``, the notes as a comment and a paragraph under it."""
+    align = ''.join('l' if j < numeric_from else 'r' for j in range(len(columns)))
+    lines = [f'\\begin{{tabular}}{{{align}}}', r'  \toprule',
+             '  ' + ' & '.join(latex_escape(c) for c in columns) + r' \\', r'  \midrule']
+    lines += ['  ' + ' & '.join(latex_escape(c) for c in row) + r' \\' for row in cells]
+    lines += [r'  \bottomrule', r'\end{tabular}']
+    if notes.strip():
+        lines += ['', latex_escape(' '.join(notes.split()))]
+    return '\n'.join(lines) + '\n'

@@ -19,6 +19,7 @@ from ..constraints import Int, Option
 from ..data.inputs import to_qrels
 from ..errors import OptionError
 from ..measures import Judged
+from ..rendering.result import Table, Tabled
 from .judgment_agreement import REL
 from .read_only import ReadOnlyArrays
 
@@ -26,7 +27,7 @@ CUTOFF = Option('cutoffs', Int(minimum=1))
 
 
 @dataclass(frozen=True, eq=False)
-class QrelsStats(ReadOnlyArrays):
+class QrelsStats(ReadOnlyArrays, Tabled):
     """What the qrels hold: per query (``query_ids``, the qrels' order) and overall.
 
     ``grades``: the grades the qrels use, ascending; ``counts``: queries x grades, the judgments of
@@ -58,7 +59,22 @@ class QrelsStats(ReadOnlyArrays):
                 'most_relevant': int(self.relevant.max(initial=0)),
                 'queries_without_relevant': int(np.count_nonzero(self.relevant == 0))}
 
-    def to_pandas(self) -> Any:
+    def table(self, *, by_query: bool = False) -> Table:
+        """The whole qrels on one row ``all`` (with ``by_query``, after one row per query): judged, one column
+        per grade, relevant, share of relevant."""
+        header = ['query', 'judged', *(f'grade {g}' for g in self.grades), 'relevant', 'share']
+        rows: list[list[Any]] = []
+        if by_query:
+            rows = [[q, int(judged), *map(int, counts), int(relevant), float(share)]
+                    for q, judged, counts, relevant, share in zip(self.query_ids, self.judged, self.counts.tolist(),
+                                                                  self.relevant, self.share_relevant, strict=True)]
+        t = self.total
+        rows.append(['all', t['judged'], *t['grades'].values(), t['relevant'], t['share_relevant']])
+        notes = (f'{t["queries"]} queries; relevant (grade >= {self.rel}) per query: {t["fewest_relevant"]} to '
+                 f'{t["most_relevant"]}; {t["queries_without_relevant"]} without any\n')
+        return Table(header, rows, notes=notes)
+
+    def to_dataframe(self) -> Any:
         """Per query (index ``query_id``): ``judged``, one column per grade (``grade 0``, ...), ``relevant``,
         ``share_relevant``."""
         import pandas as pd
@@ -81,7 +97,7 @@ def qrels_stats(qrels: Any, *, rel: int = 1) -> QrelsStats:
     relevant (grade >= ``rel``, as everywhere in irmetrics; negative grades are counted under their grade
     and are not relevant).  ``qrels``: any qrels input irmetrics reads.
 
-    >>> irmetrics.qrels_stats('qrels.txt').to_pandas()          # doctest: +SKIP
+    >>> irmetrics.qrels_stats('qrels.txt').to_dataframe()          # doctest: +SKIP
     """
     rel = REL.check(rel)
     q = to_qrels(qrels)
@@ -94,7 +110,7 @@ def qrels_stats(qrels: Any, *, rel: int = 1) -> QrelsStats:
 
 
 @dataclass(frozen=True, eq=False)
-class JudgmentCoverage(ReadOnlyArrays):
+class JudgmentCoverage(ReadOnlyArrays, Tabled):
     """``Judged@k`` of each run: ``values`` is runs x queries x cutoffs (the qrels' queries; a query the
     run misses scores 0, as in ``calc``), ``mean`` runs x cutoffs."""
 
@@ -109,7 +125,17 @@ class JudgmentCoverage(ReadOnlyArrays):
         return np.array([[aggregate(Judged @ k, self.values[r, :, j]) for j, k in enumerate(self.cutoffs)]
                          for r in range(len(self.runs))]).reshape(len(self.runs), len(self.cutoffs))
 
-    def to_pandas(self) -> Any:
+    def table(self, *, by_query: bool = False) -> Table:
+        """One row per run, one column per ``Judged@k``; with ``by_query`` one row per run and query."""
+        header = [f'Judged@{k}' for k in self.cutoffs]
+        if by_query:
+            rows = [[run, q, *map(float, values[i])] for run, values in zip(self.runs, self.values, strict=True)
+                    for i, q in enumerate(self.query_ids)]
+            return Table(['run', 'query', *header], rows, numeric_from=2)
+        return Table(['run', *header], [[run, *map(float, means)] for run, means in zip(self.runs, self.mean,
+                                                                                        strict=True)])
+
+    def to_dataframe(self) -> Any:
         """The means: one row per run, one column per ``Judged@k``."""
         import pandas as pd
         return pd.DataFrame(self.mean, index=pd.Index(self.runs, name='run'),

@@ -53,7 +53,7 @@ from ..comparing.statistics import (
     tukey_groups,
 )
 from ..comparing.vocabulary import TESTS, RunsLike
-from ..rendering.records import render_records
+from ..rendering.result import Table, Tabled, frame_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -66,7 +66,7 @@ PAIR_COLUMNS = ('measure', 'run', 'other', 'difference', 'critical_difference', 
 
 
 @dataclass(frozen=True, eq=False)
-class DiscriminativePower:
+class DiscriminativePower(Tabled):
     """The discriminative power of each measure over the pairs of runs (see the module docstring).
 
     Arrays are indexed ``[pair, measure]``; ``pairs[k] = (i, j)`` are indices into ``runs`` (i < j), and
@@ -99,41 +99,29 @@ class DiscriminativePower:
         over the pairs (Sakai 2006; inf when alpha cannot be reached with ``n_resamples``)."""
         return self.critical_difference.max(axis=0)
 
-    def to_pandas(self, by_pair: bool = False) -> Any:
-        """One row per measure (columns :data:`COLUMNS`), or with ``by_pair`` one per (measure, pair)
-        (:data:`PAIR_COLUMNS`)."""
-        import pandas as pd
-        return pd.DataFrame(self.pair_rows() if by_pair else self.rows(),
-                            columns=list(PAIR_COLUMNS if by_pair else COLUMNS))
+    def table(self, *, by_pair: bool = False) -> Table:
+        """One row per measure (:data:`COLUMNS`), or with ``by_pair`` one per (measure, pair) (:data:`PAIR_COLUMNS`)."""
+        pairs = f'{len(self.pairs)} pair{"s" if len(self.pairs) > 1 else ""}'
+        notes = (f'{TESTS[self.test]}, alpha = {self.alpha:g}, {self.n_resamples:,} resamples, seed {self.seed}; '
+                 f'{len(self.runs)} runs ({pairs}), {self.n_queries} queries.\npower: the share of the pairs '
+                 f'significantly different; required_difference: the largest difference in means a pair needs to '
+                 f'be significant (Sakai 2006)\n')
+        if by_pair:
+            rows = [[str(m), self.runs[a], self.runs[b], float(self.difference[k, j]),
+                     float(self.critical_difference[k, j]), float(self.pvalue[k, j]), bool(self.significant[k, j])]
+                    for j, m in enumerate(self.measures) for k, (a, b) in enumerate(self.pairs)]
+            return Table(PAIR_COLUMNS, rows, numeric_from=3, notes=notes)
+        rows = [[str(m), len(self.pairs), int(self.significant[:, j].sum()), float(self.power[j]),
+                 float(self.required_difference[j]), self.fewest_queries] for j, m in enumerate(self.measures)]
+        return Table(COLUMNS, rows, notes=notes)
+
+    def to_dataframe(self, *, by_pair: bool = False) -> Any:
+        """The table (one row per measure, or per measure and pair) as a DataFrame."""
+        return frame_of(self.table(by_pair=by_pair))
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
-        """``{measure: {column: value}}`` of :meth:`rows`."""
-        return {row[0]: dict(zip(COLUMNS[1:], row[1:], strict=True)) for row in self.rows()}
-
-    def rows(self) -> list[list[Any]]:
-        return [[str(m), len(self.pairs), int(self.significant[:, j].sum()), float(self.power[j]),
-                 float(self.required_difference[j]), self.fewest_queries] for j, m in enumerate(self.measures)]
-
-    def pair_rows(self) -> list[list[Any]]:
-        return [[str(m), self.runs[a], self.runs[b], float(self.difference[k, j]),
-                 float(self.critical_difference[k, j]), float(self.pvalue[k, j]), bool(self.significant[k, j])]
-                for j, m in enumerate(self.measures) for k, (a, b) in enumerate(self.pairs)]
-
-    def legend(self) -> str:
-        pairs = f'{len(self.pairs)} pair{"s" if len(self.pairs) > 1 else ""}'
-        return (f'{TESTS[self.test]}, alpha = {self.alpha:g}, {self.n_resamples:,} resamples, seed {self.seed}; '
-                f'{len(self.runs)} runs ({pairs}), {self.n_queries} queries.\npower: the share of the pairs '
-                f'significantly different; required_difference: the largest difference in means a pair needs to be '
-                f'significant (Sakai 2006)\n')
-
-    def render(self, fmt: str = 'table', places: int | None = None, by_pair: bool = False) -> str:
-        """The table in one of the formats of :mod:`irmetrics.rendering.records` (with the legend under the
-        aligned table); ``places``: decimals (default 4, every digit in CSV and JSON; < 0: every digit)."""
-        return render_records(PAIR_COLUMNS if by_pair else COLUMNS, self.pair_rows() if by_pair else self.rows(),
-                              fmt, places, numeric_from=3 if by_pair else 1, legend=self.legend())
-
-    def __str__(self) -> str:
-        return self.render()
+        """``{measure: {column: value}}`` of the table's rows."""
+        return {row[0]: dict(zip(COLUMNS[1:], row[1:], strict=True)) for row in self.table().rows}
 
     def __repr__(self) -> str:
         powers = ', '.join(f'{m} {p:.3f}' for m, p in zip(self.measures, self.power, strict=True))

@@ -27,6 +27,8 @@ from ..data.inputs import to_qrels
 from ..data.qrels import Qrels
 from ..data.segments import distinct
 from ..errors import InputError, OptionError, warn
+from ..rendering.result import Table, Tabled
+from ..rendering.text import text_table
 from .judged_pairs import judgment_rows, one_grade_each
 from .read_only import ReadOnlyArrays
 
@@ -36,7 +38,7 @@ REL = Option('rel', Int())
 
 
 @dataclass(frozen=True, eq=False)
-class JudgmentAgreement(ReadOnlyArrays):
+class JudgmentAgreement(ReadOnlyArrays, Tabled):
     """How far two qrels agree on the pairs both judge (see :func:`cohen_kappa`, :func:`krippendorff_alpha`).
 
     ``statistic``: the agreement over every pair both judge (NaN where undefined, with a warning);
@@ -66,7 +68,17 @@ class JudgmentAgreement(ReadOnlyArrays):
         return pd.DataFrame(self.counts, index=pd.Index(self.grades, name='a'),
                             columns=pd.Index(self.grades, name='b'))
 
-    def to_pandas(self) -> Any:
+    def table(self, *, by_query: bool = False) -> Table:
+        """The statistic on one row (with ``by_query``: one row per query: both, only_a, only_b, statistic), the
+        pairs and the confusion of grades in the notes."""
+        if by_query:
+            rows = [[q, int(both), int(only_a), int(only_b), float(value)]
+                    for q, both, only_a, only_b, value in zip(self.query_ids, self.query_both, self.query_only_a,
+                                                              self.query_only_b, self.query_statistic, strict=True)]
+            return Table(['query', 'both', 'only_a', 'only_b', 'statistic'], rows)
+        return Table(['statistic', 'value'], [[self.method, self.statistic]], notes=confusion_notes(self))
+
+    def to_dataframe(self) -> Any:
         """Per query: ``both``, ``only_a``, ``only_b`` and the statistic, indexed by query id."""
         import pandas as pd
         return pd.DataFrame({'both': self.query_both, 'only_a': self.query_only_a, 'only_b': self.query_only_b,
@@ -153,12 +165,42 @@ def _alpha_of(table: _GradeTable, level: str) -> JudgmentAgreement:
                         table.counts)
 
 
-def every_statistic(qrels_a: Any, qrels_b: Any, rel: int = 1) -> list[JudgmentAgreement]:
+@dataclass(frozen=True, eq=False)
+class JudgmentAgreements(Tabled):
+    """Every statistic of agreement between two qrels (:func:`every_statistic`): one row each, the pairs and the
+    confusion of grades in the notes; with ``by_query`` Cohen's kappa of each query."""
+
+    statistics: tuple[JudgmentAgreement, ...]
+    names: tuple[str, str] = ('a', 'b')
+
+    def table(self, *, by_query: bool = False) -> Table:
+        if by_query:
+            per_query = self.statistics[0].table(by_query=True)
+            return Table([*per_query.columns[:-1], 'kappa'], per_query.rows)
+        rows = [[r.method, r.statistic] for r in self.statistics]
+        return Table(['statistic', 'value'], rows, notes=confusion_notes(self.statistics[0], self.names))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {r.method: r.statistic for r in self.statistics}
+
+
+def confusion_notes(result: JudgmentAgreement, names: tuple[str, str] = ('a', 'b')) -> str:
+    """The pairs judged by both qrels or one, and the confusion of their grades, as lines of text."""
+    grades = [str(g) for g in result.grades]
+    rows = [[g, *map(str, row)] for g, row in zip(grades, result.counts.tolist(), strict=True)]
+    return (f'{result.both} pairs judged by both, {result.only_a} by {names[0]} only, {result.only_b} by {names[1]} '
+            f'only; grades (rows: {names[0]}, columns: {names[1]}):\n' + text_table(['', *grades], rows))
+
+
+def every_statistic(qrels_a: Any, qrels_b: Any, *, rel: int = 1,
+                    names: tuple[str, str] = ('a', 'b')) -> JudgmentAgreements:
     """Cohen's kappa at ``rel``, the linear and quadratic weighted kappas and Krippendorff's alpha at the
-    three levels, from one table of the pairs both qrels judge (``irmetrics kappa`` prints them all)."""
+    three levels, from one table of the pairs both qrels judge (``irmetrics kappa`` prints them all);
+    ``names``: what to call the two qrels in the notes."""
     table = _grade_table(qrels_a, qrels_b)
-    return [_kappa_of(table, REL.check(rel), None), _kappa_of(table, 1, 'linear'), _kappa_of(table, 1, 'quadratic'),
-            *(_alpha_of(table, level) for level in ('nominal', 'ordinal', 'interval'))]
+    return JudgmentAgreements((_kappa_of(table, REL.check(rel), None), _kappa_of(table, 1, 'linear'),
+                               _kappa_of(table, 1, 'quadratic'),
+                               *(_alpha_of(table, level) for level in ('nominal', 'ordinal', 'interval'))), names)
 
 
 def kappa(counts: np.ndarray, disagreement: np.ndarray) -> np.ndarray:

@@ -23,6 +23,7 @@ from ..data.ids import Ids
 from ..data.inputs import to_qrels, to_run
 from ..data.qrels import Qrels
 from ..data.segments import ranges
+from ..rendering.result import Table, Tabled
 from .judged_pairs import judgment_rows
 from .read_only import ReadOnlyArrays
 
@@ -32,7 +33,7 @@ POOLED = -1
 
 
 @dataclass(frozen=True, eq=False)
-class Pool(ReadOnlyArrays):
+class Pool(ReadOnlyArrays, Tabled):
     """The documents a depth-``depth`` pool of ``runs`` holds (see :func:`pool`).
 
     ``qrels``: the pairs to judge, each with grade -1 (trec_eval's pooled but not judged), query by
@@ -60,7 +61,22 @@ class Pool(ReadOnlyArrays):
         """Write the pairs to judge as a TREC qrels file ``query_id 0 doc_id -1``."""
         self.qrels.to_trec(path)
 
-    def to_pandas(self) -> Any:
+    def table(self, *, by_query: bool = False) -> Table:
+        """Per run, its documents in the pool (its top ``depth``) and those no other run pooled; with ``by_query``
+        per query: the pool's size, judged and to judge (with qrels), and each run's unique documents."""
+        if by_query:
+            frame = self.to_dataframe()
+            rows = [[q, *map(int, values)] for q, values in zip(frame.index, frame.to_numpy().tolist(), strict=True)]
+            return Table(['query', *frame.columns], rows)
+        rows = [[name, int(r.sum()), int(u.sum())]
+                for name, r, u in zip(self.runs, self.retrieved, self.unique, strict=True)]
+        judged = (f'; {int(self.judged.sum())} judged already, {len(self)} to judge' if self.judged is not None
+                  else '')
+        notes = (f'pool of depth {self.depth}: {int(self.size.sum())} documents for {len(self.query_ids)} '
+                 f'queries{judged}\n')
+        return Table(['run', f'top {self.depth}', 'unique'], rows, notes=notes)
+
+    def to_dataframe(self) -> Any:
         """Per query (index ``query_id``): ``pool`` (size), ``judged`` and ``to_judge`` (with qrels), then
         ``unique <run>``: the documents only that run pooled."""
         import pandas as pd
@@ -98,7 +114,7 @@ def pool(runs: Mapping[str, Any] | Sequence[Any], *, depth: int, qrels: Any = No
     is one the other runs would not have judged for.
 
     >>> p = irmetrics.pool(['bm25.txt', 'dense.txt'], depth=100, qrels='qrels.txt')   # doctest: +SKIP
-    >>> p.to_trec('to_judge.txt'); p.to_pandas()                                       # doctest: +SKIP
+    >>> p.to_trec('to_judge.txt'); p.to_dataframe()                                     # doctest: +SKIP
     """
     depth = DEPTH.check(depth)
     names, inputs = name_runs(runs, at_least=1)

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..constraints import Choice, Option
 from ..errors import InputError, warn
+from ..rendering.result import Table, Tabled
 from .rankings import enough, paired
 
 #: Urbano & Marrero's variants of tau_AP: 'a' (accuracy: the reference has no ties), 'b' (agreement)
@@ -33,7 +34,7 @@ TAU_AP_UP_TO = 20000
 
 
 @dataclass(frozen=True)
-class KendallTau:
+class KendallTau(Tabled):
     """Kendall's tau-b of two rankings: ``statistic``, its two-sided ``pvalue`` (as scipy.stats.kendalltau
     gives it: exact without ties for n <= 33, else the normal approximation with the ties-corrected
     variance) and ``n``, the number of items both rankings hold."""
@@ -45,12 +46,15 @@ class KendallTau:
     def __repr__(self) -> str:
         return f'KendallTau(statistic={self.statistic:.4f}, pvalue={self.pvalue:.4g}, n={self.n})'
 
+    def table(self) -> Table:
+        return Table(['statistic', 'pvalue', 'n'], [[self.statistic, self.pvalue, self.n]], numeric_from=0)
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 @dataclass(frozen=True)
-class TauAP:
+class TauAP(Tabled):
     """The AP correlation of an estimated ranking with a reference: ``statistic``, ``n`` (items both
     hold) and ``tie_variant`` (``'a'`` or ``'b'``, Urbano & Marrero's variant; both equal Yilmaz et al.'s
     tau_AP, or its symmetric mean for ``'b'``, when nothing ties)."""
@@ -61,6 +65,9 @@ class TauAP:
 
     def __repr__(self) -> str:
         return f'TauAP(statistic={self.statistic:.4f}, n={self.n}, tie_variant={self.tie_variant!r})'
+
+    def table(self) -> Table:
+        return Table(['statistic', 'n', 'tie_variant'], [[self.statistic, self.n, self.tie_variant]], numeric_from=0)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..constraints import Choice, Float, Option
 from ..data.segments import ranges
+from ..rendering.result import Table, Tabled
 from .rankings import Ranking, ranking
 
 #: Corsi & Urbano's variants: 'a' (ties are uncertainty), 'b' (the same, corrected), 'w' (ties are equality)
@@ -42,7 +43,7 @@ PERSISTENCE = Option('p', Float(0, 1, low_open=True, high_open=True))
 
 
 @dataclass(frozen=True)
-class RBO:
+class RBO(Tabled):
     """Rank-biased overlap of two rankings: ``extrapolated`` (RBO_EXT, the point estimate),
     ``minimum`` (RBO_MIN) and ``residual`` (RBO_RES), so that the full RBO of any continuation of the
     rankings lies in ``[minimum, maximum]`` (``maximum = minimum + residual``); ``p`` (persistence),
@@ -64,6 +65,11 @@ class RBO:
         return (f'RBO(extrapolated={self.extrapolated:.4f}, minimum={self.minimum:.4f}, '
                 f'residual={self.residual:.4f}, p={self.p:g}, tie_variant={self.tie_variant!r}, '
                 f'depths=({self.depth_a}, {self.depth_b}))')
+
+    def table(self) -> Table:
+        names = ['extrapolated', 'minimum', 'residual', 'maximum', 'p', 'tie_variant', 'depth_a', 'depth_b']
+        values = self.to_dict()
+        return Table(names, [[values[n] for n in names]], numeric_from=0)
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), 'maximum': self.maximum}

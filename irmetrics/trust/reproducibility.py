@@ -25,14 +25,14 @@ no original improvement and RI with a baseline mean of 0 are undefined: NaN, wit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..api.results import MeasureValues
 from ..comparing.base import EvaluationOptions, Measure, Options, aggregate, measures_first, warn
 from ..comparing.comparison import check_comparable
-from .tabled import Tabled
+from ..rendering.result import Table, Tabled
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -47,8 +47,6 @@ class Reproducibility(Tabled):
     means, the RMSE of each reproduced run (NaN for a reproduction on another collection), the effect
     ratio, both relative improvements and their difference (see :mod:`irmetrics.trust.reproducibility`).
     Arrays are indexed by measure."""
-
-    COLUMNS: ClassVar[tuple[str, ...]] = COLUMNS
 
     measures: tuple[Measure, ...]
     same_collection: bool
@@ -69,21 +67,21 @@ class Reproducibility(Tabled):
         """Delta RI = RI(original) - RI(reproduced)."""
         return self.ri_original - self.ri_reproduced
 
-    def rows(self) -> list[list[Any]]:
+    def table(self) -> Table:
+        """One row per measure: the four runs' means, the RMSEs, ER, both RIs and Delta RI."""
         columns = [getattr(self, name) for name in COLUMNS[1:]]
-        return [[str(m), *(float(c[j]) for c in columns)] for j, m in enumerate(self.measures)]
-
-    def to_dict(self) -> dict[str, dict[str, float]]:
-        """``{measure: {column: value}}``."""
-        return {row[0]: dict(zip(COLUMNS[1:], row[1:], strict=True)) for row in self.rows()}
-
-    def legend(self) -> str:
+        rows = [[str(m), *(float(c[j]) for c in columns)] for j, m in enumerate(self.measures)]
         where = (f'the same {self.n_queries} queries' if self.same_collection else
                  f'{self.n_queries} original and {self.n_reproduced_queries} reproduced queries (another '
                  f'collection: no RMSE)')
-        return (f'{where}. rmse: root mean square error of the per-query values (0: reproduced exactly); '
-                f'effect_ratio: reproduced / original mean improvement (1: reproduced); delta_ri: original - '
-                f'reproduced relative improvement (0: reproduced); Breuer et al., SIGIR 2020\n')
+        notes = (f'{where}. rmse: root mean square error of the per-query values (0: reproduced exactly); '
+                 f'effect_ratio: reproduced / original mean improvement (1: reproduced); delta_ri: original - '
+                 f'reproduced relative improvement (0: reproduced); Breuer et al., SIGIR 2020\n')
+        return Table(COLUMNS, rows, notes=notes)
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{measure: {column: value}}``."""
+        return {row[0]: dict(zip(COLUMNS[1:], row[1:], strict=True)) for row in self.table().rows}
 
     def __repr__(self) -> str:
         er = ', '.join(f'{m} {v:.3f}' for m, v in zip(self.measures, self.effect_ratio, strict=True))

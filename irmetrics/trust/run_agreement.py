@@ -14,13 +14,14 @@ import numpy as np
 from ..data.inputs import to_run
 from ..data.run import Run
 from ..errors import InputError, warn
+from ..rendering.result import Table, Tabled
 from .rank_correlation import tau_statistic
 from .rankings import FEWEST_ITEMS
 from .rbo import rbo_of_orders
 
 
 @dataclass(frozen=True, eq=False)
-class RunAgreement:
+class RunAgreement(Tabled):
     """Per query (``query_ids``, the queries both runs hold): ``ktu`` (Kendall's tau union),
     ``rbo`` (RBO_EXT), ``rbo_min`` and ``rbo_residual`` (the bounds of the full RBO) and ``depth``
     (the documents compared: both rankings cut at ``depth``; KTU reads the first ``min`` of the two
@@ -49,7 +50,16 @@ class RunAgreement:
         return (f'RunAgreement({len(self.query_ids)} queries, depth={depth}, p={self.p:g}: '
                 f'mean KTU={self.mean_ktu:.4f}, mean RBO={self.mean_rbo:.4f})')
 
-    def to_pandas(self) -> Any:
+    def table(self, *, by_query: bool = False) -> Table:
+        """The means over the queries on a row ``all`` (with ``by_query``, after one row per query): KTU, RBO,
+        RBO_MIN, RBO_RES."""
+        rows: list[list[Any]] = [[q, k, r, m, e] for q, k, r, m, e in zip(
+            self.query_ids, self.ktu.tolist(), self.rbo.tolist(), self.rbo_min.tolist(), self.rbo_residual.tolist(),
+            strict=True)] if by_query else []
+        rows.append(['all', self.mean_ktu, self.mean_rbo, float(self.rbo_min.mean()), float(self.rbo_residual.mean())])
+        return Table(['query', 'KTU', 'RBO', 'RBO_MIN', 'RBO_RES'], rows)
+
+    def to_dataframe(self) -> Any:
         """One row per query: ``query_id, ktu, rbo, rbo_min, rbo_residual``."""
         import pandas as pd
         return pd.DataFrame({'query_id': list(self.query_ids), 'ktu': self.ktu, 'rbo': self.rbo,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,8 +41,8 @@ from ..comparing.resampling import BLOCK_ELEMENTS
 from ..comparing.settings import checked_seed
 from ..comparing.statistics import pairs_of
 from ..comparing.vocabulary import RunsLike
+from ..rendering.result import Table, Tabled
 from .discriminative_power import check_two_runs
-from .tabled import Tabled
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -62,8 +62,6 @@ class SwapRates(Tabled):
     ``|d1|`` fell in bin k (``[k w, (k + 1) w)``), and how many of them the second half reversed.
     """
 
-    COLUMNS: ClassVar[tuple[str, ...]] = COLUMNS
-
     runs: tuple[str, ...]
     measures: tuple[Measure, ...]
     trials: int
@@ -80,24 +78,23 @@ class SwapRates(Tabled):
         with np.errstate(invalid='ignore', divide='ignore'):
             return np.where(self.observations > 0, self.swaps / np.maximum(self.observations, 1), np.nan)
 
-    def rows(self) -> list[list[Any]]:
+    def table(self) -> Table:
         """One row per (measure, non-empty bin): measure, low, high, pairs, swaps, swap rate."""
         rate = self.swap_rate
-        return [[str(m), round(k * self.bin_width, 12), round((k + 1) * self.bin_width, 12),
+        rows = [[str(m), round(k * self.bin_width, 12), round((k + 1) * self.bin_width, 12),
                  int(self.observations[j, k]), int(self.swaps[j, k]), float(rate[j, k])]
                 for j, m in enumerate(self.measures) for k in map(int, np.flatnonzero(self.observations[j]))]
+        notes = (f'{self.trials:,} trials of two disjoint halves of {self.size} of the {self.n_queries} queries, '
+                 f'seed {self.seed}; {len(self.runs)} runs. pairs: (pair, trial) observations whose difference on '
+                 f'the first half is in [low, high); swaps: those the second half orders the other way\n')
+        return Table(COLUMNS, rows, notes=notes)
 
     def to_dict(self) -> dict[str, list[dict[str, Any]]]:
         """``{measure: [{low, high, pairs, swaps, swap_rate}, ...]}``, non-empty bins in order."""
         out: dict[str, list[dict[str, Any]]] = {str(m): [] for m in self.measures}
-        for row in self.rows():
+        for row in self.table().rows:
             out[row[0]].append(dict(zip(COLUMNS[1:], row[1:], strict=True)))
         return out
-
-    def legend(self) -> str:
-        return (f'{self.trials:,} trials of two disjoint halves of {self.size} of the {self.n_queries} queries, seed '
-                f'{self.seed}; {len(self.runs)} runs. pairs: (pair, trial) observations whose difference on the first '
-                f'half is in [low, high); swaps: those the second half orders the other way\n')
 
     def __repr__(self) -> str:
         overall = ', '.join(f'{m} {s / max(o, 1):.3f}' for m, s, o in

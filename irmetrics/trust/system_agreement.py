@@ -7,6 +7,7 @@ their mean, and the rankings are correlated with :func:`~.rank_correlation.kenda
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from ..comparing.vocabulary import RunsLike, is_path, name_runs
 from ..data.inputs import to_qrels, to_run
 from ..dialects import parse_measures
 from ..errors import InputError
+from ..rendering.result import Table, Tabled
 from .rank_correlation import TIE_VARIANT, KendallTau, TauAP, kendall_tau, tau_ap
 from .rbo import RBO, rbo
 
@@ -31,7 +33,7 @@ PLACES = 12
 
 
 @dataclass(frozen=True, eq=False)
-class SystemAgreement:
+class SystemAgreement(Tabled):
     """Two evaluations of the same systems: ``systems`` (run names), each system's mean under the first
     evaluation (``values_a``, the reference) and the second (``values_b``), their labels (``label_a``,
     ``label_b``: measure and qrels), and the agreement of the two rankings: ``tau``
@@ -58,7 +60,22 @@ class SystemAgreement:
                 f'tau={self.tau.statistic:.4f}, tau_ap={self.tau_ap.statistic:.4f}, '
                 f'rbo={self.rbo.extrapolated:.4f})')
 
-    def to_pandas(self) -> Any:
+    def table(self, *, systems: bool = False) -> Table:
+        """The agreement of the two rankings (Kendall's tau-b with its p-value, tau_AP, RBO_EXT, RBO_MIN,
+        RBO_RES); with ``systems`` one row per system: its mean and rank under each evaluation."""
+        if systems:
+            frame = self.to_dataframe()
+            rows = [[str(s), a, b, int(ra), int(rb)] for s, a, b, ra, rb in frame.itertuples(index=False)]
+            return Table(['system', self.label_a, self.label_b, 'rank_a', 'rank_b'], rows)
+        tau, ap, overlap = self.tau, self.tau_ap, self.rbo
+        p_value = '' if math.isnan(tau.pvalue) else f'{tau.pvalue:.4g}'
+        rows = [["Kendall's tau-b", tau.statistic, p_value], [f'tau_AP ({ap.tie_variant})', ap.statistic, ''],
+                [f'RBO_EXT (p={overlap.p:g})', overlap.extrapolated, ''], ['RBO_MIN', overlap.minimum, ''],
+                ['RBO_RES', overlap.residual, '']]
+        notes = f'{len(self.systems)} systems; a (the reference of tau_AP): {self.label_a}; b: {self.label_b}\n'
+        return Table(['statistic', 'value', 'p-value'], rows, notes=notes)
+
+    def to_dataframe(self) -> Any:
         """One row per system, best under the first evaluation first: ``system, value_a, value_b,
         rank_a, rank_b``."""
         import pandas as pd

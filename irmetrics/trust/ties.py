@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from ..api.options import EvaluationOptions
-from ..rendering.records import render_records
+from ..rendering.result import Table, Tabled, frame_of
 from .judged_pairs import judgment_rows
 
 #: The families whose lowest and highest values over tie orders the best-first and worst-first orders give.
@@ -44,7 +44,7 @@ _ORDERED = ('irrelevant', 'expected', 'monotone')
 
 
 @dataclass(frozen=True)
-class TieDependence:
+class TieDependence(Tabled):
     """The result of :func:`tie_dependence`: per query (rows in the qrels' order) and measure, the value in
     trec_eval's order, the expectation over tie orders and the lowest and highest value over them.
 
@@ -80,31 +80,27 @@ class TieDependence:
                           'queries_tied': float(np.mean(self.depends[:, i])) if known else np.nan}
         return out
 
-    def to_pandas(self) -> Any:
-        """One row per query and measure: query_id, measure, value, expected, lowest, highest."""
-        import pandas as pd
-        nq, nm = self.value.shape
-        return pd.DataFrame({'query_id': np.repeat(self.query_ids, nm), 'measure': [str(m) for m in self.measures] * nq,
-                             'value': self.value.ravel(), 'expected': self.expected.ravel(),
-                             'lowest': self.lowest.ravel(), 'highest': self.highest.ravel()})
-
-    def rows(self, by_query: bool = False) -> tuple[list[str], list[list[Any]]]:
-        """The columns and rows of :meth:`render`: one row per measure (the :meth:`summary`), or per query
-        and measure."""
+    def table(self, *, by_query: bool = False) -> Table:
+        """One row per measure (the :meth:`summary`), or with ``by_query`` one per query and measure: query_id,
+        measure, value, expected, lowest, highest."""
         if by_query:
-            frame = self.to_pandas()
-            return list(frame.columns), frame.values.tolist()
+            nq, nm = self.value.shape
+            columns = ['query_id', 'measure', 'value', 'expected', 'lowest', 'highest']
+            names = [str(m) for m in self.measures]
+            rows = [[q, names[j], *(float(a[i, j]) for a in (self.value, self.expected, self.lowest, self.highest))]
+                    for i, q in enumerate(self.query_ids) for j in range(nm)]
+            return Table(columns, rows, numeric_from=2)
         columns = ['measure', 'trec_eval', 'expected', 'lowest', 'highest', 'spread', 'queries_tied']
-        return columns, [[str(m), *s.values()] for m, s in self.summary().items()]
+        return Table(columns, [[str(m), *s.values()] for m, s in self.summary().items()])
 
-    def render(self, fmt: str = 'table', places: int | None = None, by_query: bool = False) -> str:
-        """The summary (or every query with ``by_query``) in one of the formats of
-        :mod:`irmetrics.rendering.records` (table, tsv, csv, json, markdown)."""
-        columns, rows = self.rows(by_query)
-        return render_records(columns, rows, fmt, places, numeric_from=2 if by_query else 1)
+    def to_dataframe(self, *, by_query: bool = True) -> Any:
+        """One row per query and measure: query_id, measure, value, expected, lowest, highest (``by_query=False``:
+        the summary, one row per measure)."""
+        return frame_of(self.table(by_query=by_query))
 
-    def __str__(self) -> str:
-        return self.render()
+    def to_dict(self) -> dict[str, Any]:
+        """``{measure: {value, expected, lowest, highest, spread, queries_tied}}`` (the :meth:`summary`)."""
+        return {str(m): s for m, s in self.summary().items()}
 
     def __repr__(self) -> str:
         return f'TieDependence({len(self.query_ids)} queries, {len(self.measures)} measures)\n{self.render()}'

@@ -34,6 +34,7 @@ from ..data.run import Run
 from ..data.segments import ranges
 from ..errors import IrmetricsWarning, MeasureError
 from ..measures import DCG, ERR, RBP, RR, Hits, NumRet, P, SetP, Success
+from ..rendering.result import Table, Tabled
 from .judged_pairs import judgment_rows
 from .read_only import ReadOnlyArrays
 
@@ -50,7 +51,7 @@ MONOTONE = tuple(m.definition for m in (P, Success, RR, Hits, DCG, ERR, RBP, Set
 
 
 @dataclass(frozen=True, eq=False)
-class UnjudgedBounds(ReadOnlyArrays):
+class UnjudgedBounds(ReadOnlyArrays, Tabled):
     """Each measure evaluated with the unjudged documents it reads taken as non-relevant and as relevant.
 
     ``nonrelevant`` and ``relevant`` are queries x measures (the qrels' queries, ``query_ids``);
@@ -75,7 +76,23 @@ class UnjudgedBounds(ReadOnlyArrays):
         values = self.nonrelevant if unjudged == 'nonrelevant' else self.relevant
         return {m: aggregate(m, values[:, j]) for j, m in enumerate(self.measures)}
 
-    def to_pandas(self) -> Any:
+    def table(self, *, by_query: bool = False) -> Table:
+        """One row per measure: its aggregates with the unjudged documents non-relevant and relevant, whether
+        they bound it, the unjudged documents within its depth; with ``by_query`` one row per query and measure."""
+        if by_query:
+            rows = [[q, str(m), float(low), float(high), int(n)]
+                    for i, q in enumerate(self.query_ids)
+                    for m, low, high, n in zip(self.measures, self.nonrelevant[i], self.relevant[i], self.unjudged[i],
+                                               strict=True)]
+            return Table(['query', 'measure', 'nonrelevant', 'relevant', 'unjudged'], rows, numeric_from=2)
+        low, high = self.aggregated('nonrelevant'), self.aggregated('relevant')
+        rows = [[str(m), float(low[m]), float(high[m]), bound, int(n)]
+                for m, bound, n in zip(self.measures, self.bounds, self.unjudged.sum(axis=0), strict=True)]
+        notes = (f'relevant: the unjudged documents taken as relevant at grade {self.grade}; bounds: whether the '
+                 f'two values bound the measure whatever their judgments\n')
+        return Table(['measure', 'nonrelevant', 'relevant', 'bounds', 'unjudged'], rows, notes=notes)
+
+    def to_dataframe(self) -> Any:
         """One row per measure: ``nonrelevant`` and ``relevant`` (aggregates), ``bounds`` and ``unjudged``
         (unjudged documents within the measure's depth, summed over the queries)."""
         import pandas as pd

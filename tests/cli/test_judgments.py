@@ -40,7 +40,7 @@ def test_kappa_prints_every_statistic(second):
     table = irmetrics('kappa', QRELS, second).stdout
     assert '60 pairs judged by both, 340 by ' in table and 'grades (rows: ' in table
     by_query = list(csv.DictReader(io.StringIO(irmetrics('kappa', QRELS, second, '-q', '-f', 'csv').stdout)))
-    frame = irm.cohen_kappa(QRELS, second).to_pandas()
+    frame = irm.cohen_kappa(QRELS, second).to_dataframe()
     assert [r['query'] for r in by_query] == frame.index.tolist()
     assert [int(r['both']) for r in by_query] == frame['both'].tolist()
 
@@ -50,8 +50,8 @@ def test_pool_writes_the_pairs_to_judge(tmp_path):
     proc = irmetrics('pool', BM25, DENSE, '--depth', '10', '--qrels', QRELS, '-o', str(out))
     assert proc.returncode == 0, proc.stderr
     result = irm.pool([BM25, DENSE], depth=10, qrels=QRELS)
-    assert proc.stdout.splitlines()[-1] == ('pool of depth 10: 181 documents for 10 queries; 130 judged already, '
-                                            f'51 to judge; written to {out}')
+    assert proc.stdout.splitlines()[-2:] == ['pool of depth 10: 181 documents for 10 queries; 130 judged already, '
+                                             '51 to judge', f'the pairs to judge written to {out}']
     assert [(q.query_id, q.doc_id) for q in irm.read_trec_qrels(str(out))] == \
         [(q.query_id, q.doc_id) for q in result.qrels]
     rows = json_of('pool', BM25, DENSE, '--depth', '10')

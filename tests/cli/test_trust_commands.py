@@ -62,7 +62,7 @@ def test_swap_rates_prints_the_functions_numbers():
     result = irm.swap_rates('P@5', str(ROOT / QRELS), [str(ROOT / BM25), str(ROOT / DENSE)], trials=200,
                             bin_width=0.1, seed=2)
     assert [(float(r['low']), int(r['pairs']), int(r['swaps'])) for r in rows] == \
-        [(row[1], row[3], row[4]) for row in result.rows()]
+        [(row[1], row[3], row[4]) for row in result.table().rows]
 
 
 def test_reproduce_prints_the_functions_numbers(tmp_path):

@@ -396,7 +396,7 @@ def test_import_irmetrics_stays_light():
 
 
 ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.results', 'irmetrics.api.run_names',
-                'irmetrics.api.options', 'irmetrics.api.argument_order',
+                'irmetrics.api.options', 'irmetrics.api.argument_order', 'irmetrics.rendering.result',
                 'irmetrics.dialects', 'irmetrics.algebra.measure', 'irmetrics.constraints', 'irmetrics.errors',
                 'irmetrics.data.budget', 'irmetrics.data.inputs', 'irmetrics.data.items',
                 'irmetrics.rendering.figures', 'irmetrics.rendering.markup', 'irmetrics.rendering.text',

@@ -292,7 +292,7 @@ def test_result_objects():
                               'losses 1, ties 0): URisk = 0.1272, TRisk = 3.3863')
     record = t.to_dict()
     assert record['urisk'] == t.urisk and record['trisk'] == t.trisk and record['significant'] is True
-    assert list(t.to_pandas().columns) == list(record)
+    assert list(t.to_dataframe().columns) == list(record)
     frame = t.per_query()
     assert list(frame.columns) == ['query_id', 'delta', 'adjusted'] and len(frame) == 10
     np.testing.assert_allclose(frame.adjusted.mean(), t.urisk, atol=TOL)
@@ -304,7 +304,7 @@ def test_result_objects():
     assert repr(g) == (f'GeoRiskResult(2 runs on AP, risk weight 1, 10 queries: run_bm25: {g.georisk[0]:.4f}, '
                        f'run_dense: {g.georisk[1]:.4f})')
     assert g.to_dict() == {'run_bm25': g.georisk[0], 'run_dense': g.georisk[1]}
-    assert list(g.to_pandas().columns) == ['mean', 'zrisk', 'georisk']
+    assert list(g.to_dataframe().columns) == ['mean', 'zrisk', 'georisk']
 
 
 # --- compare(risk_weight=w) --------------------------------------------------------------------------

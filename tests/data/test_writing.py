@@ -27,7 +27,7 @@ def test_a_run_reads_back_the_same_from_every_form(tmp_path, layout):
     run.to_trec(tmp_path / 'run.txt', tag='mine')
     run.to_parquet(tmp_path / 'run.parquet')
     forms = [irm.read_trec_run(tmp_path / 'run.txt'), irm.to_run(tmp_path / 'run.parquet'),
-             irm.to_run(run.to_pandas()), irm.to_run(run.to_arrow())]
+             irm.to_run(run.to_dataframe()), irm.to_run(run.to_arrow())]
     for back in forms:
         assert list(back) == list(run)                            # ids, scores (to the bit) and ranked order
         assert np.array_equal(back.scores[back.order].view(np.int64), run.scores[run.order].view(np.int64))
@@ -42,7 +42,7 @@ def test_the_arrow_form_is_ranked_with_ranks_from_one():
     assert table.to_pylist() == [{'query_id': 'q', 'doc_id': 'b', 'score': 2.0, 'rank': 1},
                                  {'query_id': 'q', 'doc_id': 'a', 'score': 1.0, 'rank': 2},
                                  {'query_id': 'p', 'doc_id': 'c', 'score': 5.0, 'rank': 1}]
-    assert isinstance(run.to_pandas(), pd.DataFrame) and isinstance(table, pa.Table)
+    assert isinstance(run.to_dataframe(), pd.DataFrame) and isinstance(table, pa.Table)
 
 
 def test_qrels_read_back_the_same_from_every_form(tmp_path, layout):
@@ -52,7 +52,7 @@ def test_qrels_read_back_the_same_from_every_form(tmp_path, layout):
     qrels.to_parquet(tmp_path / 'qrels.parquet')
     expected = irm.calc_aggregate(MEASURES, qrels, run)
     for back in [irm.read_trec_qrels(tmp_path / 'qrels.txt'), irm.to_qrels(tmp_path / 'qrels.parquet'),
-                 irm.to_qrels(qrels.to_pandas())]:
+                 irm.to_qrels(qrels.to_dataframe())]:
         assert list(back) == list(qrels)
         assert irm.calc_aggregate(MEASURES, back, run) == expected
     assert qrels.to_arrow().column_names == ['query_id', 'iteration', 'doc_id', 'relevance']

@@ -125,7 +125,7 @@ def test_every_family_with_an_expectation_is_checked_against_the_enumeration():
 
 def test_without_ties_the_expectation_is_trec_eval_s_value_to_the_bit():
     run = irm.read_trec_run('examples/run_bm25.txt')
-    frame = run.to_pandas()
+    frame = run.to_dataframe()
     frame['score'] = -np.arange(len(frame), dtype=float)          # distinct scores: no ties left
     measures = [m for m in WITH_EXPECTATION]
     plain = irm.calc(measures, 'examples/qrels.txt', frame)

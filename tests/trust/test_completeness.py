@@ -39,7 +39,7 @@ def test_counts_are_pythons(judgments, rel):
 
 def test_stats_of_the_examples_as_a_dataframe():
     stats = irm.qrels_stats(QRELS, rel=2)
-    frame = stats.to_pandas()
+    frame = stats.to_dataframe()
     assert frame.columns.tolist() == ['judged', 'grade 0', 'grade 1', 'grade 2', 'grade 3', 'relevant',
                                       'share_relevant']
     assert (frame['judged'] == frame[['grade 0', 'grade 1', 'grade 2', 'grade 3']].sum(axis=1)).all()
@@ -54,7 +54,7 @@ def test_coverage_is_the_judged_measure():
         results = irm.calc(['Judged@5', 'Judged@10', 'Judged@50'], QRELS, run)
         assert np.array_equal(coverage.values[i], results.values)
         assert coverage.mean[i].tolist() == [results.aggregated[m] for m in results.measures]
-    assert coverage.to_pandas().columns.tolist() == ['Judged@5', 'Judged@10', 'Judged@50']
+    assert coverage.to_dataframe().columns.tolist() == ['Judged@5', 'Judged@10', 'Judged@50']
     assert coverage.per_query().shape == (2 * 10, 3)
 
 

@@ -190,11 +190,11 @@ def test_result_object():
         dp.alpha = 0.1
     with pytest.raises(ValueError):
         dp.pvalue[0, 0] = 0.5
-    frame = dp.to_pandas()
+    frame = dp.to_dataframe()
     assert list(frame.columns) == ['measure', 'pairs', 'significant', 'power', 'required_difference',
                                    'fewest_queries']
     assert frame.measure.tolist() == ['P@10', 'AP'] and frame.pairs.tolist() == [3, 3]
-    by_pair = dp.to_pandas(by_pair=True)
+    by_pair = dp.to_dataframe(by_pair=True)
     assert len(by_pair) == 6 and set(by_pair.run) <= {'run0', 'run1'}
     assert dp.to_dict()['AP']['power'] == dp.power[1]
     assert repr(dp).startswith('<DiscriminativePower: randomised Tukey HSD, 3 runs, 3 pair(s), 25 queries')

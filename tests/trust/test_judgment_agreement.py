@@ -95,7 +95,7 @@ def test_overlap_counts_and_per_query_values_by_brute_force():
     b = {'q1': {'d2': 0, 'd3': 1, 'd4': 1, 'd7': 0}, 'q2': {'d1': 0, 'd2': 1, 'd3': 0}, 'qb': {'d9': 2}}
     result = irm.cohen_kappa(a, b)
     assert (result.both, result.only_a, result.only_b) == (6, 2, 2)
-    frame = result.to_pandas()
+    frame = result.to_dataframe()
     assert frame.index.tolist() == ['q1', 'q2', 'qa', 'qb']
     assert frame[['both', 'only_a', 'only_b']].to_numpy().tolist() == [[3, 1, 1], [3, 0, 0], [0, 1, 0], [0, 0, 1]]
     for query in ('q1', 'q2'):

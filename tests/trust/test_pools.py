@@ -82,7 +82,7 @@ def test_pool_of_the_examples_written_as_a_qrels_file(tmp_path):
     assert [(q.query_id, q.doc_id) for q in back] == [(q.query_id, q.doc_id) for q in result.qrels]
     per_query = [[line.split()[2] for line in lines if line.split()[0] == q] for q in result.query_ids]
     assert all(docs == sorted(docs) for docs in per_query)            # documents by id, ascending
-    frame = result.to_pandas()
+    frame = result.to_dataframe()
     assert (frame['pool'] == frame['judged'] + frame['to_judge']).all()
     assert frame.columns.tolist() == ['pool', 'judged', 'to_judge', 'unique run_bm25', 'unique run_dense']
 

@@ -157,7 +157,7 @@ def test_errors_and_result_object():
     assert isinstance(result, irm.Reproducibility)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.same_collection = False
-    frame = result.to_pandas()
+    frame = result.to_dataframe()
     assert list(frame.columns) == ['measure', 'original_baseline', 'original_advanced', 'reproduced_baseline',
                                    'reproduced_advanced', 'rmse_baseline', 'rmse_advanced', 'effect_ratio',
                                    'ri_original', 'ri_reproduced', 'delta_ri']

@@ -104,7 +104,7 @@ def test_no_common_query_and_bad_arguments_are_errors():
 
 def test_result_tables():
     result = irm.run_agreement(BM25, DENSE, depth=10)
-    frame = result.to_pandas()
+    frame = result.to_dataframe()
     assert list(frame.columns) == ['query_id', 'ktu', 'rbo', 'rbo_min', 'rbo_residual']
     assert frame['ktu'].tolist() == result.ktu.tolist()
     as_dict = result.to_dict()

@@ -86,7 +86,7 @@ def test_hand_computed_two_queries():
     [0.25, 0.5) when q1 did."""
     qrels, runs = precision_runs([[5, 5], [6, 2]])
     result = irm.swap_rates('P@10', qrels, runs, trials=400, bin_width=0.25, seed=1)
-    rows = result.rows()
+    rows = result.table().rows
     assert [r[:3] for r in rows] == [['P@10', 0.0, 0.25], ['P@10', 0.25, 0.5]]
     assert rows[0][3] + rows[1][3] == 400 and rows[0][3] > 100 and rows[1][3] > 100
     assert [r[5] for r in rows] == [1.0, 1.0] and result.swaps.sum() == 400
@@ -135,7 +135,7 @@ def test_result_object():
     assert isinstance(result, irm.SwapRates)
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.trials = 3
-    frame = result.to_pandas()
+    frame = result.to_dataframe()
     assert list(frame.columns) == ['measure', 'low', 'high', 'pairs', 'swaps', 'swap_rate']
     assert frame.swap_rate.tolist() == [1.0, 1.0]
     assert [b['low'] for b in result.to_dict()['P@10']] == [0.0, 0.25]

@@ -60,7 +60,7 @@ def test_two_sets_of_judgments(tmp_path):
 
 def test_ranks_table_and_dict():
     result = irm.system_agreement('AP', QRELS, runs(), measure_b='nDCG@10')
-    frame = result.to_pandas()
+    frame = result.to_dataframe()
     assert list(frame.columns) == ['system', 'value_a', 'value_b', 'rank_a', 'rank_b']
     assert frame['rank_a'].tolist() == sorted(frame['rank_a'].tolist())          # best under a first
     assert frame['value_a'].is_monotonic_decreasing

@@ -23,7 +23,7 @@ def test_summary_and_frame_of_a_hand_computed_case():
     summary = found.summary()[P @ 1]
     assert summary == pytest.approx({'value': 0.0, 'expected': 0.25, 'lowest': 0.0, 'highest': 0.5, 'spread': 0.5,
                                      'queries_tied': 0.5})
-    frame = found.to_pandas()
+    frame = found.to_dataframe()
     assert list(frame.columns) == ['query_id', 'measure', 'value', 'expected', 'lowest', 'highest']
     assert frame.shape == (4, 6) and frame.iloc[0].tolist()[:2] == ['q1', 'P@1']
     assert 'queries_tied' in str(found) and repr(found).startswith('TieDependence(2 queries, 2 measures)')

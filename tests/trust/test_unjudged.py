@@ -79,7 +79,7 @@ def test_ndcg_can_fall_when_unjudged_documents_are_assumed_relevant():
     assert result.relevant[0, 1] == pytest.approx((1 + 2 / 10) / 2)
     assert result.relevant[0, 0] < result.nonrelevant[0, 0] and result.relevant[0, 1] < result.nonrelevant[0, 1]
     assert result.bounds == (False, False, True)
-    frame = result.to_pandas()
+    frame = result.to_dataframe()
     assert frame.index.tolist() == ['nDCG@10', 'AP', 'P@10'] and frame['bounds'].tolist() == [False, False, True]
 
 

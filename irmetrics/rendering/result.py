@@ -1,0 +1,59 @@
+"""One protocol for the results irmetrics returns that are a table of their own (the checks of the evaluation,
+risk, pools, agreement): ``render(format, *, places)``, ``to_dataframe()``, ``to_dict()``.
+
+A result says what its table is (:meth:`Tabled.table`: columns, rows, notes); every format of
+:data:`~.formats.FORMATS` is then rendered from it by :func:`~.records.render_records`, for Python and the
+command line alike, so a new format is one renderer there and every result has it.  A result with several
+views takes keyword options (``by_query=True``, ...) in :meth:`table`, :meth:`render` and :meth:`to_dataframe`.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from .records import render_records
+
+
+class Table(NamedTuple):
+    """What a result prints: ``columns``, ``rows`` (one value per column: text, int, float, bool or None),
+    the first column right-aligned as a number (``numeric_from``), and ``notes``: lines saying what the
+    columns hold, printed under the table in the formats people read."""
+
+    columns: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    numeric_from: int = 1
+    notes: str = ''
+
+
+class Tabled(ABC):
+    """A result printed as a table (see the module docstring)."""
+
+    @abstractmethod
+    def table(self) -> Table:
+        """The result's table (a result with several views takes them as keyword options here)."""
+
+    def render(self, format: str = 'table', *, places: int | None = None, **view: Any) -> str:
+        """The table in ``format`` (:data:`~.formats.FORMATS`); ``places``: decimals (default 4 in the formats
+        people read, every digit in CSV and JSON; < 0: every digit)."""
+        table = self.table(**view)
+        return render_records(table.columns, table.rows, format, places, numeric_from=table.numeric_from,
+                              notes=table.notes)
+
+    def to_dataframe(self) -> Any:
+        """The table as a pandas DataFrame (its columns, every digit); a result may give a richer frame."""
+        return frame_of(self.table())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The table's rows as records ``{column: value}`` (a result may give more: its own numbers)."""
+        table = self.table()
+        return {'rows': [dict(zip(table.columns, row, strict=True)) for row in table.rows]}
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def frame_of(table: Table) -> Any:
+    """A table as a pandas DataFrame."""
+    import pandas as pd
+    return pd.DataFrame([list(row) for row in table.rows], columns=list(table.columns))
