@@ -133,6 +133,26 @@ def warn(problem: str, source: str | None = None, line: int | None = None) -> No
     warnings.warn(IrmetricsWarning(str(error)), stacklevel=_user_level())
 
 
+@contextlib.contextmanager
+def recorded_warnings() -> Iterator[list[str]]:
+    """Within this block, the messages of the :class:`IrmetricsWarning` s raised are collected, in order and
+    once each, into the list it gives (filled when the block ends), for a result to carry them; every warning
+    is still issued, under the caller's filters, when the block ends."""
+    seen: list[str] = []
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as recorded:
+            warnings.simplefilter('always')
+            try:
+                yield seen
+            finally:
+                caught = list(recorded or ())
+    finally:
+        seen.extend(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, IrmetricsWarning)))
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
 def _user_level() -> int:
     """The stack level of the first frame outside this package, counted from :func:`warn`'s caller."""
     package = os.path.dirname(os.path.abspath(__file__))

@@ -16,7 +16,8 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..algebra.params import GEOMETRIC_MEAN_FLOOR
 from ..constraints import Choice, Option
-from ..rendering.evaluation import FORMATS, RENDERERS, Options, RunResults
+from ..rendering.evaluation import RENDERERS, Options, RunResults
+from ..rendering.formats import FORMATS
 from ..rendering.markup import html_table
 from ..rendering.text import text_table
 from ..rendering.values import format_value

@@ -19,7 +19,7 @@ import os
 import sys
 
 from ..data.policies import DUPLICATES, QRELS_DUPLICATES
-from ..rendering.evaluation import FORMATS
+from ..rendering.formats import FORMATS
 
 EXIT_USAGE = 2
 COMMANDS = ('compare', 'gate', 'measures', 'providers',
@@ -256,7 +256,6 @@ def compare_parser() -> argparse.ArgumentParser:
     from ..comparing import TESTS
     from ..comparing.corrections import METHODS
     from ..comparing.intervals import METHODS as CI_METHODS
-    from .compare import FORMATS as COMPARE_FORMATS
     p = _CompareParser(prog='irmetrics compare', usage='irmetrics compare QRELS RUN RUN... -m MEASURE [options]',
                        description='Compare runs with paired significance tests: means, differences with '
                                    'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
@@ -282,11 +281,8 @@ def compare_parser() -> argparse.ArgumentParser:
     p.add_argument('--resamples', type=int, default=10000, metavar='N',
                    help='resamples of the randomisation, bootstrap and Tukey tests (default 10000)')
     p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
-    p.add_argument('-f', '--format', choices=COMPARE_FORMATS, default='table', metavar='FORMAT',
-                   help=f'output format: {", ".join(COMPARE_FORMATS)} (default table)')
+    _format_options(p)
     p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout ("-": stdout)')
-    p.add_argument('-p', '--places', type=places, default=4, help='decimal places of table, markdown, latex and '
-                                                                   'html (default 4)')
     p.add_argument('--ranks', action='store_true',
                    help='also print each measure\'s leaderboard: ranks with bootstrap intervals over the queries')
     p.add_argument('--slices', metavar='FILE', help='compare within slices of the queries (FILE: lines QUERY_ID '
@@ -295,8 +291,8 @@ def compare_parser() -> argparse.ArgumentParser:
                    help='also print the risk against the one --baseline: each run\'s URisk and TRisk, losses weighing '
                         '1 + WEIGHT times a gain (WEIGHT >= 0, e.g. 1), and every run\'s GeoRisk (docs/checking.md)')
     p.add_argument('--show', type=lambda text: [w for w in text.replace(',', ' ').split() if w], default=[],
-                   metavar='delta,p', help='also show, in the table and markdown cells, each run\'s difference from '
-                   'the baseline (delta) and its corrected p-value (p)')
+                   metavar='delta,p', help='also show, beside each mean, each run\'s difference from the baseline '
+                   '(delta) and its corrected p-value (p); csv, tsv and json hold them already')
     _evaluation_options(p)
     _ties_option(p)
     return p
@@ -346,13 +342,18 @@ RUN_FILES = "run files, each PATH (named by its file's stem) or NAME=PATH"
 def _table_options(p: argparse.ArgumentParser, by_query: str | None) -> None:
     """The output options of the commands checking the evaluation: per-query rows (``-q``, explained by
     ``by_query``, when the command has them), format, places."""
-    from ..rendering.records import FORMATS as RECORD_FORMATS
     if by_query is not None:
         p.add_argument('-q', '--by_query', '--by-query', action='store_true', help=by_query)
-    p.add_argument('-f', '--format', choices=RECORD_FORMATS, default='table', metavar='FORMAT',
-                   help=f'output format: {", ".join(RECORD_FORMATS)} (default table)')
+    _format_options(p)
+
+
+def _format_options(p: argparse.ArgumentParser) -> None:
+    """``-f FORMAT`` (one of :data:`~irmetrics.rendering.formats.FORMATS`) and ``-p PLACES``, as every command
+    printing a result takes them."""
+    p.add_argument('-f', '--format', choices=FORMATS, default='table', metavar='FORMAT',
+                   help=f'output format: {", ".join(FORMATS)} (default table)')
     p.add_argument('-p', '--places', type=places, default=None,
-                   help='decimal places (default: 4 for table, tsv and markdown; every digit for csv and json)')
+                   help='decimal places (default: 4 in table, markdown, latex and html; every digit in csv and json)')
 
 
 def kappa_parser() -> argparse.ArgumentParser:

@@ -6,29 +6,19 @@ Runs are named as :mod:`irmetrics.api.run_names` says (``NAME=PATH``, else the f
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import warnings
 from typing import TextIO
 
 from ..api.run_names import find_run, named_runs
-from ..comparing import ComparisonError, compare, compare_slices
+from ..comparing import Comparison, ComparisonError, SlicedComparison, compare, compare_slices
 from ..data.output_files import check_output, write_text
+from ..errors import IrmetricsWarning
 from ..rendering.text import text_table
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
-FORMATS = ('table', 'markdown', 'latex', 'html', 'json', 'csv')
-
-
-def render(comparison, fmt: str, places: int, show: Sequence[str] = ()) -> str:
-    if show and fmt not in ('table', 'markdown'):
-        raise ComparisonError(f'--show applies to the table and markdown formats; {fmt} has every column already')
-    if fmt == 'csv':
-        return comparison.to_dataframe().to_csv(index=False)
-    if fmt == 'json':
-        return comparison.to_json()
-    if fmt in ('table', 'markdown'):
-        return (comparison.to_table if fmt == 'table' else comparison.to_markdown)(places, show)
-    return {'latex': comparison.to_latex, 'html': comparison.to_html}[fmt](places)
+#: The formats whose report carries the comparison's warnings (CSV, TSV and JSON lines have no place for them).
+CARRY_WARNINGS = ('table', 'markdown', 'latex', 'html', 'json')
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
@@ -51,23 +41,27 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     options = dict(baseline=baseline, test=tuple(args.tests), correction=args.correction,
                    correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
                    n_resamples=args.resamples, seed=args.seed, provider=args.provider)
-    if args.slices is not None:
-        if args.format not in ('table', 'markdown', 'csv') or args.ranks or args.risk is not None:
-            raise ComparisonError('--slices prints as table, markdown or csv, without --ranks or --risk')
-        sliced = compare_slices(measures, qrels, runs, slices=read_slices(args.slices), **options)
-        text = (sliced.to_dataframe().to_csv(index=False) if args.format == 'csv' else
-                (sliced.to_table if args.format == 'table' else sliced.to_markdown)(args.places, args.show))
-    else:
-        comparison = compare(measures, qrels, runs, risk_weight=args.risk, **options)
-        text = render(comparison, args.format, args.places, args.show)
-        if args.ranks:
-            if args.format != 'table':
-                raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
-            text += ''.join(ranks_text(comparison, m, args.places) for m in comparison.measures)
-    if args.output is not None and args.output != '-':          # '-': standard output, as no --output
-        write_text(args.output, text)
-    else:
+    if args.slices is not None and (args.ranks or args.risk is not None):
+        raise ComparisonError('--slices compares within slices, without --ranks or --risk')
+    if args.ranks and args.format != 'table':
+        raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
+    to_screen = args.output is None or args.output == '-'
+    with warnings.catch_warnings():
+        if to_screen and args.format in CARRY_WARNINGS:         # printed once, in the report, not also on stderr
+            warnings.simplefilter('ignore', IrmetricsWarning)
+        result: Comparison | SlicedComparison
+        if args.slices is not None:
+            result = compare_slices(measures, qrels, runs, slices=read_slices(args.slices), **options)
+        else:
+            result = comparison = compare(measures, qrels, runs, risk_weight=args.risk, **options)
+    text = result.render(args.format, places=args.places, show=args.show)
+    if args.ranks:
+        text += ''.join(ranks_text(comparison, m, 4 if args.places is None else args.places)
+                        for m in comparison.measures)
+    if to_screen:                                               # '-': standard output, as no --output
         out.write(text)
+    else:
+        write_text(args.output, text)
 
 
 def ranks_text(comparison, measure, places: int) -> str:

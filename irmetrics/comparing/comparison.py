@@ -27,10 +27,12 @@ from .base import (
     find_run,
     measures_first,
     parse_measures,
+    recorded_warnings,
 )
 from .leaderboard import rank_table
 from .settings import Settings
-from .statistics import directions, paired_statistics, pairs_of
+from .small_samples import exact_fewest
+from .statistics import directions, nonzero_differences, paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
 
 if TYPE_CHECKING:
@@ -72,8 +74,9 @@ def compare(measures: Any, qrels: Any, runs: RunsLike, *, baseline: str | Sequen
                                                     and len(baseline) != 1)):
         raise ComparisonError('risk_weight: the risk columns compare each run with one baseline; give baseline= one '
                               'run')
-    found = evaluated(measures, qrels, runs, baseline, Options.of(options, 'compare'))
-    return build_comparison(*found, settings, risk=weight)
+    with recorded_warnings() as seen:
+        found = evaluated(measures, qrels, runs, baseline, Options.of(options, 'compare'))
+    return build_comparison(*found, settings, risk=weight, warnings=seen)
 
 
 def evaluated(measures: Any, qrels: Any, runs: RunsLike, baseline: str | Sequence[str] | None,
@@ -114,14 +117,15 @@ class Comparison:
     Built by :func:`compare`.  Runs are indexed in the order given; a comparison is a pair
     ``(base, other)`` of run indices whose difference is ``other - base``: every run against the
     baseline, or every pair ``base < other`` when there is none.  Arrays are indexed
-    ``[comparison, measure]``; ``pvalue[test]`` and ``p_adjusted[test]`` likewise.  Render with
-    ``print``, :meth:`to_dataframe`, :meth:`to_markdown`, :meth:`to_latex`, :meth:`to_html`,
-    :meth:`to_json`; plot with :meth:`plot_deltas` and :meth:`plot_distribution`.
+    ``[comparison, measure]``; ``pvalue[test]`` and ``p_adjusted[test]`` likewise.  ``warnings``: what was
+    warned while the comparison was made (a query missing from a run, comparisons resting on too few queries),
+    carried by every report.  Render with ``print`` and :meth:`render` (every format), take the numbers with
+    :meth:`to_dataframe` and :meth:`to_dict`; plot with :meth:`plot_deltas` and :meth:`plot_distribution`.
     """
 
     __slots__ = ('runs', 'measures', 'query_ids', 'values', 'baseline', 'settings', 'pairs', 'n_paired',
                  'delta', 'effect_size', 'wins', 'ties', 'losses', 'delta_ci', 'mean', 'mean_ci', 'pvalue',
-                 'enumerated', 'p_adjusted', 'significant', 'fewest_queries', 'risk')
+                 'enumerated', 'p_adjusted', 'significant', 'fewest_queries', 'risk', 'warnings')
     runs: tuple[str, ...]
     measures: tuple[Measure, ...]
     query_ids: tuple[str, ...]
@@ -145,6 +149,7 @@ class Comparison:
     fewest_queries: dict[str, int]
     #: the risk-sensitive columns against the baseline (``compare(..., risk=alpha)``), else None
     risk: risk_module.RiskColumns | None
+    warnings: tuple[str, ...]
 
     def __init__(self, **fields: Any):
         """Every field at once (:func:`build_comparison` computes them); arrays become read-only."""
@@ -180,6 +185,7 @@ class Comparison:
     def rows(self) -> list[dict[str, Any]]:
         """One record per (test, run, measure, other run) in :meth:`to_dataframe`'s columns."""
         out = []
+        nonzero = nonzero_differences(self.values, self.pairs)
         for test in self.tests:
             for r, run in enumerate(self.runs):
                 for j, measure in enumerate(self.measures):
@@ -189,8 +195,19 @@ class Comparison:
                     if not against:
                         out.append({**head, **_NO_COMPARISON, 'test': test, **self._risk_record(r, None, j)})
                     for k in against:
-                        out.append({**head, **self._pair_record(test, k, j), **self._risk_record(r, k, j)})
+                        out.append({**head, **self._pair_record(test, k, j), 'note': self._note(test, k, j, nonzero),
+                                    **self._risk_record(r, k, j)})
         return out
+
+    def _note(self, test: str, k: int, j: int, nonzero: np.ndarray) -> str:
+        """Why comparison k on measure j is not significant though its corrected p-value is at most alpha
+        (too few queries with a difference for any test to reach alpha, :mod:`.small_samples`); else ''."""
+        alpha = self.settings.alpha
+        if self.significant[test][k, j] or not self.p_adjusted[test][k, j] <= alpha:
+            return ''
+        n = int(nonzero[k, j])
+        return (f'not significant: {n} quer{"y" if n == 1 else "ies"} with a difference, fewer than the '
+                f'{exact_fewest(alpha)} any test needs to reach alpha = {alpha:g}')
 
     def _risk_record(self, r: int, k: int | None, j: int) -> dict[str, Any]:
         """The risk columns of run r on measure j (comparison k against the baseline, if any); none without risk."""
@@ -215,25 +232,59 @@ class Comparison:
                 'p_adjusted': float(self.p_adjusted[test][k, j]), 'significant': bool(self.significant[test][k, j])}
 
     # --- renderers ------------------------------------------------------------------------------
-    def to_dataframe(self, wide: bool = False):
+    def to_dataframe(self, *, wide: bool = False):
         """Tidy (default): one row per (run, measure) and comparison, columns ``run, measure, mean,
         ci_low, ci_high, baseline, delta, delta_ci_low, delta_ci_high, effect_size, wins, ties,
-        losses, test, p_value, p_adjusted, significant`` (and with ``risk_weight``: ``risk_weight, urisk, trisk,
-        trisk_p, trisk_significant, georisk``): each pair of runs once, on the row of its later
+        losses, test, p_value, p_adjusted, significant, note`` (and with ``risk_weight``: ``risk_weight, urisk,
+        trisk, trisk_p, trisk_significant, georisk``): each pair of runs once, on the row of its later
         run, ``baseline`` naming the earlier one (every run against the baseline, or without one every
         pair); a run compared with no earlier run (the baseline, the first run) has one row, its
-        comparison's columns NaN/None.  With several tests, the rows of each test in turn.  ``wide=True``: the means,
-        runs x measures."""
+        comparison's columns NaN/None.  ``note`` says why a comparison with a p-value at most alpha is not
+        significant ('' otherwise).  With several tests, the rows of each test in turn.  ``wide=True``: the
+        means, runs x measures.  The frame's ``attrs['warnings']`` holds :attr:`warnings`."""
         import pandas as pd
         if wide:
             frame = pd.DataFrame(self.mean, index=pd.Index(self.runs, name='run'),
                                  columns=pd.Index([str(m) for m in self.measures], name='measure'))
-            return frame
-        if self.risk is None:
+        elif self.risk is None:
             frame = pd.DataFrame(self.rows(), columns=COLUMNS)
         else:
             frame = pd.DataFrame(self.rows(), columns=COLUMNS + RISK_COLUMNS).astype({'trisk_significant': 'boolean'})
-        return frame.astype({'wins': 'Int64', 'ties': 'Int64', 'losses': 'Int64', 'significant': 'boolean'})
+        if not wide:
+            frame = frame.astype({'wins': 'Int64', 'ties': 'Int64', 'losses': 'Int64', 'significant': 'boolean'})
+        frame.attrs['warnings'] = list(self.warnings)
+        return frame
+
+    def render(self, format: str = 'table', *, places: int | None = None, show: str | Sequence[str] = (),
+               label: str = 'tab:comparison') -> str:
+        """The comparison in ``format``: ``'table'`` (what ``print`` shows), ``'markdown'``, ``'latex'`` (a
+        booktabs ``table`` per test, labelled ``label``), ``'html'`` (one self-contained page: the tables, every
+        comparison in detail, the plots when matplotlib is installed), ``'json'`` (:meth:`to_dict`),
+        ``'jsonl'``, ``'csv'``, ``'tsv'`` (:meth:`to_dataframe`'s rows).  ``places``: decimals (None: 4 in the
+        formats people read, every digit in the others).  ``show``: ``'delta'``, ``'p'`` or both, each run's
+        difference from the one baseline and its corrected p-value beside its mean (the formats programs read
+        hold them already).  Every format people read carries the legend and :attr:`warnings`.
+
+        >>> cmp = irmetrics.compare('AP', 'examples/qrels.txt',
+        ...                         {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'},
+        ...                         baseline='bm25')
+        >>> print(cmp.render('csv', places=3).splitlines()[2])
+        dense,AP,0.416,0.176,0.656,bm25,0.131,-0.068,0.330,1.237,2,1,0,t,0.095,0.095,False,
+        """
+        return report.render(self, format, places, show, label)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings (runs, measures, tests, correction, alpha, ...), :attr:`warnings` and every row of
+        :meth:`to_dataframe` as plain Python values (NaN as None): what ``render('json')`` writes."""
+        return report.to_dict(self)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        against = f'against {", ".join(map(repr, self.baselines))}' if self.baselines else 'all pairs'
+        return (f'<Comparison: {len(self.runs)} runs x {len(self.measures)} measures over {len(self.query_ids)} '
+                f'queries, {against}, tests {", ".join(self.tests)}>')
 
     def per_query(self):
         """The paired per-query values behind the comparison: columns ``measure, query_id`` and one
@@ -245,30 +296,6 @@ class Comparison:
         for r, run in enumerate(self.runs):
             columns[run] = self.values[r].T.ravel()
         return pd.DataFrame(columns)
-
-    def to_table(self, places: int = 4, show: Sequence[str] = ()) -> str:
-        """Runs as rows, measures as columns, significance letters, and a legend (what ``print`` shows);
-        ``show=('delta', 'p')`` adds each run's difference from the baseline and its corrected p-value
-        to its cells (with a baseline)."""
-        return report.render_text(self, places, show)
-
-    def __str__(self) -> str:
-        return self.to_table()
-
-    def __repr__(self) -> str:
-        against = f'against {", ".join(map(repr, self.baselines))}' if self.baselines else 'all pairs'
-        return (f'<Comparison: {len(self.runs)} runs x {len(self.measures)} measures over {len(self.query_ids)} '
-                f'queries, {against}, tests {", ".join(self.tests)}>')
-
-    def to_markdown(self, places: int = 4, show: Sequence[str] = ()) -> str:
-        """The table as GitHub-flavoured Markdown: best value per measure in bold, letters as
-        superscripts, the legend as a paragraph underneath; ``show`` as in :meth:`to_table`."""
-        return report.render_markdown(self, places, show)
-
-    def to_latex(self, places: int = 4, label: str = 'tab:comparison') -> str:
-        """A booktabs ``table``: best value per measure in bold, letters as superscripts, a caption
-        naming the test, the correction and alpha (one table per test when there are several)."""
-        return report.render_latex(self, places, label)
 
     def ranks(self, measure: Any) -> Any:
         """The leaderboard of ``measure``: each run's rank with its bootstrap interval over queries (at
@@ -284,15 +311,6 @@ class Comparison:
     def _repr_html_(self) -> str:
         """What a notebook shows: each test's table of means with letters and its legend."""
         return report.html_summary(self)
-
-    def to_html(self, places: int = 4) -> str:
-        """One self-contained HTML page: the table, every comparison in detail, and the plots (inline
-        SVG) when matplotlib is installed."""
-        return report.render_html(self, places)
-
-    def to_json(self) -> str:
-        """The settings and every row of :meth:`to_dataframe` as a JSON document (NaN as null)."""
-        return report.render_json(self)
 
     def plot_deltas(self, measure: Any, run: str | None = None, baseline: str | None = None):
         """Per-query differences ``run - baseline`` on ``measure``, sorted (topic-by-topic bars); every
@@ -315,24 +333,27 @@ class Comparison:
 
 def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids: Sequence[str],
                      values: np.ndarray, baseline: str | tuple[str, ...] | None, settings: Settings,
-                     risk: float | None = None) -> Comparison:
+                     risk: float | None = None, warnings: Sequence[str] = ()) -> Comparison:
     """The :class:`Comparison` of ``values`` (runs x queries x measures, as ``calc`` gives them): its
-    statistics computed once, by :func:`~.statistics.paired_statistics`, and with ``risk`` (an alpha)
-    its risk columns, by :func:`~.risk.risk_columns`."""
+    statistics computed once, by :func:`~.statistics.paired_statistics`, and with ``risk`` (a risk weight)
+    its risk columns, by :func:`~.risk.risk_columns`; ``warnings`` (warned before) and those warned here
+    carried with it."""
     pairs = pairs_of(runs, baseline)
-    stats = paired_statistics(runs, measures, values, pairs, settings)
-    columns = None if risk is None else risk_module.risk_columns(measures, values, pairs, risk, settings.alpha,
-                                                                 directions(measures))
+    with recorded_warnings() as seen:
+        stats = paired_statistics(runs, measures, values, pairs, settings)
+        columns = None if risk is None else risk_module.risk_columns(measures, values, pairs, risk, settings.alpha,
+                                                                     directions(measures))
     return Comparison(runs=tuple(runs), measures=tuple(measures), query_ids=tuple(query_ids), values=values,
-                      baseline=baseline, settings=settings, pairs=tuple(pairs), risk=columns, **stats)
+                      baseline=baseline, settings=settings, pairs=tuple(pairs), risk=columns,
+                      warnings=tuple(dict.fromkeys([*warnings, *seen])), **stats)
 
 
 COLUMNS = ['run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
-           'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
+           'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant', 'note']
 #: The columns ``risk=`` adds (:meth:`Comparison.to_dataframe`).
 RISK_COLUMNS = ['risk_weight', 'urisk', 'trisk', 'trisk_p', 'trisk_significant', 'georisk']
 #: The random stream of the rank intervals: after the three of the tests and intervals (Settings.generators).
 RANKS_STREAM = 3
 _NO_COMPARISON = {'baseline': None, 'delta': math.nan, 'delta_ci_low': math.nan, 'delta_ci_high': math.nan,
                   'effect_size': math.nan, 'wins': None, 'ties': None, 'losses': None, 'p_value': math.nan,
-                  'p_adjusted': math.nan, 'significant': None}
+                  'p_adjusted': math.nan, 'significant': None, 'note': None}

@@ -13,12 +13,15 @@ import json
 import math
 import textwrap
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
-from . import corrections, risk_report
+from . import corrections, risk_report, small_samples
 from .base import (
     ComparisonError,
+    OptionError,
+    checked_format,
     figure_svg,
     format_value,
     html_page,
@@ -101,7 +104,25 @@ def legend(cmp: ComparisonView, test: str) -> list[str]:
             ' (compared with every other run and with each other)' if len(cmp.baselines) > 1 else '')
             if cmp.baselines else 'Every pair of runs compared')
     lines.append(f'{base}; means over {_queries(cmp)}.')
+    held_back = int(unreachable(cmp, test).sum())
+    if held_back:
+        lines.append(f'{_count(held_back, "comparison")} with a p-value at most alpha after correction '
+                     f'{"is" if held_back == 1 else "are"} not marked: {"it rests" if held_back == 1 else "they rest"} '
+                     f'on fewer than {small_samples.exact_fewest(s.alpha)} queries with a difference, too few for '
+                     f'any test to reach alpha (the note column of to_dataframe() names them).')
     return lines
+
+
+def unreachable(cmp: ComparisonView, test: str) -> np.ndarray:
+    """(comparisons, measures): p-value at most alpha after correction, yet not significant, because the
+    queries with a difference are too few for the exact randomisation test to reach alpha
+    (:mod:`.small_samples`)."""
+    return (cmp.p_adjusted[test] <= cmp.settings.alpha) & ~cmp.significant[test]
+
+
+def warning_lines(cmp: ComparisonView) -> list[str]:
+    """The warnings raised while the comparison was made, one sentence each."""
+    return [f'Warning: {message}' for message in cmp.warnings]
 
 
 def _cells(cmp: ComparisonView, test: str, places: int) -> Iterator[tuple[int, int, str, list[str], bool]]:
@@ -111,11 +132,12 @@ def _cells(cmp: ComparisonView, test: str, places: int) -> Iterator[tuple[int, i
             yield r, j, format_value(m, cmp.mean[r, j], places), marks[r][j], bool(top[r, j])
 
 
-def _grid(cmp: ComparisonView, test: str, places: int, cell) -> list[list[str]]:
-    """Rows of rendered cells, ``cell(value_text, letters, is_best)`` each."""
+def _grid(cmp: ComparisonView, test: str, places: int, cell, shown: Sequence[str] = ()) -> list[list[str]]:
+    """Rows of rendered cells, ``cell(value_text, letters, is_best)`` each, then what ``shown`` asks
+    (:func:`extras`)."""
     rows = [[''] * len(cmp.measures) for _ in cmp.runs]
     for r, j, value, letters, is_best in _cells(cmp, test, places):
-        rows[r][j] = cell(value, letters, is_best)
+        rows[r][j] = cell(value, letters, is_best) + extras(cmp, test, r, j, shown, places)
     return rows
 
 
@@ -125,12 +147,12 @@ SHOWN = ('delta', 'p')
 
 
 def check_show(cmp: ComparisonView, show: Sequence[str]) -> tuple[str, ...]:
-    """``show`` as a tuple of :data:`SHOWN` items; they need a baseline (without one a run has several
-    differences: the HTML report, ``to_dataframe`` and CSV give them all)."""
-    shown = tuple(dict.fromkeys(show))
+    """``show`` (one item or several) as a tuple of :data:`SHOWN` items; they need a baseline (without one a run
+    has several differences: the HTML report's detail, ``to_dataframe`` and CSV give them all)."""
+    shown = tuple(dict.fromkeys((show,) if isinstance(show, str) else show))
     unknown = [item for item in shown if item not in SHOWN]
     if unknown:
-        raise ComparisonError(f'cannot show {unknown[0]!r}: show one or both of {", ".join(SHOWN)}')
+        raise OptionError(f'show: cannot show {unknown[0]!r}: show one or both of {", ".join(SHOWN)}')
     if shown and len(cmp.baselines) != 1:
         raise ComparisonError('showing delta or p in the table needs one baseline (each run has one difference then); '
                               'otherwise the HTML report, to_dataframe() and -f csv give every pair')
@@ -176,7 +198,8 @@ def render_text(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
         blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
     if cmp.risk is not None:
         blocks.append(risk_report.render_text(cmp, places, LEGEND_WIDTH))
-    return '\n'.join(blocks)
+    warned = ''.join(textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ') + '\n' for line in warning_lines(cmp))
+    return '\n'.join(blocks) + warned                               # under the last legend
 
 
 # --- Markdown -----------------------------------------------------------------------------------
@@ -190,23 +213,26 @@ def render_markdown(cmp: ComparisonView, places: int = 4, show: Sequence[str] = 
     for test in cmp.tests:
         header = ['run'] + [markdown_escape(str(m)) for m in cmp.measures]
         lines = ['| ' + ' | '.join(header) + ' |', '|:---|' + '---:|' * len(cmp.measures)]
-        for r, cells in enumerate(_grid(cmp, test, places, cell)):
-            cells = [c + extras(cmp, test, r, j, shown, places) for j, c in enumerate(cells)]
+        for r, cells in enumerate(_grid(cmp, test, places, cell, shown)):
             lines.append(f'| ({letter(r)}) {markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
         notes = legend(cmp, test) + ['Bold: the best value of each measure.'] + shown_note(shown)
         blocks.append('\n'.join(lines) + '\n\n' + ' '.join(map(markdown_escape, notes)) + '\n')
     if cmp.risk is not None:
         blocks.append(risk_report.render_markdown(cmp, places))
+    if cmp.warnings:
+        blocks.append(''.join(f'> {markdown_escape(line)}\n' for line in warning_lines(cmp)))
     return '\n'.join(blocks)
 
 
 # --- LaTeX --------------------------------------------------------------------------------------
-def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:comparison') -> str:
+def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:comparison', show: Sequence[str] = ()) -> str:
+    """One booktabs ``table`` per test; the warnings as comments above them (for the author, not the reader)."""
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = rf'\textbf{{{value}}}' if is_best else value
         return text + (f'$^{{{",".join(letters)}}}$' if letters else '')
 
-    blocks = []
+    shown = check_show(cmp, show)
+    blocks = [''.join(f'% {line}\n' for line in warning_lines(cmp))] if cmp.warnings else []
     for test in cmp.tests:
         s = cmp.settings
         caption = (f'Mean over {_queries(cmp)}; the best value of each measure in bold. A superscript letter '
@@ -216,12 +242,13 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
         if cmp.baselines:
             caption += (f' Baseline{"s" if len(cmp.baselines) > 1 else ""}: '
                         + ', '.join(f'({letter(cmp.runs.index(b))})' for b in cmp.baselines) + '.')
+        caption += ''.join(' ' + latex_escape(line) for line in legend(cmp, test)[3:] + shown_note(shown))
         lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}',
                  f'  \\label{{{label}{"" if len(cmp.tests) == 1 else "-" + test}}}',
                  f'  \\begin{{tabular}}{{ll{"r" * len(cmp.measures)}}}', r'    \toprule',
                  '     & Run & ' + ' & '.join(latex_escape(str(m)) for m in cmp.measures) + r' \\',
                  r'    \midrule']
-        for r, cells in enumerate(_grid(cmp, test, places, cell)):
+        for r, cells in enumerate(_grid(cmp, test, places, cell, shown)):
             lines.append(f'    {letter(r)} & {latex_escape(cmp.runs[r])} & ' + ' & '.join(cells) + r' \\')
         lines += [r'    \bottomrule', r'  \end{tabular}', r'\end{table}']
         blocks.append('\n'.join(lines) + '\n')
@@ -235,15 +262,16 @@ def _number(value: float, places: int) -> str:
     return '' if value != value else f'{value:.{places}f}'
 
 
-def render_html(cmp: ComparisonView, places: int = 4) -> str:
+def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
     """The page: each test's table of means with letters, every comparison (each pair once) in a table
     that fits the page (each value with its interval in one cell, the p-values in one), and the plots
     in a grid, or a note saying why they are not there."""
     esc = html.escape
-    parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>', html_summary(cmp, places), '<h2>Every comparison</h2>']
+    parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>', html_summary(cmp, places, show),
+             '<h2>Every comparison</h2>']
     level = f'{cmp.settings.ci:.0%}'
     detail_header = ['run', 'against', 'measure', f'mean<br>[{level} CI]', f'delta<br>[{level} CI]',
-                     'effect size', 'wins / ties / losses', 'test', 'p-value<br>(adjusted)', 'significant']
+                     'effect size', 'wins / ties / losses', 'test', 'p-value<br>(adjusted)', 'significant', 'note']
     detail = []
     paired = [row for row in cmp.rows() if row['baseline'] is not None]
     order = {name: i for i, name in enumerate(cmp.runs)}                  # each pair's measures together
@@ -256,7 +284,7 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
                        f'{_number(row["delta_ci_high"], places)}]</small>',
                        f'{row["effect_size"]:.2f}', f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
                        esc(row['test']), f'{row["p_value"]:.4g}<br><small>({row["p_adjusted"]:.4g})</small>',
-                       '<span class="yes">yes</span>' if row['significant'] else 'no'])
+                       '<span class="yes">yes</span>' if row['significant'] else 'no', esc(row['note'])])
     parts.append(html_table(detail_header, detail, esc(
         f'delta: mean per-query difference run - against over the paired queries, with its {level} '
         f'confidence interval ({cmp.settings.ci_method}, kept within the range the measure allows); effect '
@@ -270,20 +298,23 @@ def render_html(cmp: ComparisonView, places: int = 4) -> str:
     return html_page(f'irmetrics comparison: {", ".join(cmp.runs)}', parts)
 
 
-def html_summary(cmp: ComparisonView, places: int = 4) -> str:
-    """Each test's table of means, runs as rows, letters as superscripts, with its legend, and the risk
-    table of a comparison made with ``risk`` (what a notebook shows of a comparison)."""
+def html_summary(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
+    """The warnings, each test's table of means, runs as rows, letters as superscripts, with its legend, and the
+    risk table of a comparison made with ``risk_weight`` (what a notebook shows of a comparison)."""
     def cell(value: str, letters: list[str], is_best: bool) -> str:
         text = f'<b>{value}</b>' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
 
     esc = html.escape
+    shown = check_show(cmp, show)
     header = ['run'] + [esc(str(m)) for m in cmp.measures]
-    parts = []
+    parts = ([f'<ul class="warnings">{"".join(f"<li>{esc(line)}</li>" for line in warning_lines(cmp))}</ul>']
+             if cmp.warnings else [])
     for test in cmp.tests:
-        grid = _grid(cmp, test, places, cell)
+        grid = _grid(cmp, test, places, cell, shown)
         rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
-        notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.'])
+        notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.']
+                         + shown_note(shown))
         parts.append(f'<h2>{esc(TESTS[test])}</h2>' + html_table(header, rows, notes, set(range(1, len(header)))))
     if cmp.risk is not None:
         parts.append(risk_report.render_html(cmp, places))
@@ -305,21 +336,57 @@ def _figures(cmp: ComparisonView) -> list[str]:
     return out
 
 
-# --- JSON ---------------------------------------------------------------------------------------
-def render_json(cmp: ComparisonView) -> str:
+# --- JSON, and the formats programs read ------------------------------------------------------------
+def _clean(value: Any, places: int | None) -> Any:
+    """A value as JSON holds it: NaN and infinities as null, floats rounded to ``places`` when given."""
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return None
+        return round(value, places) if places is not None and places >= 0 else value
+    return value
+
+
+def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
+    """The settings, the warnings and every row of ``to_dataframe`` (NaN as None)."""
     s = cmp.settings
+    return {'runs': list(cmp.runs), 'measures': [str(m) for m in cmp.measures], 'queries': len(cmp.query_ids),
+            'baseline': cmp.baseline if len(cmp.baselines) < 2 else list(cmp.baselines),
+            'tests': list(s.tests), 'correction': s.correction,
+            'correction_scope': s.correction_scope, 'alpha': s.alpha, 'ci': s.ci, 'ci_method': s.ci_method,
+            'n_resamples': s.n_resamples, 'seed': s.seed,
+            'exact': {test: test in cmp.enumerated for test in s.tests if test in ('randomization', 'tukey')},
+            'fewest_queries': cmp.fewest_queries,
+            **({} if cmp.risk is None else {'risk': {'risk_weight': cmp.risk.risk_weight,
+                                                     'trisk_fewest_queries': cmp.risk.fewest_queries}}),
+            'warnings': list(cmp.warnings),
+            'rows': [{k: _clean(v, places) for k, v in row.items()} for row in cmp.rows()]}
 
-    def clean(value):
-        return None if isinstance(value, float) and (math.isnan(value) or math.isinf(value)) else value
 
-    doc = {'runs': cmp.runs, 'measures': [str(m) for m in cmp.measures], 'queries': len(cmp.query_ids),
-           'baseline': cmp.baseline if len(cmp.baselines) < 2 else list(cmp.baselines),
-           'tests': list(s.tests), 'correction': s.correction,
-           'correction_scope': s.correction_scope, 'alpha': s.alpha, 'ci': s.ci, 'ci_method': s.ci_method,
-           'n_resamples': s.n_resamples, 'seed': s.seed,
-           'exact': {test: test in cmp.enumerated for test in s.tests if test in ('randomization', 'tukey')},
-           'fewest_queries': cmp.fewest_queries,
-           **({} if cmp.risk is None else {'risk': {'risk_weight': cmp.risk.risk_weight,
-                                                    'trisk_fewest_queries': cmp.risk.fewest_queries}}),
-           'rows': [{k: clean(v) for k, v in row.items()} for row in cmp.rows()]}
-    return json.dumps(doc, indent=2) + '\n'
+def delimited(frame: Any, fmt: str, places: int | None) -> str:
+    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given."""
+    number = None if places is None or places < 0 else f'%.{places}f'
+    return frame.to_csv(index=False, sep=',' if fmt == 'csv' else '\t', float_format=number)
+
+
+def render(cmp: ComparisonView, fmt: str, places: int | None = None, show: Sequence[str] = (),
+           label: str = 'tab:comparison') -> str:
+    """The comparison in ``fmt`` (:data:`~irmetrics.rendering.formats.FORMATS`).  The formats people read
+    (4 decimals by default) show the means with their letters and legends, ``show`` adding the differences or
+    p-values, and the warnings; the formats programs read hold every column already (``show`` adds nothing
+    to them), every digit by default, and JSON the settings and the warnings too."""
+    checked_format(fmt)
+    shown = check_show(cmp, show)
+    if fmt in ('json', 'jsonl'):
+        doc = to_dict(cmp, places)
+        return (json.dumps(doc, indent=2) + '\n' if fmt == 'json' else
+                ''.join(json.dumps(row) + '\n' for row in doc['rows']))
+    if fmt in ('csv', 'tsv'):
+        return delimited(cmp.to_dataframe(), fmt, places)
+    places = 4 if places is None or places < 0 else places
+    if fmt == 'table':
+        return render_text(cmp, places, shown)
+    if fmt == 'markdown':
+        return render_markdown(cmp, places, shown)
+    if fmt == 'latex':
+        return render_latex(cmp, places, label, shown)
+    return render_html(cmp, places, shown)

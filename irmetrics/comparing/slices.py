@@ -11,13 +11,24 @@ still needs the exact randomisation test to be able to reach ``alpha`` on each s
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import html
+import json
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import corrections
-from .base import ComparisonError, EvaluationOptions, Options, measures_first
+from . import corrections, report
+from .base import (
+    ComparisonError,
+    EvaluationOptions,
+    Options,
+    checked_format,
+    html_page,
+    latex_escape,
+    measures_first,
+    recorded_warnings,
+)
 from .comparison import Comparison, build_comparison, evaluated
 from .settings import Settings
 from .statistics import nonzero_differences, significant_where
@@ -29,7 +40,7 @@ if TYPE_CHECKING:
 
 class SlicedComparison(Mapping[str, Comparison]):
     """``{slice: Comparison}``, corrected together; :meth:`to_dataframe` stacks them with a ``slice``
-    column, ``print`` shows each slice's table under its name."""
+    column, :meth:`render` shows each slice's report under its name and size (``print``: the tables)."""
 
     def __init__(self, slices: dict[str, Comparison]):
         self._slices = slices
@@ -43,29 +54,56 @@ class SlicedComparison(Mapping[str, Comparison]):
     def __len__(self) -> int:
         return len(self._slices)
 
-    def to_dataframe(self) -> Any:
-        import pandas as pd
-        return pd.concat([cmp.to_dataframe().assign(slice=name) for name, cmp in self._slices.items()],
-                         ignore_index=True)[['slice', *self._first.to_dataframe().columns]]
-
     @property
     def _first(self) -> Comparison:
         return next(iter(self._slices.values()))
 
-    def to_table(self, places: int = 4, show: Sequence[str] = ()) -> str:
-        """Each slice's :meth:`Comparison.to_table` under its name and size (what ``print`` shows)."""
-        return self._each(lambda cmp: cmp.to_table(places, show))
+    def to_dataframe(self) -> Any:
+        """Every slice's :meth:`Comparison.to_dataframe` under a first ``slice`` column; ``attrs['warnings']``:
+        every slice's warnings, once each."""
+        import pandas as pd
+        frame = pd.concat([cmp.to_dataframe().assign(slice=name) for name, cmp in self._slices.items()],
+                          ignore_index=True)[['slice', *self._first.to_dataframe().columns]]
+        frame.attrs['warnings'] = list(dict.fromkeys(w for cmp in self._slices.values() for w in cmp.warnings))
+        return frame
 
-    def to_markdown(self, places: int = 4, show: Sequence[str] = ()) -> str:
-        """Each slice's :meth:`Comparison.to_markdown` under its name and size."""
-        return self._each(lambda cmp: cmp.to_markdown(places, show))
+    def to_dict(self) -> dict[str, Any]:
+        """``{'slices': {slice: Comparison.to_dict()}}``: what ``render('json')`` writes."""
+        return {'slices': {name: cmp.to_dict() for name, cmp in self._slices.items()}}
 
-    def _each(self, render: Callable[[Comparison], str]) -> str:
-        return '\n'.join(f'Slice {name!r} ({len(cmp.query_ids)} queries)\n{render(cmp)}'
+    def render(self, format: str = 'table', *, places: int | None = None, show: str | Sequence[str] = (),
+               label: str = 'tab:comparison') -> str:
+        """Every slice in ``format`` (as :meth:`Comparison.render`): in the formats people read each slice's
+        report under its name and its number of queries (in LaTeX, each table's caption names its slice and its
+        label ends with it; in HTML, one page); in CSV and TSV :meth:`to_dataframe`'s rows, in JSON
+        :meth:`to_dict`, in JSON lines each row with its ``slice``."""
+        checked_format(format)
+        report.check_show(self._first, show)
+        if format in ('csv', 'tsv'):
+            return report.delimited(self.to_dataframe(), format, places)
+        if format in ('json', 'jsonl'):
+            docs = {name: report.to_dict(cmp, places) for name, cmp in self._slices.items()}
+            return (json.dumps({'slices': docs}, indent=2) + '\n' if format == 'json' else
+                    ''.join(json.dumps({'slice': name, **row}) + '\n' for name, doc in docs.items()
+                            for row in doc['rows']))
+        if format == 'html':
+            return html_page(f'irmetrics comparison in {len(self)} slices: {", ".join(self._first.runs)}',
+                             [f'<h1>Comparison of {len(self._first.runs)} runs in {len(self)} slices</h1>'] +
+                             [f'<h2>{html.escape(self._heading(name))}</h2>'
+                              + report.html_summary(cmp, 4 if places is None or places < 0 else places, show)
+                              for name, cmp in self._slices.items()])
+        if format == 'latex':
+            return '\n'.join(cmp.render('latex', places=places, show=show, label=f'{label}-{name}')
+                             .replace(r'\caption{', r'\caption{' + latex_escape(self._heading(name)) + '. ', 1)
+                             for name, cmp in self._slices.items())
+        return '\n'.join(f'{self._heading(name)}\n{cmp.render(format, places=places, show=show)}'
                          for name, cmp in self._slices.items())
 
+    def _heading(self, name: str) -> str:
+        return f'Slice {name!r} ({len(self._slices[name].query_ids)} queries)'
+
     def __str__(self) -> str:
-        return self.to_table()
+        return self.render()
 
     def __repr__(self) -> str:
         return f'<SlicedComparison: {len(self)} slices of {len(self._first.runs)} runs>'
@@ -97,11 +135,13 @@ def compare_slices(measures: Any, qrels: Any, runs: RunsLike, *, slices: Mapping
     ``{query id: slice}``), every option as in :func:`.compare`, ``correction`` over all the slices
     together (see the module docstring)."""
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
-    names, chosen, query_ids, values, base = evaluated(measures, qrels, runs, baseline,
-                                                       Options.of(options, 'compare_slices'))
+    with recorded_warnings() as seen:
+        names, chosen, query_ids, values, base = evaluated(measures, qrels, runs, baseline,
+                                                           Options.of(options, 'compare_slices'))
     groups = groups_of(slices, query_ids)
     raw = dataclasses.replace(settings, correction=None)
-    first = {g: build_comparison(names, chosen, [query_ids[i] for i in rows], values[:, rows], base, raw)
+    first = {g: build_comparison(names, chosen, [query_ids[i] for i in rows], values[:, rows], base, raw,
+                                 warnings=seen)
              for g, rows in groups.items()}
     final = dataclasses.replace(settings, slices=len(groups))
     return SlicedComparison(_corrected_together(first, final))

@@ -27,7 +27,6 @@ from .values import format_value, json_value
 from .views import ResultsView
 
 DEFAULT_PLACES = 4
-FORMATS = ('table', 'tsv', 'csv', 'json', 'jsonl', 'markdown', 'latex', 'html')
 #: the per-query lines' query id for the aggregates (ir_measures', trec_eval's)
 SUMMARY_QID = 'all'
 

@@ -1,6 +1,6 @@
-"""A table of records (named columns of text and numbers) in every format of :data:`FORMATS` (the formats of
-the results of runs, :mod:`.evaluation`): an aligned table, TSV, CSV, JSON, JSON lines, Markdown, a booktabs
-LaTeX table and a self-contained HTML page.  For results that are a table of their own (:mod:`.result`).
+"""A table of records (named columns of text and numbers) in every format of :data:`~.formats.FORMATS`: an
+aligned table, TSV, CSV, JSON, JSON lines, Markdown, a booktabs LaTeX table and a self-contained HTML page.
+For results that are a table of their own (:mod:`.result`).
 
 Numbers print with ``places`` decimals (< 0: every digit); by default (None) with 4 in the formats people read
 and with every digit in CSV, JSON and JSON lines.  JSON writes NaN and infinities as null, and yes/no (the
@@ -13,11 +13,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .evaluation import FORMATS, tsv_field
+from .evaluation import tsv_field
+from .formats import checked_format
 from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 
-__all__ = ['FORMATS', 'render_records']
+__all__ = ['render_records']
 DEFAULT_PLACES = 4
 
 
@@ -48,8 +49,7 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
     """``rows`` (one value a column: text, int, float, bool or None) under ``columns`` in ``fmt``, one of
     :data:`FORMATS`; the formats people read right-align the columns from ``numeric_from`` on and put ``notes``
     (lines saying what the columns hold) after the table."""
-    if fmt not in FORMATS:
-        raise ValueError(f'unknown format {fmt!r}: one of {", ".join(FORMATS)}')
+    checked_format(fmt)
     if places is None:
         places = -1 if fmt in ('csv', 'json', 'jsonl') else DEFAULT_PLACES
     if fmt in ('json', 'jsonl'):

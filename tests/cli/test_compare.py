@@ -39,7 +39,10 @@ def test_baseline_by_path_name_or_stem_is_the_same(root):
     ('json', lambda out: json.loads(out)['alpha'] == 0.01 and len(json.loads(out)['rows']) == 2 * 2 * 2),
     ('csv', lambda out: out.splitlines()[0] == ('run,measure,mean,ci_low,ci_high,baseline,delta,delta_ci_low,'
                                                 'delta_ci_high,effect_size,wins,ties,losses,test,p_value,'
-                                                'p_adjusted,significant') and len(out.splitlines()) == 9),
+                                                'p_adjusted,significant,note') and len(out.splitlines()) == 9),
+    ('tsv', lambda out: out.splitlines()[0].startswith('run\tmeasure\tmean\t') and len(out.splitlines()) == 9),
+    ('jsonl', lambda out: ([json.loads(line)['test'] for line in out.splitlines()]
+                           == ['randomization'] * 4 + ['sign'] * 4)),
 ])
 def test_formats(root, fmt, check):
     out = run_ok(root, 'compare', *EXAMPLES, '-m', 'AP P@10', '--alpha', '0.01', '--test', 'randomization',
@@ -102,10 +105,23 @@ def test_show_puts_deltas_and_p_values_in_the_table(root):
 @pytest.mark.parametrize('args, message', [
     (['--show', 'p'], 'showing delta or p in the table needs one baseline'),
     (['--baseline', 'run_bm25', '--show', 'effect'], "cannot show 'effect'"),
-    (['--baseline', 'run_bm25', '--show', 'p', '-f', 'csv'], '--show applies to the table and markdown formats'),
 ])
 def test_show_errors(root, args, message):
     assert_user_error(irmetrics('compare', *EXAMPLES, '-m', 'AP', *args, cwd=root), message)
+
+
+def test_show_works_in_every_format(root):
+    """LaTeX and HTML put the difference and the p-value beside each mean; the formats programs read hold
+    them in their columns already, so --show leaves them as they are."""
+    def compare(*args):
+        return run_ok(root, 'compare', *EXAMPLES, '-m', 'AP', '--baseline', 'run_bm25', *args)
+
+    latex = compare('--show', 'delta,p', '-f', 'latex')
+    assert r'\textbf{0.5396}$^{a}$ (+0.1309, p=0.00502) \\' in latex
+    assert 'In parentheses: the difference from the baseline and the p-value after correction.' in latex
+    assert '<b>0.5396</b><sup>a</sup> (p=0.00502)' in compare('--show', 'p', '-f', 'html')
+    for fmt in ('csv', 'tsv', 'json', 'jsonl'):
+        assert compare('--show', 'delta,p', '-f', fmt) == compare('-f', fmt)
 
 
 def test_several_baselines_on_the_command_line(root, tmp_path):
@@ -135,3 +151,24 @@ def test_ranks_and_slices_on_the_command_line(root, tmp_path):
     (tmp_path / 'bad').write_text('401 a extra\n')
     assert_user_error(irmetrics('compare', *EXAMPLES, '-m', 'AP', '--slices', str(tmp_path / 'bad'), cwd=root),
                       'bad:1: expected QUERY_ID SLICE, found 3 fields')
+
+
+def test_warnings_print_once_in_the_report_or_on_stderr(root, tmp_path):
+    """RR differs on 3 queries only: the warning is in the report printed (once, not also on stderr), on stderr
+    when the report goes to a file or has no place for it (CSV)."""
+    args = ['compare', *EXAMPLES, '-m', 'RR', '--baseline', 'run_bm25']
+    shown = irmetrics(*args, cwd=root)
+    assert shown.returncode == 0 and shown.stderr == '' and 'Warning: paired t-test: 1 of 1 comparisons' in shown.stdout
+    for extra in (['-f', 'csv'], ['--output', str(tmp_path / 'report.txt')]):
+        proc = irmetrics(*args, *extra, cwd=root)
+        assert proc.returncode == 0 and proc.stderr.count('irmetrics: warning: paired t-test') == 1, extra
+    assert 'Warning: paired t-test' in (tmp_path / 'report.txt').read_text()
+
+
+def test_slices_print_in_every_format(root, tmp_path):
+    (tmp_path / 'slices').write_text(''.join(f'{q} {"a" if q < 406 else "b"}\n' for q in range(401, 411)))
+    args = ['compare', *EXAMPLES, '-m', 'AP', '--slices', str(tmp_path / 'slices'), '--baseline', 'run_bm25']
+    latex = run_ok(root, *args, '-f', 'latex', '--show', 'delta')
+    assert latex.count(r'\begin{table}') == 2 and "Slice 'b' (5 queries)." in latex and '(+0.' in latex
+    assert list(json.loads(run_ok(root, *args, '-f', 'json'))['slices']) == ['a', 'b']
+    assert run_ok(root, *args, '-f', 'html').count('<h2>Slice') == 2

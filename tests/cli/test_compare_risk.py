@@ -32,7 +32,7 @@ def test_table_has_the_risk_block_with_the_apis_numbers():
                                        f'{cmp.risk.trisk[0, 0]:.4f}', '*', f'{cmp.risk.pvalue[0, 0]:.3g}',
                                        f'{cmp.risk.georisk[1, 0]:.4f}']
     assert lines[head + 4].startswith('Risk against the baseline (a) run_bm25, risk weight 1.')
-    assert out == cmp.to_table()
+    assert out == cmp.render()
 
 
 @pytest.mark.parametrize('fmt, check', [

@@ -192,7 +192,7 @@ def test_dataframe_columns_and_wide_layout():
     cmp = irm.compare('AP nDCG@10', QRELS, {'bm25': BM25, 'dense': DENSE}, baseline='bm25')
     assert list(cmp.to_dataframe().columns) == COLUMNS == [
         'run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',
-        'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant']
+        'effect_size', 'wins', 'ties', 'losses', 'test', 'p_value', 'p_adjusted', 'significant', 'note']
     wide = cmp.to_dataframe(wide=True)
     assert wide.shape == (2, 2) and list(wide.index) == ['bm25', 'dense']
     assert list(wide.columns) == ['AP', 'nDCG@10']
@@ -256,24 +256,24 @@ def test_a_run_significantly_worse_than_the_baseline_marks_the_baseline(example)
 
 
 def test_markdown(example):
-    md = example.to_markdown()
+    md = example.render('markdown')
     assert '| run | AP | nDCG@10 | RR |' in md and '|:---|---:|---:|---:|' in md
     assert '| (b) dense | **0.5396**<sup>a</sup> | **0.6324**<sup>a</sup> | **0.9000** |' in md
     assert 'Holm-corrected' in md
 
 
 def test_latex_booktabs_bold_superscripts_caption(example):
-    tex = example.to_latex()
+    tex = example.render('latex')
     for piece in (r'\toprule', r'\midrule', r'\bottomrule', r'\begin{tabular}{llrrr}', r'\caption{',
                   r'paired t-test', r'$\alpha = 0.05$', 'Holm-corrected', r'\label{tab:comparison}',
                   r'b & dense & \textbf{0.5396}$^{a}$ & \textbf{0.6324}$^{a}$ & \textbf{0.9000} \\'):
         assert piece in tex, piece
-    odd = irm.compare('AP', QRELS, {'run_1 & 50%': BM25, 'b': DENSE}).to_latex()
+    odd = irm.compare('AP', QRELS, {'run_1 & 50%': BM25, 'b': DENSE}).render('latex')
     assert r'run\_1 \& 50\%' in odd
 
 
 def test_html_is_one_self_contained_page_with_inline_svg(example):
-    page = example.to_html()
+    page = example.render('html')
     assert page.startswith('<!DOCTYPE html>') and page.rstrip().endswith('</html>')
     assert '<sup>a</sup>' in page and 'Holm-corrected' in page and 'Every comparison' in page
     assert page.count('<svg') == 2 * 3                     # a distribution and a delta plot per measure
@@ -312,14 +312,15 @@ def tables_of(page: str) -> list[list[list[str]]]:
 
 
 def test_the_html_report_lists_each_pair_once_in_columns_that_fit():
-    """Three runs, no baseline: 3 pairs x 2 measures = 6 rows (it was 12, each pair both ways), ten
-    columns, each value with its interval in one cell; the plots in a grid.  (Looked at in headless
-    Chromium at 1,280 and 1,920 px: every column visible, no horizontal scrolling.)"""
+    """Three runs, no baseline: 3 pairs x 2 measures = 6 rows (not 12, each pair both ways), eleven
+    columns (the last a note saying why a small p-value is not significant), each value with its interval
+    in one cell; the plots in a grid.  (Looked at in headless Chromium at 1,280 and 1,920 px: every column
+    visible, no horizontal scrolling.)"""
     cmp = irm.compare('AP RR', QRELS, {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}})
-    page = cmp.to_html()
+    page = cmp.render('html')
     summary, detail = tables_of(page)
     assert [row[0] for row in summary[1:]] == ['(a) a', '(b) b', '(c) c']
-    assert len(detail[0]) == 10 and detail[0][3] == 'mean[95% CI]' and detail[0][8] == 'p-value(adjusted)'
+    assert len(detail[0]) == 11 and detail[0][3] == 'mean[95% CI]' and detail[0][8] == 'p-value(adjusted)'
     pairs = [(row[0], row[1], row[2]) for row in detail[1:]]
     assert pairs == [('b', 'a', 'AP'), ('b', 'a', 'RR'), ('c', 'a', 'AP'), ('c', 'a', 'RR'), ('c', 'b', 'AP'),
                      ('c', 'b', 'RR')]
@@ -336,7 +337,7 @@ def test_the_html_report_says_why_plots_are_missing(monkeypatch):
             raise ImportError(name)
         return real(name, *args, **kwargs)
     monkeypatch.setattr(builtins, '__import__', no_matplotlib)
-    page = irm.compare('AP', QRELS, {'a': BM25, 'b': DENSE}).to_html()
+    page = irm.compare('AP', QRELS, {'a': BM25, 'b': DENSE}).render('html')
     assert '<svg' not in page and 'The plots are left out: matplotlib is not installed' in page
 
 
@@ -346,7 +347,7 @@ def test_a_comparison_shows_itself_in_a_notebook(example):
 
 
 def test_json_holds_settings_and_every_row(example):
-    doc = json.loads(example.to_json())
+    doc = json.loads(example.render('json'))
     assert doc['tests'] == ['t'] and doc['correction'] == 'holm' and doc['alpha'] == 0.05
     assert len(doc['rows']) == len(example.to_dataframe())
     base = next(r for r in doc['rows'] if r['run'] == 'bm25')
@@ -357,7 +358,7 @@ def test_several_tests_give_one_table_each(example):
     cmp = irm.compare('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, test=('t', 'sign'))
     text = str(cmp)
     assert 'Test: paired t-test' in text and 'Test: sign test' in text
-    assert cmp.to_latex().count(r'\begin{table}') == 2
+    assert cmp.render('latex').count(r'\begin{table}') == 2
 
 
 # --- plots ----------------------------------------------------------------------------------------
@@ -399,8 +400,8 @@ ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.
                 'irmetrics.api.options', 'irmetrics.api.argument_order', 'irmetrics.rendering.result',
                 'irmetrics.dialects', 'irmetrics.algebra.measure', 'irmetrics.constraints', 'irmetrics.errors',
                 'irmetrics.data.budget', 'irmetrics.data.inputs', 'irmetrics.data.items',
-                'irmetrics.rendering.figures', 'irmetrics.rendering.markup', 'irmetrics.rendering.text',
-                'irmetrics.rendering.values'}
+                'irmetrics.rendering.figures', 'irmetrics.rendering.formats', 'irmetrics.rendering.markup',
+                'irmetrics.rendering.text', 'irmetrics.rendering.values'}
 
 
 def imports_of(path):
@@ -464,16 +465,16 @@ def test_a_hostile_run_name_stays_text_in_every_report():
     text (no live tag), in LaTeX each special character is a command that prints it, in HTML escaped."""
     from markdown_it import MarkdownIt
     cmp = irm.compare('AP', QRELS, {HOSTILE: BM25, 'dense': DENSE}, baseline=HOSTILE)
-    rendered = MarkdownIt().enable('table').render(cmp.to_markdown())
+    rendered = MarkdownIt().enable('table').render(cmp.render('markdown'))
     assert '<script>' not in rendered and '<b>' not in rendered
     assert '&lt;script&gt;alert(1)&lt;/script&gt;' in rendered
     assert rendered.count('&lt;script&gt;') == 2                          # the table's row and the legend
     escaped = (r'\textless{}script\textgreater{}alert(1)\textless{}/script\textgreater{} \textbar{} *x* \_y\_ '
                r'[z](u) `c` \& \$ \% \# \{ \} \textasciitilde{} \textasciicircum{} \textbackslash{} '
                r'\textless{}b\textgreater{}')
-    row = [line for line in cmp.to_latex().splitlines() if line.startswith('    a & ')][0]
+    row = [line for line in cmp.render('latex').splitlines() if line.startswith('    a & ')][0]
     assert row.startswith(f'    a & {escaped} & ')
-    assert '<script>' not in cmp.to_html()
+    assert '<script>' not in cmp.render('html')
 
 
 def test_several_baselines_compare_every_run_with_each_and_each_other():
@@ -491,6 +492,6 @@ def test_several_baselines_compare_every_run_with_each_and_each_other():
     with pytest.raises(ComparisonError, match='several baselines'):
         cmp.plot_deltas('AP')
     with pytest.raises(ComparisonError, match='needs one baseline'):
-        cmp.to_table(show=('p',))
+        cmp.render(show=('p',))
     with pytest.raises(ComparisonError, match='name each baseline once'):
         irm.compare('AP', QRELS, runs, baseline=['a', 'a'])

@@ -335,8 +335,8 @@ def pd_na():
 
 
 def test_compare_risk_in_every_format(compared):
-    text, markdown, latex, html = (compared.to_table(), compared.to_markdown(), compared.to_latex(),
-                                   compared.to_html())
+    text, markdown, latex, html = (compared.render(), compared.render('markdown'), compared.render('latex'),
+                                   compared.render('html'))
     for rendered in (text, markdown, latex, html):
         assert 'URisk' in rendered and 'TRisk' in rendered and 'GeoRisk' in rendered
         assert 'risk weight 2' in rendered and 'SIGIR 2014' in rendered and 'SIGIR 2016' in rendered
@@ -344,7 +344,7 @@ def test_compare_risk_in_every_format(compared):
     assert f'{u:+.4f}' in text and f'{u:+.4f}' in markdown and f'{u:+.4f}' in latex and f'{u:+.4f}' in html
     assert r'\label{tab:comparison-risk}' in latex
     import json
-    document = json.loads(compared.to_json())
+    document = json.loads(compared.render('json'))
     assert document['risk'] == {'risk_weight': 2.0, 'trisk_fewest_queries': 6}
     dense = [r for r in document['rows'] if r['run'] == 'dense' and r['measure'] == 'AP'][0]
     assert dense['urisk'] == pytest.approx(u, abs=TOL) and dense['georisk'] == compared.risk.georisk[1, 0]
@@ -354,7 +354,7 @@ def test_compare_without_risk_is_unchanged():
     from irmetrics.comparing.comparison import COLUMNS
     plain = irm.compare('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, baseline='bm25')
     assert plain.risk is None and list(plain.to_dataframe().columns) == COLUMNS
-    assert 'URisk' not in plain.to_table() and '"risk"' not in plain.to_json()
+    assert 'URisk' not in plain.render() and '"risk"' not in plain.render('json')
 
 
 @pytest.mark.parametrize('kwargs, error, message', [
@@ -413,7 +413,7 @@ def test_compare_risk_block_once_with_several_tests():
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', IrmetricsWarning)
         cmp = irm.compare('AP', QRELS, [BM25, DENSE], baseline='run_bm25', test=('t', 'wilcoxon'), risk_weight=1)
-    text = cmp.to_table()
+    text = cmp.render()
     assert text.count('GeoRisk\n') == 1 and text.count('Risk against the baseline') == 1   # one header, one legend
     frame = cmp.to_dataframe()
     assert len(frame) == 4 and frame.groupby('test').urisk.first().nunique() == 1

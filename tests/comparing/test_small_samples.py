@@ -77,4 +77,4 @@ def test_the_t_test_is_significant_only_where_the_exact_test_can_be(n, significa
     assert cmp.pvalue['t'][0, 0] < 0.05
     assert bool(cmp.significant['t'][0, 0]) is significant
     assert any('comparisons rest on fewer than 6 queries' in str(w.message) for w in caught) is not significant
-    assert '"fewest_queries": {\n    "t": 6\n  }' in cmp.to_json()
+    assert '"fewest_queries": {\n    "t": 6\n  }' in cmp.render('json')

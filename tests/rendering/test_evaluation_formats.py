@@ -7,7 +7,7 @@ import pytest
 
 import irmetrics as irm
 from irmetrics.errors import OptionError
-from irmetrics.rendering.evaluation import FORMATS
+from irmetrics.rendering.formats import FORMATS
 from irmetrics.rendering.markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from irmetrics.rendering.text import text_table
 from irmetrics.rendering.values import format_value, json_value

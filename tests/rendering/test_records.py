@@ -7,7 +7,9 @@ import math
 
 import pytest
 
-from irmetrics.rendering.records import FORMATS, render_records
+from irmetrics.errors import OptionError
+from irmetrics.rendering.formats import FORMATS
+from irmetrics.rendering.records import render_records
 
 COLUMNS = ['measure', 'count', 'value', 'flag']
 ROWS = [['AP', 3, 1 / 3, True], ['P|5', 0, math.nan, None], ['RR', 12, math.inf, False]]
@@ -35,6 +37,6 @@ def test_csv_and_json_keep_every_digit():
 
 
 def test_unknown_format():
-    assert FORMATS == ('table', 'tsv', 'csv', 'json', 'markdown')
-    with pytest.raises(ValueError, match="unknown format 'latex'"):
-        render_records(COLUMNS, ROWS, 'latex')
+    assert FORMATS == ('table', 'tsv', 'csv', 'json', 'jsonl', 'markdown', 'latex', 'html')
+    with pytest.raises(OptionError, match="unknown format 'xlsx': one of table, tsv"):
+        render_records(COLUMNS, ROWS, 'xlsx')
