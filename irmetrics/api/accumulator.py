@@ -28,7 +28,7 @@ from ..algebra.measure import Measure
 from ..data.arrays import ArrayRun, is_array, is_array_pair
 from ..data.inputs import to_run
 from ..data.run import Run
-from ..errors import InputError, MeasureError
+from ..errors import InputError
 from .results import CalcResults, QueryValues
 
 
@@ -38,10 +38,6 @@ class Accumulator:
     def __init__(self, evaluator: Any, *, duplicates: str = 'error', sync: bool | None = None):
         """``evaluator``: the :class:`~.evaluator.Evaluator` of the measures and judgments; ``duplicates``: as
         :meth:`~.evaluator.Evaluator.calc`; ``sync``: see the module docstring."""
-        whole = [m for m in evaluator.run_measures if m.definition.scope != 'run'] + evaluator.runs_measures
-        if whole:
-            raise MeasureError(f'{whole[0]!r} compares runs ({whole[0].definition.scope!r}): it cannot be accumulated '
-                               f'batch by batch; evaluate the runs whole')
         self.evaluator = evaluator
         self.duplicates = duplicates
         self.sync = sync

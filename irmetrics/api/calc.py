@@ -27,32 +27,31 @@ def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None
     return Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect, items=items, exclude=exclude)
 
 
-def calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
+def calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
          duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
          dialect: str | None = None, items: Items | None = None, exclude: Any = None) -> CalcResults:
     """Per-query values and aggregates of ``measures`` for ``run`` against ``qrels``.
 
-    ``baseline`` (the run the measures of scope ``'baseline'`` compare with), ``duplicates`` and
-    ``memory_limit``: see :meth:`Evaluator.calc`; the others: see :func:`evaluator`.
+    ``duplicates`` and ``memory_limit``: see :meth:`Evaluator.calc`; the others: see :func:`evaluator`.
     """
     prepared = Evaluator(measures, qrels, provider=provider, strict=strict, dialect=dialect, items=items,
                          exclude=exclude)
-    return prepared.calc(run, baseline=baseline, duplicates=duplicates, memory_limit=memory_limit)
+    return prepared.calc(run, duplicates=duplicates, memory_limit=memory_limit)
 
 
-def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
+def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
                    duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
                    dialect: str | None = None, items: Items | None = None, exclude: Any = None) -> MeasureValues:
     """Each measure's aggregate (:class:`~.results.MeasureValues`: ``{'AP': 0.28, 'nDCG@10': 0.62}``, found by
     measure too), e.g. ``calc_aggregate([AP, nDCG@10], qrels, run)``; options as :func:`calc`."""
-    return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
+    return calc(measures, qrels, run, provider=provider, duplicates=duplicates,
                 memory_limit=memory_limit, strict=strict, dialect=dialect, items=items, exclude=exclude).aggregated
 
 
-def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, *, baseline: Any = None, provider: str | None = None,
+def iter_calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
               duplicates: str = 'error', memory_limit: MemoryLimit = None, strict: bool = False,
               dialect: str | None = None, items: Items | None = None, exclude: Any = None) -> Iterator[Metric]:
     """``Metric(query_id, measure, value)`` for every qrels query and measure; options as :func:`calc`."""
-    return calc(measures, qrels, run, baseline=baseline, provider=provider, duplicates=duplicates,
+    return calc(measures, qrels, run, provider=provider, duplicates=duplicates,
                 memory_limit=memory_limit, strict=strict, dialect=dialect, items=items,
                 exclude=exclude).iter_metrics()

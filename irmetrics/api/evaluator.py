@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -49,21 +49,6 @@ MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 #: blocks of complete queries of about this many rows
 TABLE_BLOCK_ROWS = 1 << 20
 
-#: How each scope of a measure of a whole run is computed by a prepared engine: (engine, run, baseline).
-_RUN_LEVEL: dict[str, Callable[[Prepared, Run, Run | None], dict[Measure, float]]] = {
-    'run': lambda prepared, run, baseline: prepared.evaluate_run(run),
-    'baseline': lambda prepared, run, baseline: prepared.evaluate_against(run, baseline),  # type: ignore[arg-type]
-}
-
-
-class RunsResults(NamedTuple):
-    """The results of several runs evaluated together (:meth:`Evaluator.calc_runs`): each run's
-    :class:`CalcResults` by name, and each measure of several runs (scope ``'runs'``) as one value per
-    run, in the order of ``names``."""
-
-    names: tuple[str, ...]
-    results: dict[str, CalcResults]
-    across: dict[Measure, np.ndarray]
 MemoryLimit = int | str | None
 Plan = list[tuple[str, list[Measure], Prepared]]
 
@@ -98,10 +83,8 @@ class Evaluator:
             diagnostics.check_levels(self.qrels, self.all_measures)
         #: the measures of one query's ranking: the columns of every per-query matrix
         self.measures = [m for m in self.all_measures if m.definition.scope == 'query']
-        #: the measures of a whole run (scope 'run' or 'baseline'): one value per run
-        self.run_measures = [m for m in self.all_measures if m.definition.scope in _RUN_LEVEL]
-        #: the measures of several runs at once (scope 'runs'): see calc_runs
-        self.runs_measures = [m for m in self.all_measures if m.definition.scope == 'runs']
+        #: the measures of a whole run (scope 'run'): one value per run
+        self.run_measures = [m for m in self.all_measures if m.definition.scope == 'run']
         depths = [m.depth for m in self.all_measures if m.depth is not None]
         #: how deep a run given as arrays is ranked: the deepest cutoff when every measure reads its
         #: rankings only down to its cutoff (:attr:`Measure.depth`), else None (whole rankings)
@@ -110,6 +93,7 @@ class Evaluator:
         self.groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.all_measures, provider)]
         self.arrays = ArrayEvaluation(self, exclude)
         self._plan: Plan | None = None
+        self._run_plan: Plan | None = None
         self._native: Prepared | None = None
         self._query_ids: list[str] | None = None
         self._query_index: IdIndex | None = None
@@ -122,7 +106,8 @@ class Evaluator:
         return self._plan
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, '_plan': None, '_native': None, '_query_ids': None, '_query_index': None}
+        return {**self.__dict__, '_plan': None, '_run_plan': None, '_native': None, '_query_ids': None,
+                '_query_index': None}
 
     def _prepare(self, qrels: Qrels) -> Plan:
         return [(name, ms, PROVIDERS.get(name).prepare(ms, qrels)) for name, ms in self.groups]
@@ -142,19 +127,15 @@ class Evaluator:
         return self._query_index.lookup(ids.column(query_ids))
 
     # --- whole runs --------------------------------------------------------------------------
-    def calc(self, run: Any, *, baseline: Any = None, duplicates: str = 'error',
-             memory_limit: MemoryLimit = None) -> CalcResults:
-        """Per-query values and aggregates of ``run``; the measures of a whole run (scope ``'run'``)
-        and those against ``baseline`` (scope ``'baseline'``, any run input) give one value each.
+    def calc(self, run: Any, *, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> CalcResults:
+        """Per-query values and aggregates of ``run``; the measures of a whole run (scope ``'run'``:
+        Coverage, Gini) give one value each.
 
         A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
         ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
         queries, with the same numbers: see docs/scaling.md.
         """
-        if self.runs_measures:
-            raise MeasureError(f'{self.runs_measures[0]!r} is computed from several runs at once: evaluate '
-                               f'them together with Evaluator.calc_runs')
-        return self._calc(run, baseline, duplicates, memory_limit)
+        return self._calc(run, duplicates, memory_limit)
 
     def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str = 'error',
                        memory_limit: MemoryLimit = None) -> CalcResults:
@@ -165,11 +146,7 @@ class Evaluator:
             chunks = map_query_chunks(source, self.calc_queries, memory_budget(memory_limit), duplicates)
             return self.combine(chunks, os.fspath(source))
 
-    def _calc(self, run: Any, baseline: Any, duplicates: str, memory_limit: MemoryLimit) -> CalcResults:
-        needing = [m for m in self.run_measures if m.definition.scope == 'baseline']
-        if needing and baseline is None:
-            raise MeasureError(f'{needing[0]!r} compares a run with a baseline: give the baseline run '
-                               f'(baseline=...)')
+    def _calc(self, run: Any, duplicates: str, memory_limit: MemoryLimit) -> CalcResults:
         budget = memory_budget(memory_limit)
         with errors.strict(self.strict):
             if is_source(run) and is_larger_than(run, budget):
@@ -192,23 +169,9 @@ class Evaluator:
                 return self.calc_in_chunks(run, duplicates=duplicates, memory_limit=budget)
             present = self.qrels.query_ids.lookup(run.query_ids) >= 0
             diagnostics.check_queries(self.qrels, run, present)
-            against = None if baseline is None else to_run(baseline, duplicates=duplicates, depth=self.depth)
-        values = _values(self.measures, self.plan, self.qrels, run, present)
-        return CalcResults(self.query_ids, self.measures, values, self.run_values_of(run, against))
-
-    def calc_runs(self, runs: Mapping[str, Any], *, duplicates: str = 'error') -> RunsResults:
-        """Every run of ``runs`` (``{name: run}``) evaluated, and the measures of several runs at once
-        (scope ``'runs'``): one value per run, computed from all of them."""
-        names = list(runs)
-        if len(names) < 2:
-            raise InputError(f'calc_runs needs two runs or more, got {len(names)}')
-        loaded = [to_run(runs[name], duplicates=duplicates, depth=self.depth) for name in names]
-        results = {name: self._calc(run, None, duplicates, None) for name, run in zip(names, loaded, strict=True)}
-        across: dict[Measure, np.ndarray] = {}
-        for _name, group, prepared in self.plan:
-            if any(m in self.runs_measures for m in group):
-                across.update(prepared.evaluate_runs(loaded))
-        return RunsResults(tuple(names), results, {m: across[m] for m in self.runs_measures})
+        computed = _evaluated(self.plan, run)
+        values = _per_query(self.measures, computed, present)
+        return CalcResults(self.query_ids, self.measures, values, {m: float(computed[m]) for m in self.run_measures})
 
     def accumulator(self, *, duplicates: str = 'error', sync: bool | None = None) -> Accumulator:
         """A streaming :class:`~.accumulator.Accumulator` of runs given in batches of users (a training loop's
@@ -216,14 +179,14 @@ class Evaluator:
         of every process of ``torch.distributed`` in ``compute()`` (None: when it is initialised)."""
         return Accumulator(self, duplicates=duplicates, sync=sync)
 
-    def run_values_of(self, run: Run, baseline: Run | None = None) -> dict[Measure, float]:
-        """The values of the measures of a whole run, from the engines that compute them (by scope)."""
-        found: dict[Measure, float] = {}
-        for _name, group, prepared in self.plan:
-            scopes = {m.definition.scope for m in group} & set(_RUN_LEVEL)
-            for scope in sorted(scopes):
-                found.update(_RUN_LEVEL[scope](prepared, run, baseline))
-        return {m: found[m] for m in self.run_measures}
+    def run_values_of(self, run: Run) -> dict[Measure, float]:
+        """The values of the measures of a whole run (scope ``'run'``) for ``run``, from engines prepared for
+        them alone (the per-query measures are not computed)."""
+        if self._run_plan is None:
+            self._run_plan = [(name, mine, PROVIDERS.get(name).prepare(mine, self.qrels)) for name, ms in self.groups
+                              if (mine := [m for m in ms if m in self.run_measures])]
+        computed = _evaluated(self._run_plan, run)
+        return {m: float(computed[m]) for m in self.run_measures}
 
     def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
                        memory_limit: MemoryLimit = None) -> MeasureValues:
@@ -239,9 +202,8 @@ class Evaluator:
     def calc_queries(self, run: Any, *, duplicates: str = 'error') -> QueryValues:
         """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
         queries; the work is proportional to the part and its queries' judgments, whatever the size
-        of the qrels.  Measures of a whole run (or several) cannot be computed from a part: they are
-        refused."""
-        whole = self.run_measures + self.runs_measures
+        of the qrels.  Measures of a whole run cannot be computed from a part: they are refused."""
+        whole = self.run_measures
         if whole:
             raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): it '
                                f'cannot be evaluated in parts (chunks, partitions); evaluate the run in memory')
@@ -297,7 +259,8 @@ class Evaluator:
         wanted = set(measures)
         plan = [(name, mine, PROVIDERS.get(name).prepare(mine, qrels))
                 for name, ms in self.groups if (mine := [m for m in ms if m in wanted])]
-        return _values(measures, plan, qrels, run)
+        present = qrels.query_ids.lookup(run.query_ids) >= 0
+        return _per_query(measures, _evaluated(plan, run), present)
 
     # --- what the engines give beyond measures ---------------------------------------------------
     def relevance_strings(self, run: Any, depth: int, judged_only: bool = False) -> list[str]:
@@ -337,24 +300,24 @@ def _check_items(items: Items | None, measures: list[Measure]) -> None:
                                f'{example})')
 
 
-def _values(measures: list[Measure], plan: Plan, qrels: Qrels, run: Run,
-            present: np.ndarray | None = None) -> np.ndarray:
-    """The (query x measure) values of ``run`` against ``qrels`` by ``plan``, missing queries filled
-    (``present``: which qrels queries the run holds, when known)."""
-    if present is None:
-        present = qrels.query_ids.lookup(run.query_ids) >= 0
-    values = np.empty((qrels.num_queries, len(measures)), dtype=np.float64)
-    column = {m: j for j, m in enumerate(measures)}
-    for _name, group, prepared in plan:
-        mine = [m for m in group if m in column]
-        if not mine:
-            continue
-        computed = prepared.evaluate(run)
-        for m in mine:
-            col = np.asarray(computed[m], dtype=np.float64)
-            if m.definition.missing_value is not COMPUTED:
-                col = np.where(present, col, m.definition.missing_value)
-            values[:, column[m]] = col
+def _evaluated(plan: Plan, run: Run) -> dict[Measure, Any]:
+    """Every measure of ``plan`` for ``run``, each engine reading the run once: per-query values (aligned
+    with the qrels the engine was prepared on) and the values of the measures of a whole run."""
+    computed: dict[Measure, Any] = {}
+    for _name, _group, prepared in plan:
+        computed.update(prepared.evaluate(run))
+    return computed
+
+
+def _per_query(measures: list[Measure], computed: Mapping[Measure, Any], present: np.ndarray) -> np.ndarray:
+    """The (query x measure) matrix of the per-query ``measures`` of ``computed``, the queries the run lacks
+    (not ``present``) filled with each measure's missing value."""
+    values = np.empty((len(present), len(measures)), dtype=np.float64)
+    for j, m in enumerate(measures):
+        col = np.asarray(computed[m], dtype=np.float64)
+        if m.definition.missing_value is not COMPUTED:
+            col = np.where(present, col, m.definition.missing_value)
+        values[:, j] = col
     return values
 
 

@@ -44,9 +44,9 @@ class DaskEvaluator:
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None,
                  dialect: str | None = None):
         self.evaluator = Evaluator(measures, qrels, provider=provider, dialect=dialect)
-        whole = self.evaluator.run_measures + self.evaluator.runs_measures
-        if whole:
-            raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): Dask '
+        if self.evaluator.run_measures:
+            whole = self.evaluator.run_measures[0]
+            raise MeasureError(f'{whole!r} is computed from a whole run ({whole.definition.scope!r}): Dask '
                                f'evaluates a run partition by partition; evaluate it in memory')
         self._scattered: dict[str, Any] = {}
 
