@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from ..algebra.measure import Measure
-from ..data.arrays import ArrayRun, is_array, is_array_pair
+from ..data.arrays import ArrayRun
+from ..data.input_kinds import ARRAYS, find_kind
 from ..data.inputs import to_run
 from ..data.run import Run
 from ..errors import InputError
@@ -103,7 +104,7 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
     """The per-user values of one batch (arrays whose row ``i`` is the user ``offset + i``, or a run of named
     queries), and, when the evaluator has measures of a whole run, the batch's top ranking as a :class:`Run`."""
     ev = evaluator
-    if is_array(run) or is_array_pair(run):
+    if find_kind(run) is ARRAYS:
         if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
             raise InputError(f'offset: the first user of the batch, an integer >= 0; got {offset!r}', 'accumulator')
         arrays = ArrayRun(run)

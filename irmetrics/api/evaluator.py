@@ -1,4 +1,4 @@
-"""The public calculation functions and the reusable :class:`Evaluator`.
+"""The reusable :class:`Evaluator`: measures and qrels prepared once, evaluated against any number of runs.
 
 The queries evaluated are those of the qrels (trec_eval ``-c``): a qrels query
 missing from the run scores its measure's ``missing_value`` (0 for most; NumQ
@@ -6,12 +6,15 @@ and NumRel are computed on the empty ranking), queries only in the run are
 ignored.  Per-query values aggregate by mean (sum for the counts).  Evaluation
 never modifies its inputs.
 
-A run can also be evaluated in parts that each hold complete queries (every row of each of their
-queries): chunks of a file larger than memory (``memory_limit``), or the partitions of a Dask or
-Spark DataFrame (:mod:`.partitions`; :meth:`Evaluator.calc_queries`, joined by :meth:`Evaluator.combine`).  A query's
-value depends on its own rows and judgments only, so each part gives exactly the values the whole
-run gives, and the aggregates are then computed from all of them in the qrels' order, as in memory:
-the numbers are the same to the last bit.
+How a run is read is the input kinds' business (:mod:`irmetrics.data.input_kinds`): the evaluator asks
+for the run on its terms (:class:`~irmetrics.data.large.Reading`: the memory budget, the duplicates
+policy, the depth) and evaluates what it gets, a whole :class:`Run` or :class:`RunParts`.  A run in parts
+that each hold complete queries (every row of each of their queries): chunks of a file larger than
+memory (``memory_limit``), blocks of a large Arrow table, arrays ranked block by block of users, or the
+partitions of a Dask or Spark DataFrame (:mod:`.partitions`; :meth:`Evaluator.calc_queries`, joined by
+:meth:`Evaluator.combine`).  A query's value depends on its own rows and judgments only, so each part
+gives exactly the values the whole run gives, and the aggregates are then computed from all of them in
+the qrels' order, as in memory: the numbers are the same to the last bit.
 """
 from __future__ import annotations
 
@@ -25,12 +28,12 @@ import numpy as np
 from .. import errors
 from ..algebra.measure import COMPUTED, Measure
 from ..data import ids
-from ..data.arrays import ArrayRun, is_array, is_array_pair
-from ..data.budget import TextOverBudget, memory_budget, reading_within
+from ..data.arrays import ArrayRun
+from ..data.budget import memory_budget
 from ..data.ids.index import IdIndex
-from ..data.inputs import is_source, is_table, to_qrels, to_run
+from ..data.inputs import looks_like_data, open_run, run_chunks, to_qrels, to_run
 from ..data.items import Items
-from ..data.large import is_larger_than, map_query_chunks
+from ..data.large import Reading, RunParts
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..data.segments import distinct
@@ -126,52 +129,66 @@ class Evaluator:
             self._query_index = IdIndex(self.qrels.query_ids)
         return self._query_index.lookup(ids.column(query_ids))
 
-    # --- whole runs --------------------------------------------------------------------------
+    # --- whole runs ---------------------------------------------------------------------------
     def calc(self, run: Any, *, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> CalcResults:
-        """Per-query values and aggregates of ``run``; the measures of a whole run (scope ``'run'``:
-        Coverage, Gini) give one value each.
+        """Per-query values and aggregates of ``run`` (any run input, or one :meth:`open_run` opened); the
+        measures of a whole run (scope ``'run'``: Coverage, Gini) give one value each.
 
         A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
         ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
         queries, with the same numbers: see docs/scaling.md.
         """
-        return self._calc(run, duplicates, memory_limit)
+        return self._evaluate(self.open_run(run, duplicates=duplicates, memory_limit=memory_limit), duplicates)
+
+    def open_run(self, run: Any, *, duplicates: str = 'error', memory_limit: MemoryLimit = None) -> Run | RunParts:
+        """``run`` read as :meth:`calc` reads it: a whole :class:`Run`, or :class:`RunParts` of complete queries
+        (a run file larger than ``memory_limit``, a large table grouped by query, arrays ranked block by block
+        of users), for a caller that reads and evaluates in two steps: :meth:`calc` takes what it gives."""
+        reading = Reading(memory_budget(memory_limit), duplicates, self.depth, TABLE_BLOCK_ROWS,
+                          whole=bool(self.run_measures), judgments=self.qrels, exclude=self.arrays.exclude)
+        with errors.strict(self.strict):
+            return open_run(run, reading)
+
+    def _evaluate(self, opened: Run | RunParts, duplicates: str) -> CalcResults:
+        """The results of a run :meth:`open_run` opened: whole, or part by part (``duplicates``: the policy
+        for the rows of arrays ranked block by block)."""
+        if isinstance(opened, RunParts):
+            return self._calc_parts(opened, duplicates)
+        with errors.strict(self.strict):
+            present = self.qrels.query_ids.lookup(opened.query_ids) >= 0
+            diagnostics.check_queries(self.qrels, opened, present)
+        computed = _evaluated(self.plan, opened)
+        values = _per_query(self.measures, computed, present)
+        return CalcResults(self.query_ids, self.measures, values, {m: float(computed[m]) for m in self.run_measures})
 
     def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str = 'error',
                        memory_limit: MemoryLimit = None) -> CalcResults:
         """:meth:`calc` of a run file read in chunks of complete queries of about a quarter of
         ``memory_limit`` each, whatever its size (what :meth:`calc` does for a file the budget cannot
         hold); the same numbers."""
-        with errors.strict(self.strict):
-            chunks = map_query_chunks(source, self.calc_queries, memory_budget(memory_limit), duplicates)
-            return self.combine(chunks, os.fspath(source))
+        return self._calc_parts(run_chunks(source, memory_budget(memory_limit), duplicates), duplicates)
 
-    def _calc(self, run: Any, duplicates: str, memory_limit: MemoryLimit) -> CalcResults:
-        budget = memory_budget(memory_limit)
-        with errors.strict(self.strict):
-            if is_source(run) and is_larger_than(run, budget):
-                return self.calc_in_chunks(run, duplicates=duplicates, memory_limit=budget)
-            if is_table(run) and not self.run_measures:
-                from ..data.tables import kind_name, run_blocks
-                blocks = run_blocks(run, TABLE_BLOCK_ROWS, duplicates)
-                if blocks is not None:                                       # memory of a block, not a table
-                    return self.combine(map(self.calc_queries, blocks), f'run {kind_name(run)}')
-            if is_array(run) or is_array_pair(run):
-                arrays = ArrayRun(run)
-                self.arrays.check(arrays, 0, whole=True)
-                if not self.run_measures:                          # ranked and measured in blocks of users
-                    return self.combine(self.arrays.parts(arrays, duplicates), arrays.source)
-                run = arrays.run(duplicates, self.depth, exclude=self.arrays.exclude)
-            try:
-                with reading_within(budget):
-                    run = to_run(run, duplicates=duplicates, depth=self.depth)
-            except TextOverBudget:                  # a compressed file whose text the budget cannot hold
-                return self.calc_in_chunks(run, duplicates=duplicates, memory_limit=budget)
-            present = self.qrels.query_ids.lookup(run.query_ids) >= 0
-            diagnostics.check_queries(self.qrels, run, present)
-        computed = _evaluated(self.plan, run)
-        values = _per_query(self.measures, computed, present)
-        return CalcResults(self.query_ids, self.measures, values, {m: float(computed[m]) for m in self.run_measures})
+    def _calc_parts(self, parts: RunParts, duplicates: str) -> CalcResults:
+        """The results of a run from its parts (see :class:`RunParts`: the values of the last pass count)."""
+        values: list[QueryValues] = []
+        with parts, errors.strict(self.strict):
+            self._refuse_whole_run_measures()
+            for one_pass in parts:
+                values = [found for part in one_pass for found in self._part_values(part, duplicates)]
+            return self.combine(values, parts.source)
+
+    def _part_values(self, part: Run | ArrayRun, duplicates: str) -> Iterable[QueryValues]:
+        """The per-query values of one part: a run of complete queries, or arrays ranked and measured where
+        they live, block by block of users (:class:`~.array_runs.ArrayEvaluation`)."""
+        if isinstance(part, ArrayRun):
+            return self.arrays.parts(part, duplicates)
+        return [self.query_values(part)]
+
+    def _refuse_whole_run_measures(self) -> None:
+        if self.run_measures:
+            whole = self.run_measures[0]
+            raise MeasureError(f'{whole!r} is computed from a whole run ({whole.definition.scope!r}): it cannot be '
+                               f'evaluated in parts (chunks, partitions); evaluate the run in memory')
 
     def accumulator(self, *, duplicates: str = 'error', sync: bool | None = None) -> Accumulator:
         """A streaming :class:`~.accumulator.Accumulator` of runs given in batches of users (a training loop's
@@ -203,10 +220,7 @@ class Evaluator:
         """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
         queries; the work is proportional to the part and its queries' judgments, whatever the size
         of the qrels.  Measures of a whole run cannot be computed from a part: they are refused."""
-        whole = self.run_measures
-        if whole:
-            raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): it '
-                               f'cannot be evaluated in parts (chunks, partitions); evaluate the run in memory')
+        self._refuse_whole_run_measures()
         return self.query_values(to_run(run, duplicates=duplicates, depth=self.depth))
 
     def query_values(self, run: Run) -> QueryValues:
@@ -331,18 +345,6 @@ def _parse_or_swapped(measures: Any, dialect: str | None) -> list[Measure]:
             raise MeasureError(f'{ex}; the arguments look swapped: the measures come first, then the qrels and '
                                f'the run: calc(measures, qrels, run)') from None
         raise
-
-
-def looks_like_data(obj: Any) -> bool:
-    """Whether ``obj`` is a run or qrels rather than measures: a path to a file, a Run or Qrels, a dict
-    of dicts, a DataFrame or a table."""
-    if isinstance(obj, (Run, Qrels, bytes, os.PathLike)) or is_table(obj):
-        return True
-    if isinstance(obj, str):
-        return '\n' in obj or os.path.exists(obj)
-    if isinstance(obj, dict):
-        return bool(obj) and all(isinstance(v, (dict, str, os.PathLike)) for v in obj.values())
-    return type(obj).__name__ == 'DataFrame'
 
 
 def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:

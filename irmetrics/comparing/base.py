@@ -8,12 +8,12 @@ a reorganisation of the core changes this file alone.
 from __future__ import annotations
 
 from ..algebra.measure import Measure
-from ..api.evaluator import Evaluator, looks_like_data
+from ..api.evaluator import Evaluator
 from ..api.results import aggregate
 from ..api.run_names import default_names, find_run
 from ..constraints import Choice, Float, Int, Option
 from ..data.budget import memory_budget
-from ..data.inputs import to_run
+from ..data.inputs import looks_like_data, source_path, to_run
 from ..data.items import Items
 from ..dialects import parse_measures
 from ..errors import InputError, IrmetricsError, MeasureError, warn
@@ -25,7 +25,7 @@ from ..rendering.values import format_value
 __all__ = ['Choice', 'ComparisonError', 'Evaluator', 'Float', 'Int', 'Items', 'Option', 'InputError',
            'IrmetricsError', 'Measure', 'MeasureError', 'aggregate', 'default_names', 'figure_svg', 'find_run',
            'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
-           'markdown_table', 'memory_budget', 'parse_measures', 'text_table', 'to_run', 'warn']
+           'markdown_table', 'memory_budget', 'parse_measures', 'source_path', 'text_table', 'to_run', 'warn']
 
 
 class ComparisonError(IrmetricsError, ValueError):

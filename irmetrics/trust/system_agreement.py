@@ -15,8 +15,8 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..api.evaluator import Evaluator
 from ..api.run_names import stem
-from ..comparing.vocabulary import RunsLike, is_path, name_runs
-from ..data.inputs import to_qrels, to_run
+from ..comparing.vocabulary import RunsLike, name_runs
+from ..data.inputs import source_path, to_qrels, to_run
 from ..dialects import parse_measures
 from ..errors import InputError
 from .rank_correlation import KendallTau, TauAP, kendall_tau, tau_ap
@@ -146,7 +146,8 @@ def _means(measures: list[Measure], qrels: Any, runs: list[Any], provider: str |
 
 
 def _label(measure: Measure, qrels: Any, fallback: str) -> str:
-    where = stem(qrels) if is_path(qrels) else fallback
+    path = source_path(qrels)
+    where = stem(path) if path is not None else fallback
     return f'{measure} ({where})'
 
 
