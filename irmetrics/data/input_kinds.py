@@ -44,7 +44,7 @@ from .arrays import (
 )
 from .budget import TextOverBudget, reading_within
 from .large import Reading, RunParts, parquet_footprint, query_chunks, text_footprint
-from .paths import is_parquet, is_path, is_text
+from .paths import COMPRESSION, is_parquet, is_path, is_text
 from .python_objects import (
     is_dataframe,
     qrels_from_dataframe,
@@ -271,8 +271,8 @@ TREC_TEXT = InputKind('TREC text', 'raw TREC text (a string holding a newline, o
                       lambda obj: isinstance(obj, bytes) or is_text(obj), read_trec_qrels, read_trec_run)
 PARQUET = RunFile('Parquet', 'a Parquet file or directory', is_parquet, _parquet_qrels, _parquet_run,
                   parquet_footprint, parquet=True)
-TREC_FILE = RunFile('TREC file', 'a path to a TREC file (plain, .gz, .bz2 or .xz)', lambda obj: not is_parquet(obj),
-                    read_trec_qrels, read_trec_run, text_footprint, parquet=False)
+TREC_FILE = RunFile('TREC file', f'a path to a TREC file (plain or {", ".join(COMPRESSION)})',
+                    lambda obj: not is_parquet(obj), read_trec_qrels, read_trec_run, text_footprint, parquet=False)
 TABLE = Table()
 DATAFRAME = InputKind('pandas DataFrame', 'a pandas DataFrame', lambda obj: is_dataframe(obj) and not is_table(obj),
                       qrels_from_dataframe, run_from_dataframe)
