@@ -30,12 +30,10 @@ UNDEFINED = math.nan
 
 
 #: What a measure's value is computed from (:attr:`MeasureDef.scope`).  ``'query'``: one query's ranking
-#: and judgments, a value per query, aggregated over the queries (every measure today);
-#: ``'run'``: a whole run at once, one value per run that is not a mean over queries (catalogue
-#: coverage, the Gini index of recommended items); ``'baseline'``: a run and a baseline run, one value
-#: (URisk, TRisk of a run against a baseline); ``'runs'``: several runs at once, one value per run
-#: (discriminative power, agreement between the rankings of systems).
-SCOPES = ('query', 'run', 'baseline', 'runs')
+#: and judgments, a value per query, aggregated over the queries (nearly every measure); ``'run'``: a whole
+#: run at once, one value per run that is not a mean over queries (catalogue coverage, the Gini index of
+#: recommended items).
+SCOPES = ('query', 'run')
 
 #: How a family's values depend on the order of documents with equal scores (:attr:`MeasureDef.tie_order`).
 #: ``'irrelevant'``: they do not (set measures, counts); ``'expected'``: the exact expectation over every
@@ -62,9 +60,9 @@ class MeasureDef:
     parameters and raises :class:`MeasureError` when they cannot go together.
     ``subtopics``: the measure reads every judgment of a document, one per subtopic (the qrels'
     iteration column); the others read one grade per document.
-    ``scope``: what a value is computed from (:data:`SCOPES`): one query's ranking (the default),
-    a whole run, a run and a baseline, or several runs; each scope has its place in the engine
-    interface (:class:`~irmetrics.providers.base.Prepared`) and in the API.
+    ``scope``: what a value is computed from (:data:`SCOPES`): one query's ranking (the default), or
+    a whole run; an engine computes both from one reading of a run
+    (:meth:`~irmetrics.providers.base.Prepared.evaluate`).
     ``items``: what the measure reads of the items beyond the judgments ('popularity', 'users',
     'features'), given as :class:`irmetrics.Items` to the evaluation.
     ``tie_order``: how its values depend on the order of tied documents (:data:`TIE_ORDERS`); every family

@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 
 from ..algebra.measure import Measure
-from ..data.arrays import ArrayRun, is_array, is_array_pair
+from ..data.arrays import ArrayRun
+from ..data.input_kinds import ARRAYS, find_kind
 from ..data.inputs import to_run
 from ..data.run import Run
-from ..errors import InputError, MeasureError
+from ..errors import InputError
 from .results import CalcResults, QueryValues
 
 
@@ -38,10 +39,6 @@ class Accumulator:
     def __init__(self, evaluator: Any, *, duplicates: str = 'error', sync: bool | None = None):
         """``evaluator``: the :class:`~.evaluator.Evaluator` of the measures and judgments; ``duplicates``: as
         :meth:`~.evaluator.Evaluator.calc`; ``sync``: see the module docstring."""
-        whole = [m for m in evaluator.run_measures if m.definition.scope != 'run'] + evaluator.runs_measures
-        if whole:
-            raise MeasureError(f'{whole[0]!r} compares runs ({whole[0].definition.scope!r}): it cannot be accumulated '
-                               f'batch by batch; evaluate the runs whole')
         self.evaluator = evaluator
         self.duplicates = duplicates
         self.sync = sync
@@ -107,7 +104,7 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
     """The per-user values of one batch (arrays whose row ``i`` is the user ``offset + i``, or a run of named
     queries), and, when the evaluator has measures of a whole run, the batch's top ranking as a :class:`Run`."""
     ev = evaluator
-    if is_array(run) or is_array_pair(run):
+    if find_kind(run) is ARRAYS:
         if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
             raise InputError(f'offset: the first user of the batch, an integer >= 0; got {offset!r}', 'accumulator')
         arrays = ArrayRun(run)

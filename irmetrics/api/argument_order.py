@@ -13,9 +13,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
+from ..data.inputs import looks_like_data
 from ..dialects import parse_measures
 from ..errors import ArgumentOrderError, MeasureError
-from .evaluator import looks_like_data
 
 P = ParamSpec('P')
 R = TypeVar('R')

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data.arrays import ArrayRun, Exclusions, host_run
+from ..data.arrays import ArrayRun, Exclusions, check_arrays_fit, host_run
 from ..data.top_ranking import TopRanking
 from ..providers.native import hit_kernels
 from ..providers.native.hit_matrix import HitJudgments, HitMatrix
@@ -51,12 +51,7 @@ class ArrayEvaluation:
 
     def check(self, arrays: ArrayRun, offset: int, whole: bool) -> None:
         """That ``arrays`` (users from ``offset``) fit the judgments, the excluded cells and the items."""
-        qrels = self.evaluator.qrels
-        arrays.check_fits(qrels.matrix_shape, offset, whole)
-        if self.exclude is not None:
-            self.exclude.check_fits(arrays.shape, offset, arrays.is_scores, arrays.source)
-        if arrays.is_scores and qrels.items is not None:
-            qrels.items.check_catalogue(arrays.shape[1], 'the run scores')
+        check_arrays_fit(arrays, self.evaluator.qrels, self.exclude, offset, whole)
 
     def parts(self, arrays: ArrayRun, duplicates: str, offset: int = 0) -> Iterator[QueryValues]:
         """The per-query values of each block of users (row ``i`` the user ``offset + i``)."""

@@ -1,4 +1,4 @@
-"""The public calculation functions and the reusable :class:`Evaluator`.
+"""The reusable :class:`Evaluator`: measures and qrels prepared once, evaluated against any number of runs.
 
 The queries evaluated are those of the qrels (trec_eval ``-c``): a qrels query
 missing from the run scores its measure's ``missing_value`` (0 for most; NumQ
@@ -6,31 +6,34 @@ and NumRel are computed on the empty ranking), queries only in the run are
 ignored.  Per-query values aggregate by mean (sum for the counts).  Evaluation
 never modifies its inputs.
 
-A run can also be evaluated in parts that each hold complete queries (every row of each of their
-queries): chunks of a file larger than memory (``memory_limit``), or the partitions of a Dask or
-Spark DataFrame (:mod:`.partitions`; :meth:`Evaluator.calc_queries`, joined by :meth:`Evaluator.combine`).  A query's
-value depends on its own rows and judgments only, so each part gives exactly the values the whole
-run gives, and the aggregates are then computed from all of them in the qrels' order, as in memory:
-the numbers are the same to the last bit.
+How a run is read is the input kinds' business (:mod:`irmetrics.data.input_kinds`): the evaluator asks
+for the run on its terms (:class:`~irmetrics.data.large.Reading`: the memory budget, the duplicates
+policy, the depth) and evaluates what it gets, a whole :class:`Run` or :class:`RunParts`.  A run in parts
+that each hold complete queries (every row of each of their queries): chunks of a file larger than
+memory (``memory_limit``), blocks of a large Arrow table, arrays ranked block by block of users, or the
+partitions of a Dask or Spark DataFrame (:mod:`.partitions`; :meth:`Evaluator.calc_queries`, joined by
+:meth:`Evaluator.combine`).  A query's value depends on its own rows and judgments only, so each part
+gives exactly the values the whole run gives, and the aggregates are then computed from all of them in
+the qrels' order, as in memory: the numbers are the same to the last bit.
 """
 from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
 from .. import errors
 from ..algebra.measure import COMPUTED, Measure
 from ..data import ids
-from ..data.arrays import ArrayRun, is_array, is_array_pair
-from ..data.budget import TextOverBudget, memory_budget, reading_within
+from ..data.arrays import ArrayRun
+from ..data.budget import memory_budget
 from ..data.ids.index import IdIndex
-from ..data.inputs import is_source, is_table, to_qrels, to_run
+from ..data.inputs import looks_like_data, open_run, run_chunks, to_qrels, to_run
 from ..data.items import Items
-from ..data.large import is_larger_than, map_query_chunks
+from ..data.large import Reading, RunParts
 from ..data.policies import DUPLICATES
 from ..data.qrels import Qrels
 from ..data.run import Run
@@ -50,21 +53,6 @@ MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 #: blocks of complete queries of about this many rows
 TABLE_BLOCK_ROWS = 1 << 20
 
-#: How each scope of a measure of a whole run is computed by a prepared engine: (engine, run, baseline).
-_RUN_LEVEL: dict[str, Callable[[Prepared, Run, Run | None], dict[Measure, float]]] = {
-    'run': lambda prepared, run, baseline: prepared.evaluate_run(run),
-    'baseline': lambda prepared, run, baseline: prepared.evaluate_against(run, baseline),  # type: ignore[arg-type]
-}
-
-
-class RunsResults(NamedTuple):
-    """The results of several runs evaluated together (:meth:`Evaluator.calc_runs`): each run's
-    :class:`CalcResults` by name, and each measure of several runs (scope ``'runs'``) as one value per
-    run, in the order of ``names``."""
-
-    names: tuple[str, ...]
-    results: dict[str, CalcResults]
-    across: dict[Measure, np.ndarray]
 MemoryLimit = int | str | None
 Plan = list[tuple[str, list[Measure], Prepared]]
 
@@ -103,10 +91,8 @@ class Evaluator:
             diagnostics.check_levels(self.qrels, self.all_measures)
         #: the measures of one query's ranking: the columns of every per-query matrix
         self.measures = [m for m in self.all_measures if m.definition.scope == 'query']
-        #: the measures of a whole run (scope 'run' or 'baseline'): one value per run
-        self.run_measures = [m for m in self.all_measures if m.definition.scope in _RUN_LEVEL]
-        #: the measures of several runs at once (scope 'runs'): see calc_runs
-        self.runs_measures = [m for m in self.all_measures if m.definition.scope == 'runs']
+        #: the measures of a whole run (scope 'run'): one value per run
+        self.run_measures = [m for m in self.all_measures if m.definition.scope == 'run']
         depths = [m.depth for m in self.all_measures if m.depth is not None]
         #: how deep a run given as arrays is ranked: the deepest cutoff when every measure reads its
         #: rankings only down to its cutoff (:attr:`Measure.depth`), else None (whole rankings)
@@ -115,6 +101,7 @@ class Evaluator:
         self.groups = [(p.name, ms) for p, ms in PROVIDERS.resolve(self.all_measures, provider)]
         self.arrays = ArrayEvaluation(self, exclude)
         self._plan: Plan | None = None
+        self._run_plan: Plan | None = None
         self._native: Prepared | None = None
         self._query_ids: list[str] | None = None
         self._query_index: IdIndex | None = None
@@ -127,7 +114,8 @@ class Evaluator:
         return self._plan
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, '_plan': None, '_native': None, '_query_ids': None, '_query_index': None}
+        return {**self.__dict__, '_plan': None, '_run_plan': None, '_native': None, '_query_ids': None,
+                '_query_index': None}
 
     def _prepare(self, qrels: Qrels) -> Plan:
         return [(name, ms, PROVIDERS.get(name).prepare(ms, qrels)) for name, ms in self.groups]
@@ -146,76 +134,71 @@ class Evaluator:
             self._query_index = IdIndex(self.qrels.query_ids)
         return self._query_index.lookup(ids.column(query_ids))
 
-    # --- whole runs --------------------------------------------------------------------------
-    def calc(self, run: Any, *, baseline: Any = None, duplicates: str | None = None,
-             memory_limit: MemoryLimit = None) -> CalcResults:
-        """Per-query values and aggregates of ``run``; the measures of a whole run (scope ``'run'``)
-        and those against ``baseline`` (scope ``'baseline'``, any run input) give one value each.
+    # --- whole runs ---------------------------------------------------------------------------
+    def calc(self, run: Any, *, duplicates: str | None = None, memory_limit: MemoryLimit = None) -> CalcResults:
+        """Per-query values and aggregates of ``run`` (any run input, or one :meth:`open_run` opened); the
+        measures of a whole run (scope ``'run'``: Coverage, Gini) give one value each.
 
         A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
         ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
         queries, with the same numbers: see docs/scaling.md.
         """
-        if self.runs_measures:
-            raise MeasureError(f'{self.runs_measures[0]!r} is computed from several runs at once: evaluate '
-                               f'them together with Evaluator.calc_runs')
-        return self._calc(run, baseline, duplicates or self.duplicates, memory_limit or self.memory_limit)
+        duplicates = duplicates or self.duplicates
+        return self._evaluate(self.open_run(run, duplicates=duplicates, memory_limit=memory_limit), duplicates)
+
+    def open_run(self, run: Any, *, duplicates: str | None = None, memory_limit: MemoryLimit = None
+                 ) -> Run | RunParts:
+        """``run`` read as :meth:`calc` reads it: a whole :class:`Run`, or :class:`RunParts` of complete queries
+        (a run file larger than ``memory_limit``, a large table grouped by query, arrays ranked block by block
+        of users), for a caller that reads and evaluates in two steps: :meth:`calc` takes what it gives."""
+        reading = Reading(memory_budget(memory_limit or self.memory_limit), duplicates or self.duplicates,
+                          self.depth, TABLE_BLOCK_ROWS, whole=bool(self.run_measures), judgments=self.qrels,
+                          exclude=self.arrays.exclude)
+        with errors.strict(self.strict):
+            return open_run(run, reading)
+
+    def _evaluate(self, opened: Run | RunParts, duplicates: str) -> CalcResults:
+        """The results of a run :meth:`open_run` opened: whole, or part by part (``duplicates``: the policy
+        for the rows of arrays ranked block by block)."""
+        if isinstance(opened, RunParts):
+            return self._calc_parts(opened, duplicates)
+        with errors.strict(self.strict):
+            present = self.qrels.query_ids.lookup(opened.query_ids) >= 0
+            diagnostics.check_queries(self.qrels, opened, present)
+        computed = _evaluated(self.plan, opened)
+        values = _per_query(self.measures, computed, present)
+        return CalcResults(self.query_ids, self.measures, values, {m: float(computed[m]) for m in self.run_measures})
 
     def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> CalcResults:
         """:meth:`calc` of a run file read in chunks of complete queries of about a quarter of
         ``memory_limit`` each, whatever its size (what :meth:`calc` does for a file the budget cannot
         hold); the same numbers."""
-        with errors.strict(self.strict):
-            chunks = map_query_chunks(source, self.calc_queries, memory_budget(memory_limit or self.memory_limit),
-                                      duplicates or self.duplicates)
-            return self.combine(chunks, os.fspath(source))
-
-    def _calc(self, run: Any, baseline: Any, duplicates: str, memory_limit: MemoryLimit) -> CalcResults:
-        needing = [m for m in self.run_measures if m.definition.scope == 'baseline']
-        if needing and baseline is None:
-            raise MeasureError(f'{needing[0]!r} compares a run with a baseline: give the baseline run '
-                               f'(baseline=...)')
-        budget = memory_budget(memory_limit)
-        with errors.strict(self.strict):
-            if is_source(run) and is_larger_than(run, budget):
-                return self.calc_in_chunks(run, duplicates=duplicates, memory_limit=budget)
-            if is_table(run) and not self.run_measures:
-                from ..data.tables import kind_name, run_blocks
-                blocks = run_blocks(run, TABLE_BLOCK_ROWS, duplicates)
-                if blocks is not None:                                       # memory of a block, not a table
-                    return self.combine(map(self.calc_queries, blocks), f'run {kind_name(run)}')
-            if is_array(run) or is_array_pair(run):
-                arrays = ArrayRun(run)
-                self.arrays.check(arrays, 0, whole=True)
-                if not self.run_measures:                          # ranked and measured in blocks of users
-                    return self.combine(self.arrays.parts(arrays, duplicates), arrays.source)
-                run = arrays.run(duplicates, self.depth, exclude=self.arrays.exclude)
-            try:
-                with reading_within(budget):
-                    run = to_run(run, duplicates=duplicates, depth=self.depth)
-            except TextOverBudget:                  # a compressed file whose text the budget cannot hold
-                return self.calc_in_chunks(run, duplicates=duplicates, memory_limit=budget)
-            present = self.qrels.query_ids.lookup(run.query_ids) >= 0
-            diagnostics.check_queries(self.qrels, run, present)
-            against = None if baseline is None else to_run(baseline, duplicates=duplicates, depth=self.depth)
-        values = _values(self.measures, self.plan, self.qrels, run, present)
-        return CalcResults(self.query_ids, self.measures, values, self.run_values_of(run, against))
-
-    def calc_runs(self, runs: Mapping[str, Any], *, duplicates: str | None = None) -> RunsResults:
-        """Every run of ``runs`` (``{name: run}``) evaluated, and the measures of several runs at once
-        (scope ``'runs'``): one value per run, computed from all of them."""
-        names = list(runs)
         duplicates = duplicates or self.duplicates
-        if len(names) < 2:
-            raise InputError(f'calc_runs needs two runs or more, got {len(names)}')
-        loaded = [to_run(runs[name], duplicates=duplicates, depth=self.depth) for name in names]
-        results = {name: self._calc(run, None, duplicates, None) for name, run in zip(names, loaded, strict=True)}
-        across: dict[Measure, np.ndarray] = {}
-        for _name, group, prepared in self.plan:
-            if any(m in self.runs_measures for m in group):
-                across.update(prepared.evaluate_runs(loaded))
-        return RunsResults(tuple(names), results, {m: across[m] for m in self.runs_measures})
+        return self._calc_parts(run_chunks(source, memory_budget(memory_limit or self.memory_limit), duplicates),
+                                duplicates)
+
+    def _calc_parts(self, parts: RunParts, duplicates: str) -> CalcResults:
+        """The results of a run from its parts (see :class:`RunParts`: the values of the last pass count)."""
+        values: list[QueryValues] = []
+        with parts, errors.strict(self.strict):
+            self._refuse_whole_run_measures()
+            for one_pass in parts:
+                values = [found for part in one_pass for found in self._part_values(part, duplicates)]
+            return self.combine(values, parts.source)
+
+    def _part_values(self, part: Run | ArrayRun, duplicates: str) -> Iterable[QueryValues]:
+        """The per-query values of one part: a run of complete queries, or arrays ranked and measured where
+        they live, block by block of users (:class:`~.array_runs.ArrayEvaluation`)."""
+        if isinstance(part, ArrayRun):
+            return self.arrays.parts(part, duplicates)
+        return [self.query_values(part)]
+
+    def _refuse_whole_run_measures(self) -> None:
+        if self.run_measures:
+            whole = self.run_measures[0]
+            raise MeasureError(f'{whole!r} is computed from a whole run ({whole.definition.scope!r}): it cannot be '
+                               f'evaluated in parts (chunks, partitions); evaluate the run in memory')
 
     def accumulator(self, *, duplicates: str | None = None, sync: bool | None = None) -> Accumulator:
         """A streaming :class:`~.accumulator.Accumulator` of runs given in batches of users (a training loop's
@@ -223,14 +206,14 @@ class Evaluator:
         of every process of ``torch.distributed`` in ``compute()`` (None: when it is initialised)."""
         return Accumulator(self, duplicates=duplicates or self.duplicates, sync=sync)
 
-    def run_values_of(self, run: Run, baseline: Run | None = None) -> dict[Measure, float]:
-        """The values of the measures of a whole run, from the engines that compute them (by scope)."""
-        found: dict[Measure, float] = {}
-        for _name, group, prepared in self.plan:
-            scopes = {m.definition.scope for m in group} & set(_RUN_LEVEL)
-            for scope in sorted(scopes):
-                found.update(_RUN_LEVEL[scope](prepared, run, baseline))
-        return {m: found[m] for m in self.run_measures}
+    def run_values_of(self, run: Run) -> dict[Measure, float]:
+        """The values of the measures of a whole run (scope ``'run'``) for ``run``, from engines prepared for
+        them alone (the per-query measures are not computed)."""
+        if self._run_plan is None:
+            self._run_plan = [(name, mine, PROVIDERS.get(name).prepare(mine, self.qrels)) for name, ms in self.groups
+                              if (mine := [m for m in ms if m in self.run_measures])]
+        computed = _evaluated(self._run_plan, run)
+        return {m: float(computed[m]) for m in self.run_measures}
 
     def calc_aggregate(self, run: Any, *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> MeasureValues:
@@ -246,12 +229,8 @@ class Evaluator:
     def calc_queries(self, run: Any, *, duplicates: str | None = None) -> QueryValues:
         """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
         queries; the work is proportional to the part and its queries' judgments, whatever the size
-        of the qrels.  Measures of a whole run (or several) cannot be computed from a part: they are
-        refused."""
-        whole = self.run_measures + self.runs_measures
-        if whole:
-            raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): it '
-                               f'cannot be evaluated in parts (chunks, partitions); evaluate the run in memory')
+        of the qrels.  Measures of a whole run cannot be computed from a part: they are refused."""
+        self._refuse_whole_run_measures()
         return self.query_values(to_run(run, duplicates=duplicates or self.duplicates, depth=self.depth))
 
     def query_values(self, run: Run) -> QueryValues:
@@ -304,7 +283,8 @@ class Evaluator:
         wanted = set(measures)
         plan = [(name, mine, PROVIDERS.get(name).prepare(mine, qrels))
                 for name, ms in self.groups if (mine := [m for m in ms if m in wanted])]
-        return _values(measures, plan, qrels, run)
+        present = qrels.query_ids.lookup(run.query_ids) >= 0
+        return _per_query(measures, _evaluated(plan, run), present)
 
     # --- what the engines give beyond measures ---------------------------------------------------
     def relevance_strings(self, run: Any, depth: int, judged_only: bool = False) -> list[str]:
@@ -344,24 +324,24 @@ def _check_items(items: Items | None, measures: list[Measure]) -> None:
                                f'{example})')
 
 
-def _values(measures: list[Measure], plan: Plan, qrels: Qrels, run: Run,
-            present: np.ndarray | None = None) -> np.ndarray:
-    """The (query x measure) values of ``run`` against ``qrels`` by ``plan``, missing queries filled
-    (``present``: which qrels queries the run holds, when known)."""
-    if present is None:
-        present = qrels.query_ids.lookup(run.query_ids) >= 0
-    values = np.empty((qrels.num_queries, len(measures)), dtype=np.float64)
-    column = {m: j for j, m in enumerate(measures)}
-    for _name, group, prepared in plan:
-        mine = [m for m in group if m in column]
-        if not mine:
-            continue
-        computed = prepared.evaluate(run)
-        for m in mine:
-            col = np.asarray(computed[m], dtype=np.float64)
-            if m.definition.missing_value is not COMPUTED:
-                col = np.where(present, col, m.definition.missing_value)
-            values[:, column[m]] = col
+def _evaluated(plan: Plan, run: Run) -> dict[Measure, Any]:
+    """Every measure of ``plan`` for ``run``, each engine reading the run once: per-query values (aligned
+    with the qrels the engine was prepared on) and the values of the measures of a whole run."""
+    computed: dict[Measure, Any] = {}
+    for _name, _group, prepared in plan:
+        computed.update(prepared.evaluate(run))
+    return computed
+
+
+def _per_query(measures: list[Measure], computed: Mapping[Measure, Any], present: np.ndarray) -> np.ndarray:
+    """The (query x measure) matrix of the per-query ``measures`` of ``computed``, the queries the run lacks
+    (not ``present``) filled with each measure's missing value."""
+    values = np.empty((len(present), len(measures)), dtype=np.float64)
+    for j, m in enumerate(measures):
+        col = np.asarray(computed[m], dtype=np.float64)
+        if m.definition.missing_value is not COMPUTED:
+            col = np.where(present, col, m.definition.missing_value)
+        values[:, j] = col
     return values
 
 
@@ -375,18 +355,6 @@ def _parse_or_swapped(measures: Any, dialect: str | None) -> list[Measure]:
             raise MeasureError(f'{ex}; the arguments look swapped: the measures come first, then the qrels and '
                                f'the run: calc(measures, qrels, run)') from None
         raise
-
-
-def looks_like_data(obj: Any) -> bool:
-    """Whether ``obj`` is a run or qrels rather than measures: a path to a file, a Run or Qrels, a dict
-    of dicts, a DataFrame or a table."""
-    if isinstance(obj, (Run, Qrels, bytes, os.PathLike)) or is_table(obj):
-        return True
-    if isinstance(obj, str):
-        return '\n' in obj or os.path.exists(obj)
-    if isinstance(obj, dict):
-        return bool(obj) and all(isinstance(v, (dict, str, os.PathLike)) for v in obj.values())
-    return type(obj).__name__ == 'DataFrame'
 
 
 def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data.inputs import frame_column
+from ..data.python_objects import frame_column
 from ..errors import InputError
 from .evaluator import Evaluator
 from .results import CalcResults, QueryValues

@@ -16,7 +16,7 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..algebra.params import GEOMETRIC_MEAN_FLOOR
 from ..constraints import Choice, Option
-from ..rendering.evaluation import RENDERERS, Options, RunResults
+from ..rendering.evaluation import RENDERERS, SUMMARY_QID, Options, RunResults
 from ..rendering.formats import FORMATS
 from ..rendering.markup import html_table
 from ..rendering.text import text_table
@@ -190,13 +190,17 @@ class CalcResults:
         return list(self.iter_metrics())
 
     def iter_metrics(self) -> Iterator[Metric]:
-        """Every (query, measure) value, except where a measure that skips undefined queries is undefined."""
+        """Every (query, measure) value, except where a measure that skips undefined queries is undefined;
+        then each measure of the whole run (Coverage, Gini) as one value of the query ``'all'`` (as the
+        aggregates' lines of trec_eval and ir_measures are)."""
         rows = self.values.tolist()
         skips = [m.definition.skips_undefined for m in self.measures]
         for qid, row in zip(self.query_ids, rows, strict=True):
             for m, v, skip in zip(self.measures, row, skips, strict=True):
                 if not (skip and v != v):
                     yield Metric(qid, m, v)
+        for m, v in self.run_values.items():
+            yield Metric(SUMMARY_QID, m, v)
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.aggregated, self.per_query))
@@ -206,16 +210,25 @@ class CalcResults:
         """Per-query values as a pandas DataFrame, measures labelled by their string (``'nDCG@10'``).
 
         Tidy (default): columns ``query_id, measure, value``, one row per (query, measure), without
-        the rows :meth:`iter_metrics` leaves out.  ``wide=True``: one row per query (index
-        ``query_id``), one column per measure, NaN where a measure is undefined.  ``run`` labels the
-        rows with a run name (a first ``run`` column; in the wide frame an index level), so the
-        frames of several runs concatenate: ``pd.concat([ev.calc(r).to_dataframe(run=n) for ...])``.
+        the rows :meth:`iter_metrics` leaves out, then a row of query ``'all'`` for each measure of the
+        whole run (Coverage, Gini), as :meth:`iter_metrics` gives them.  ``wide=True``: one row per query
+        (index ``query_id``), one column per measure, NaN where a measure is undefined; a measure of the
+        whole run is a column of its own, its value on a last row ``'all'`` (NaN on the queries' rows, as
+        the per-query measures are on that row).  ``run`` labels the rows with a run name (a first ``run``
+        column; in the wide frame an index level), so the frames of several runs concatenate:
+        ``pd.concat([ev.calc(r).to_dataframe(run=n) for ...])``.
         """
         import pandas as pd
         names = [str(m) for m in self.measures]
+        whole = list(self.run_values.items())
         if wide:
-            frame = pd.DataFrame(np.array(self.values), columns=names,
-                                 index=pd.Index(self.query_ids, name='query_id'))
+            values, query_ids = np.array(self.values), list(self.query_ids)
+            if whole:
+                values = np.block([[values, np.full((len(query_ids), len(whole)), np.nan)],
+                                   [np.full((1, len(names)), np.nan), np.array([[v for _, v in whole]])]])
+                query_ids.append(SUMMARY_QID)
+            frame = pd.DataFrame(values, columns=names + [str(m) for m, _ in whole],
+                                 index=pd.Index(query_ids, name='query_id'))
             frame.columns.name = 'measure'
             if run is not None:
                 frame = pd.concat({run: frame}, names=['run'])
@@ -224,12 +237,14 @@ class CalcResults:
         keep = ~(np.isnan(self.values) & np.array([m.definition.skips_undefined for m in self.measures],
                                                      dtype=bool)).ravel()
         columns = {
-            'query_id': np.repeat(np.array(self.query_ids, dtype=object), n_m)[keep],
-            'measure': np.tile(np.array(names, dtype=object), n_q)[keep],
-            'value': self.values.ravel()[keep],
+            'query_id': np.concatenate((np.repeat(np.array(self.query_ids, dtype=object), n_m)[keep],
+                                        np.full(len(whole), SUMMARY_QID, dtype=object))),
+            'measure': np.concatenate((np.tile(np.array(names, dtype=object), n_q)[keep],
+                                       np.array([str(m) for m, _ in whole], dtype=object))),
+            'value': np.concatenate((self.values.ravel()[keep], np.array([v for _, v in whole], dtype=np.float64))),
         }
         if run is not None:
-            columns = {'run': np.full(int(keep.sum()), run, dtype=object), **columns}
+            columns = {'run': np.full(len(columns['value']), run, dtype=object), **columns}
         return pd.DataFrame(columns)
 
     def render(self, format: str, *, by_query: bool = False, places: int | None = None,

@@ -11,17 +11,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from ..data.paths import COMPRESSION, EXTENSIONS
 from ..errors import InputError
-
-#: Suffixes a stem leaves out: a compression suffix, then one of these extensions.
-COMPRESSED = ('.gz', '.bz2', '.xz')
-EXTENSIONS = ('.txt', '.run', '.res', '.trec', '.tsv', '.csv', '.parquet', '.qrels')
 
 
 def stem(path: str | os.PathLike[str]) -> str:
-    """The file name without its compression suffix and one known extension."""
+    """The file name without its compression suffix and one known extension (:mod:`irmetrics.data.paths`)."""
     name = os.path.basename(os.fspath(path).rstrip('/\\')) or os.fspath(path)
-    for suffixes in (COMPRESSED, EXTENSIONS):
+    for suffixes in (tuple(COMPRESSION), EXTENSIONS):
         lowered = name.lower()
         for suffix in suffixes:
             if lowered.endswith(suffix) and len(name) > len(suffix):

@@ -40,8 +40,8 @@ class RankingMetric(Metric):
         :meth:`irmetrics.Evaluator.calc`; ``kwargs``: torchmetrics' ``Metric`` options."""
         super().__init__(**kwargs)
         self.evaluator = Evaluator(measures, qrels, items=items, exclude=exclude)
-        if self.evaluator.run_measures or self.evaluator.runs_measures:
-            whole = (self.evaluator.run_measures + self.evaluator.runs_measures)[0]
+        if self.evaluator.run_measures:
+            whole = self.evaluator.run_measures[0]
             raise MeasureError(f'{whole!r} is a measure of a whole run: use Evaluator.accumulator(), which keeps '
                                f'each user\'s top ranking')
         self.duplicates = duplicates

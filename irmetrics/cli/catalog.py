@@ -25,8 +25,6 @@ WIDTH = 100
 #: What the catalogue says of a measure that is not computed per query (MeasureDef.scope).
 _SCOPES = {
     'run': 'Computed from the whole run at once: one value per run, not a mean over queries.',
-    'baseline': 'Computed from a run and a baseline run (baseline=...): one value per run.',
-    'runs': 'Computed from several runs at once (Evaluator.calc_runs): one value per run.',
 }
 
 

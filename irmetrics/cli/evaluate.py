@@ -9,7 +9,7 @@ from typing import TextIO
 from ..errors import AmbiguousMeasureError, MeasureError
 from . import progress
 from .formats import RENDERERS, Options, RunResults
-from .sources import load_qrels, load_run
+from .sources import load_qrels, run_source
 
 
 def resolve_measures(words: Sequence[str], dialect: str | None = None, ties: str | None = None) -> list:
@@ -62,22 +62,13 @@ def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list, 
                 bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
     from ..api.calc import evaluator
-    from ..data.budget import TextOverBudget, memory_budget, reading_within
-    from ..data.large import is_larger_than
     ev = evaluator(measures, qrels, provider=args.provider)
-    budget = memory_budget(args.memory_limit)
     results = []
     for name, path in runs.items():
-        chunked = is_larger_than(path, budget)
-        bar.step(f'reading {path}' if not chunked else f'evaluating {path} in chunks')
-        try:
-            with reading_within(budget):
-                loaded = None if chunked else load_run(path, args.duplicates)
-        except TextOverBudget:                      # compressed, more text than the budget: in chunks
-            loaded = None
+        bar.step(f'reading {path}')
+        opened = ev.open_run(run_source(path), duplicates=args.duplicates, memory_limit=args.memory_limit)
         bar.step(f'evaluating {name}')
-        results.append(RunResults(name, ev.calc(loaded, duplicates=args.duplicates) if loaded is not None else
-                                  ev.calc_in_chunks(path, duplicates=args.duplicates, memory_limit=budget)))
+        results.append(RunResults(name, ev.calc(opened, duplicates=args.duplicates)))
     return results
 
 

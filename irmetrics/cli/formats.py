@@ -34,11 +34,12 @@ def trec_eval_names(measures: Sequence[Measure]) -> dict[Measure, str]:
 def render_trec_eval(runs: Sequence[RunResults], opts: Options) -> str:
     """trec_eval's layout (see the module docstring and :mod:`.trec_layout`, which ``irmetrics trec_eval``
     prints through too); the measures trec_eval prints only in the summary (num_q, gm_map) have no
-    per-query lines here either."""
+    per-query lines here either, nor have the measures of a whole run (Coverage, Gini), whose ``all`` line
+    is printed even without the summary."""
     import io
     (run,) = runs
     res = run.results
-    names = trec_eval_names(res.measures)
+    names = trec_eval_names([m for m, _ in res.aggregate_items()])
     order = trec_order(res.query_ids)
     columns = []
     for j, m in enumerate(res.measures):
@@ -50,9 +51,12 @@ def render_trec_eval(runs: Sequence[RunResults], opts: Options) -> str:
         integer = m.aggregation == 'sum' and bool(np.all(values == np.floor(values)))
         columns.append(Column(names[m], None if entry is not None and entry.lines == 'summary' else values,
                               summary, integer, np.isnan(values) if skip else None))
+    whole = [Column(names[m], None, v) for m, v in res.aggregate_items() if m not in res.measures]
     text = io.StringIO()
     places = DEFAULT_PLACES if opts.places is None or opts.places < 0 else opts.places
-    write(text.write, [res.query_ids[i] for i in order], columns, opts.by_query, opts.summary, places)
+    write(text.write, [res.query_ids[i] for i in order], columns + whole, opts.by_query, opts.summary, places)
+    if opts.by_query and not opts.summary:          # the measures of the whole run: their 'all' lines still
+        write(text.write, [], whole, by_query=False, summary=True, places=places)
     return text.getvalue()
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 
 from ..data.inputs import to_qrels, to_run
+from ..data.paths import has_input_suffix
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import InputError
 
 IR_DATASETS_INSTALL = 'pip install "irmetrics[ir_datasets]"'
-_FILE_SUFFIXES = ('.txt', '.tsv', '.qrels', '.gz', '.bz2', '.xz', '.parquet')
 
 
 def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
@@ -32,16 +32,21 @@ def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
 def load_run(arg: str, duplicates: str) -> Run:
     """A run from a file: TREC text, a Parquet file or a directory of Parquet files; ``-``: TREC text on
     standard input (as ``irmetrics trec_eval`` reads it)."""
+    return to_run(run_source(arg), duplicates=duplicates)
+
+
+def run_source(arg: str) -> str | bytes:
+    """What a run argument names: the path, or for ``-`` the TREC text on standard input (as bytes)."""
     if arg == '-':
         from ..data.trec.reader import read_stdin
-        return to_run(read_stdin(), duplicates=duplicates)
-    return to_run(arg, duplicates=duplicates)
+        return read_stdin()
+    return arg
 
 
 def _could_be_dataset_id(arg: str) -> bool:
-    """ir_datasets ids are names joined by '/': not absolute or relative paths, no file suffix."""
-    return bool(arg) and not arg.startswith(('.', '/', '~', '\\')) \
-        and os.path.splitext(arg)[1].lower() not in _FILE_SUFFIXES
+    """ir_datasets ids are names joined by '/': not absolute or relative paths, no file suffix
+    (:func:`irmetrics.data.paths.has_input_suffix`)."""
+    return bool(arg) and not arg.startswith(('.', '/', '~', '\\')) and not has_input_suffix(arg)
 
 
 def _dataset_qrels(ir_datasets, dataset_id: str, duplicates: str) -> Qrels:

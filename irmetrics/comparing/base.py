@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from ..algebra.measure import Measure
 from ..api.argument_order import measures_first
-from ..api.evaluator import Evaluator, looks_like_data
+from ..api.evaluator import Evaluator
 from ..api.options import EvaluationOptions, Options
 from ..api.results import aggregate
 from ..api.run_names import default_names, find_run
 from ..constraints import Choice, Float, Int, Option
 from ..data.budget import memory_budget
-from ..data.inputs import to_run
+from ..data.inputs import looks_like_data, source_path, to_run
 from ..data.items import Items
 from ..dialects import parse_measures
 from ..errors import ComparisonError, InputError, IrmetricsError, MeasureError, OptionError, recorded_warnings, warn
@@ -29,4 +29,5 @@ __all__ = ['Choice', 'ComparisonError', 'EvaluationOptions', 'Evaluator', 'Float
            'Options', 'InputError', 'measures_first', 'checked_format', 'recorded_warnings',
            'IrmetricsError', 'Measure', 'MeasureError', 'OptionError', 'aggregate', 'default_names', 'figure_svg',
            'find_run', 'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
-           'markdown_table', 'memory_budget', 'parse_measures', 'Table', 'Tabled', 'text_table', 'to_run', 'warn']
+           'markdown_table', 'memory_budget', 'parse_measures', 'source_path', 'Table', 'Tabled', 'text_table',
+           'to_run', 'warn']

@@ -10,7 +10,6 @@ runs are all defined.  Each function returns a small frozen result with a readab
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -27,11 +26,12 @@ from .base import (
     default_names,
     measures_first,
     parse_measures,
+    source_path,
     warn,
 )
 from .comparison import evaluated
 from .statistics import directions
-from .vocabulary import RunsLike, is_path
+from .vocabulary import RunsLike
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -271,8 +271,8 @@ def _one(measure: Any) -> Measure:
 def _pair_names(run: Any, baseline: Any) -> tuple[str, str]:
     """(baseline's name, run's name): a file's stem, else 'baseline' and 'run' (both of these when the stems
     are the same)."""
-    names = [default_names([os.fspath(x)])[0] if is_path(x) else default
-             for x, default in ((baseline, 'baseline'), (run, 'run'))]
+    paths = ((source_path(baseline), 'baseline'), (source_path(run), 'run'))
+    names = [default_names([path])[0] if path is not None else default for path, default in paths]
     return (names[0], names[1]) if names[0] != names[1] else ('baseline', 'run')
 
 

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .base import ComparisonError, default_names
+from .base import ComparisonError, default_names, source_path
 
 #: The tests by name, with the description the reports print.
 TESTS = {
@@ -94,8 +94,9 @@ class ComparisonView(Protocol):
 
 
 def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
-    """Run names and inputs: a mapping's keys, else each path's stem (or the paths as given, when two
-    stems are the same; :mod:`irmetrics.api.run_names`), else ``run<i>`` (1-based)."""
+    """Run names and inputs: a mapping's keys, else each file's stem (or the paths as given, when two
+    stems are the same; :mod:`irmetrics.api.run_names`), else ``run<i>`` (1-based).  A run is given by a
+    file when the input kinds say so (:func:`irmetrics.data.inputs.source_path`)."""
     if isinstance(runs, Mapping):
         names, inputs = [str(k) for k in runs], list(runs.values())
     elif isinstance(runs, (str, bytes, os.PathLike)) or not isinstance(runs, Sequence):
@@ -103,9 +104,9 @@ def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
                               'a dict of dicts or records')
     else:
         inputs = list(runs)
-        paths = [os.fspath(r) for r in inputs if is_path(r)]
-        stems = iter(default_names(paths))
-        names = [next(stems) if is_path(r) else f'run{i}' for i, r in enumerate(inputs, 1)]
+        given = [source_path(r) for r in inputs]
+        stems = iter(default_names([path for path in given if path is not None]))
+        names = [next(stems) if path is not None else f'run{i}' for i, path in enumerate(given, 1)]
     if len(inputs) < at_least:
         raise ComparisonError(f'a comparison needs two runs or more, got {len(inputs)}' if at_least == 2 else
                               'no run given')
@@ -113,11 +114,6 @@ def name_runs(runs: RunsLike, at_least: int = 2) -> tuple[list[str], list[Any]]:
         twice = next(n for n in names if names.count(n) > 1)
         raise ComparisonError(f'two runs are named {twice!r}: name them with a dict {{name: run}}')
     return names, inputs
-
-
-def is_path(obj: Any) -> bool:
-    """A run given by its path (a str without a newline, or a PathLike), not by its text or its data."""
-    return isinstance(obj, os.PathLike) or (isinstance(obj, str) and '\n' not in obj)
 
 
 def letter(i: int) -> str:

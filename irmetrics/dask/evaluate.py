@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import dask
@@ -28,6 +28,7 @@ from irmetrics.algebra.measure import Measure
 from irmetrics.api.evaluator import Evaluator, MeasuresLike
 from irmetrics.api.results import CalcResults, MeasureValues, Metric, QueryValues
 from irmetrics.data.columns import find_columns
+from irmetrics.data.input_kinds import PARQUET, TREC_FILE, InputKind, find_kind
 from irmetrics.errors import InputError, MeasureError
 
 from . import layout, tasks
@@ -44,9 +45,9 @@ class DaskEvaluator:
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None,
                  dialect: str | None = None):
         self.evaluator = Evaluator(measures, qrels, provider=provider, dialect=dialect)
-        whole = self.evaluator.run_measures + self.evaluator.runs_measures
-        if whole:
-            raise MeasureError(f'{whole[0]!r} is computed from a whole run ({whole[0].definition.scope!r}): Dask '
+        if self.evaluator.run_measures:
+            whole = self.evaluator.run_measures[0]
+            raise MeasureError(f'{whole!r} is computed from a whole run ({whole.definition.scope!r}): Dask '
                                f'evaluates a run partition by partition; evaluate it in memory')
         self._scattered: dict[str, Any] = {}
 
@@ -122,12 +123,15 @@ def _shuffled_tasks(frame: dd.DataFrame, shared: Any, duplicates: str) -> list[D
     return [delayed(tasks.evaluate_shuffled)(shared, part, duplicates) for part in shuffled.to_delayed()]
 
 
+#: How Dask reads a run given as a file, by its input kind (:mod:`irmetrics.data.input_kinds`).
+_READERS: dict[InputKind | None, Callable[[str], dd.DataFrame]] = {PARQUET: dd.read_parquet, TREC_FILE: read_trec_run}
+
+
 def _run_frame(run: Any) -> dd.DataFrame:
     """The run's columns under their canonical names (a path is read: TREC text or Parquet)."""
-    if isinstance(run, (str, os.PathLike)):
-        path = os.fspath(run)
-        run = dd.read_parquet(path) if path.lower().endswith('.parquet') or os.path.isdir(path) \
-            else read_trec_run(path)
+    reader = _READERS.get(find_kind(run))
+    if reader is not None:
+        run = reader(os.fspath(run))
     if not isinstance(run, dd.DataFrame):
         raise InputError(f'expected a Dask DataFrame or a path as the run, not {type(run).__name__} '
                          f'(irmetrics.calc evaluates runs in memory)')

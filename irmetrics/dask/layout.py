@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from irmetrics.data import ids
-from irmetrics.data.inputs import frame_column
+from irmetrics.data.python_objects import frame_column
 from irmetrics.data.segments import distinct
 
 

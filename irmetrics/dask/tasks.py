@@ -14,8 +14,8 @@ import pandas as pd
 from irmetrics.api.evaluator import Evaluator
 from irmetrics.api.partitions import Partitions
 from irmetrics.api.results import QueryValues
-from irmetrics.data.inputs import run_from_dataframe
 from irmetrics.data.locate import RowLocator
+from irmetrics.data.python_objects import run_from_dataframe
 from irmetrics.data.run import Run
 from irmetrics.errors import InputError
 

@@ -17,8 +17,9 @@ import pandas as pd
 import pyarrow as pa
 
 from irmetrics.data.budget import parse_size
+from irmetrics.data.paths import compression_of
 from irmetrics.data.trec.blocks import block_table, range_block
-from irmetrics.data.trec.reader import COMPRESSION, load
+from irmetrics.data.trec.reader import load
 from irmetrics.errors import InputError
 
 DEFAULT_BLOCKSIZE = 128 << 20
@@ -38,7 +39,7 @@ def read_trec_run(paths: Any, blocksize: int | str | None = DEFAULT_BLOCKSIZE) -
 def read_block(block: Block) -> pd.DataFrame:
     """The rows of one block (a partition), as a pandas DataFrame."""
     path, start, end = block
-    if os.path.splitext(path)[1].lower() in COMPRESSION:
+    if compression_of(path) is not None:
         data, _ = load(path)
         assert isinstance(data, bytes)
         return _frame(block_table(data, path, 1, file_start=True, positions=False))
@@ -64,7 +65,7 @@ def _files(paths: Any) -> list[str]:
 
 def _blocks(path: str, size: int | None) -> list[Block]:
     length = os.path.getsize(path)
-    if size is None or os.path.splitext(path)[1].lower() in COMPRESSION or length <= size:
+    if size is None or compression_of(path) is not None or length <= size:
         return [(path, 0, length)]
     return [(path, start, min(start + size, length)) for start in range(0, length, size)]
 

@@ -4,7 +4,10 @@
   (with :mod:`.records`, :mod:`.duplicates` and :mod:`.locate` for their rows);
 * :mod:`.ids`: the id layer, numpy and Arrow layouts behind one interface;
 * :mod:`.ranking` (the one ranking rule, trec_eval's) and :mod:`.segments` (arrays grouped by query);
-* :mod:`.trec`: TREC text files; :mod:`.inputs`: every other input (DataFrames, dicts, records).
+* :mod:`.inputs`: the one door for inputs (``to_qrels``, ``to_run``, a run opened whole or in parts),
+  which asks :mod:`.input_kinds`, the registry of what qrels and runs arrive as (:mod:`.trec` for TREC
+  text, :mod:`.parquet`, :mod:`.tables`, :mod:`.python_objects` for DataFrames, dicts and records,
+  :mod:`.arrays`); :mod:`.paths` is the one rule for what is a path and the one list of file suffixes.
 
 It knows nothing of measures: :mod:`irmetrics.api` and the providers use it, never the reverse.
 """

@@ -85,6 +85,19 @@ def run_from_arrays(obj: Any, duplicates: str = 'error', depth: int | None = Non
     return ArrayRun(obj).run(duplicates, depth)
 
 
+def check_arrays_fit(arrays: ArrayRun, judgments: Qrels | None, exclude: Exclusions | None, offset: int,
+                     whole: bool) -> None:
+    """That ``arrays`` (users from ``offset``; ``whole``: the whole run) fit the judgments (a users x items
+    matrix, when given as one: :meth:`ArrayRun.check_fits`), the excluded cells, and the catalogue of the
+    items known to the judgments (a score matrix scores each of its items)."""
+    if judgments is not None:
+        arrays.check_fits(judgments.matrix_shape, offset, whole)
+    if exclude is not None:
+        exclude.check_fits(arrays.shape, offset, arrays.is_scores, arrays.source)
+    if arrays.is_scores and judgments is not None and judgments.items is not None:
+        judgments.items.check_catalogue(arrays.shape[1], 'the run scores')
+
+
 class Exclusions:
     """Cells of a run left out of the rankings: a users x items matrix (dense: its non-zero entries; scipy.sparse:
     its stored entries), as the training interactions of a recommender are, the alternative to scoring them

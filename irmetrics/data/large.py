@@ -1,21 +1,23 @@
-"""Runs larger than a memory budget (:mod:`.budget`): a run file's expected footprint, and its chunks.
+"""Runs larger than a memory budget (:mod:`.budget`): what an evaluation reads a run for, a run file's
+expected footprint, and a run in parts of complete queries.
 
-A run file whose footprint passes the budget, and every compressed run file (its text's size is
-known only once decompressed), is evaluated in chunks of complete queries
-(:mod:`.chunks`), each about a quarter of the budget: streamed when the run is grouped by query,
-otherwise first split by query hash into temporary Parquet files.
+A run file whose footprint passes the budget, and a compressed run file whose text turns out to pass it
+once decompressed, is evaluated in chunks of complete queries (:func:`query_chunks`, built on
+:mod:`.chunks`), each about a quarter of the budget: streamed when the run is grouped by query,
+otherwise split by query hash into temporary Parquet files first.  The parts come as
+:class:`RunParts`, which the evaluation iterates and evaluates part by part: nothing here calls it back.
 """
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
 
 from .budget import ROW_FOOTPRINT, TEXT_FOOTPRINT
 from .locate import RowLocator
+from .paths import compression_of
 from .run import Run
-from .trec.reader import is_text
 
 #: a compressed TREC file's text is taken to be this many times its size (gzip's runs: 4-6)
 COMPRESSED_TEXT = 8
@@ -25,38 +27,90 @@ CHUNK_SHARE = 0.25
 #: of a few KB still evaluates queries of thousands of rows); beyond, the query is an error
 QUERY_FLOOR = 1 << 26
 
-T = TypeVar('T')
+
+class Reading(NamedTuple):
+    """What an evaluation reads a run for: the terms every input kind reads it on.
+
+    ``budget``: the bytes the evaluation may hold (:func:`.budget.memory_budget`); ``duplicates``: the
+    policy for a document retrieved twice; ``depth``: how deep rankings given as arrays are ranked (None:
+    whole); ``table_rows``: the rows of a block of a large Arrow table or polars DataFrame; ``whole``:
+    the measures need the whole run at once (measures of a whole run), so that no run is cut into parts
+    where it can be held whole; ``judgments``: the qrels it is evaluated against (a run given as arrays
+    must fit a judgments matrix); ``exclude``: the cells of a run given as arrays that no ranking holds
+    (:class:`.arrays.Exclusions`)."""
+
+    budget: int
+    duplicates: str = 'error'
+    depth: int | None = None
+    table_rows: int = 1 << 20
+    whole: bool = False
+    judgments: Any = None
+    exclude: Any = None
 
 
-def footprint(source: Any) -> int:
-    """Expected peak bytes of evaluating a run file in memory (0 for raw text, bytes and unknown paths)."""
-    from .inputs import is_parquet
-    if isinstance(source, bytes) or is_text(source):
-        return 0
-    path = os.fspath(source)
-    if is_parquet(path):
-        from .parquet import run_rows
-        return run_rows(path) * ROW_FOOTPRINT
+class RunParts:
+    """A run as parts that each hold complete queries (every row of each of their queries): :class:`Run`\\ s,
+    or a run given as arrays (:class:`.arrays.ArrayRun`), which the evaluation ranks block by block of users.
+
+    Iterating (once) gives *passes*, each an iterator of parts; the parts of the last pass are the run's.  Nearly
+    every run has one pass.  A run file streamed in the order of its rows gives a second pass when, part
+    way, it turns out not to be grouped by query: the first pass then stops, and the second gives every
+    query again, split by query hash (so an evaluation keeps only the values of the last pass).  Close it
+    (or use it as a context manager) to end a pass left unfinished: temporary files are removed then.
+    ``source`` names the run in messages.
+    """
+
+    def __init__(self, source: str, passes: Iterable[Iterable[Any]]):
+        self.source = source
+        self._passes = iter(passes)
+
+    def __iter__(self) -> Iterator[Iterable[Any]]:
+        return self._passes
+
+    def close(self) -> None:
+        close = getattr(self._passes, 'close', None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> RunParts:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f'<RunParts of {self.source}>'
+
+
+def text_footprint(path: str) -> int:
+    """Expected peak bytes of evaluating a TREC run file in memory (0 for a path that is no file); a
+    compressed file's text is taken to be :data:`COMPRESSED_TEXT` times its size."""
     if not os.path.isfile(path):
         return 0
-    compressed = os.path.splitext(path)[1].lower() in ('.gz', '.bz2', '.xz')
+    compressed = compression_of(path) is not None
     return int(os.path.getsize(path) * TEXT_FOOTPRINT * (COMPRESSED_TEXT if compressed else 1))
 
 
-def is_larger_than(source: Any, budget: int) -> bool:
-    """Whether evaluating the run file ``source`` in memory would pass ``budget`` bytes."""
-    return footprint(source) > budget
+def parquet_footprint(path: str) -> int:
+    """Expected peak bytes of evaluating a Parquet run (a file or a directory) in memory."""
+    from .parquet import run_rows
+    return run_rows(path) * ROW_FOOTPRINT
 
 
-def map_query_chunks(source: Any, evaluate: Callable[[Run], T], budget: int, duplicates: str) -> list[T]:
-    """``evaluate`` of each chunk of complete queries of a run file, as a :class:`Run` (see the module
-    docstring); rows keep their file order, so ``duplicates`` resolves as for the whole run."""
-    from .chunks import NotGrouped, aligned, run_tables, spilled
-    from .inputs import is_parquet
-    from .tables import run_from_table
+def query_chunks(source: str | os.PathLike[str], budget: int, duplicates: str, parquet: bool,
+                 footprint: int) -> RunParts:
+    """A run file (TREC text, plain or compressed, or ``parquet``) as :class:`RunParts` of chunks of
+    complete queries of about a quarter of ``budget`` each (see the module docstring); rows keep their
+    file order, so ``duplicates`` resolves as for the whole run.  ``footprint``: the run's expected
+    footprint in memory, which sets how many files a run not grouped by query is split into."""
     path = os.fspath(source)
-    parquet = is_parquet(path)
-    chunk = max(int(budget * CHUNK_SHARE), 1)
+    return RunParts(path, _passes(path, max(int(budget * CHUNK_SHARE), 1), duplicates, parquet, footprint))
+
+
+def _passes(path: str, chunk: int, duplicates: str, parquet: bool, footprint: int) -> Iterator[Iterator[Run]]:
+    """The passes of :func:`query_chunks`: the file streamed; if it is not grouped by query, spilled."""
+    from .chunks import NotGrouped, aligned, run_tables, spilled
+    from .tables import run_from_table
 
     def tables():
         return run_tables(path, parquet, max(chunk // ROW_FOOTPRINT, 1), max(int(chunk / TEXT_FOOTPRINT), 1))
@@ -66,13 +120,33 @@ def map_query_chunks(source: Any, evaluate: Callable[[Run], T], budget: int, dup
         where = RowLocator(path, items=positions) if parquet else RowLocator(path, positions)
         return run_from_table(table, 'run', path, duplicates, where=where)
 
+    grouped = [True]
+
+    def streamed() -> Iterator[Run]:
+        try:
+            for table in aligned(tables(), path, max(chunk, QUERY_FLOOR)):
+                yield run_of(table)
+        except NotGrouped:
+            grouped[0] = False                  # this pass stops here; the next one gives every query again
+
+    yield from _closed_after(streamed())
+    if grouped[0]:
+        return
+    buckets = max(2, 2 * -(-footprint // chunk))
+    import tempfile  # only a run spilled by query hash needs it: not at import
+    with ended_by_signals(), tempfile.TemporaryDirectory(prefix='irmetrics-') as directory:
+        yield from _closed_after(run_of(table) for table in spilled(tables(), buckets, directory))
+
+
+def _closed_after(one_pass: Iterator[Run]) -> Iterator[Iterator[Run]]:
+    """``one_pass`` as the single pass of a generator of passes, closed when that generator is (so that a
+    pass left unfinished releases what it holds at once)."""
     try:
-        return [evaluate(run_of(t)) for t in aligned(tables(), path, max(chunk, QUERY_FLOOR))]
-    except NotGrouped:
-        buckets = max(2, 2 * -(-footprint(path) // chunk))
-        import tempfile  # only a run spilled by query hash needs it: not at import
-        with ended_by_signals(), tempfile.TemporaryDirectory(prefix='irmetrics-') as directory:
-            return [evaluate(run_of(t)) for t in spilled(tables(), buckets, directory)]
+        yield one_pass
+    finally:
+        close: Callable[[], None] | None = getattr(one_pass, 'close', None)
+        if close is not None:
+            close()
 
 
 @contextlib.contextmanager

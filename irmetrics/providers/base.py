@@ -10,7 +10,7 @@ providers that could compute it and how to install them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -73,27 +73,15 @@ class Prepared(ABC):
     """A provider's evaluator for fixed measures and qrels, reusable across runs."""
 
     @abstractmethod
-    def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
-        """Per-query values, aligned with the qrels' query ids.
+    def evaluate(self, run: Run) -> Mapping[Measure, np.ndarray | float]:
+        """The values of every measure the engine was prepared for, from one reading of ``run``: for a
+        measure of one query (scope ``'query'``), its per-query values aligned with the qrels' query ids;
+        for a measure of a whole run (scope ``'run'``), its one value.
 
         Values of queries absent from the run may be anything (the caller fills
         them from the measure definition) unless the definition says they are
         computed (``missing_value is COMPUTED``): then they must be correct.
         """
-
-    # --- measures beyond one query (MeasureDef.scope): one value per run -----------------------------
-    def evaluate_run(self, run: Run) -> dict[Measure, float]:
-        """The values of the measures of scope ``'run'`` on the whole of ``run``."""
-        raise ProviderError(f'{type(self).__name__} computes no measure of a whole run')
-
-    def evaluate_against(self, run: Run, baseline: Run) -> dict[Measure, float]:
-        """The values of the measures of scope ``'baseline'``: ``run`` against ``baseline``."""
-        raise ProviderError(f'{type(self).__name__} computes no measure against a baseline')
-
-    def evaluate_runs(self, runs: Sequence[Run]) -> dict[Measure, np.ndarray]:
-        """The values of the measures of scope ``'runs'``: one value per run of ``runs``, computed
-        from all of them at once."""
-        raise ProviderError(f'{type(self).__name__} computes no measure of several runs')
 
     # --- capabilities beyond measures: an engine that lacks one says so -------------------------------
     def relevance_strings(self, run: Run, depth: int, judged_only: bool = False) -> list[str]:

@@ -8,6 +8,8 @@
 ``csv``     the tsv columns, comma-separated, under a header line.
 ``jsonl``   ir_measures' layout: one ``{"query_id", "measure", "value"}`` object a line
             (``query_id`` only with ``-q``; ``run`` first with several runs).
+A measure of a whole run (Coverage, Gini: one value per run) prints with the aggregates, as an ``all`` line
+or row; with ``-q`` and no summary, its ``all`` line or row follows the queries', so that every format shows it.
 ``json``    one document: ``{"measures": [...], "runs": [{"run", "aggregate", "per_query"}]}``.
 ``markdown`` the table's rows as a GitHub-flavoured Markdown table; ``latex`` a booktabs table;
 ``html``    a self-contained page with the table.
@@ -48,14 +50,28 @@ class RunResults(NamedTuple):
 
 
 def _records(runs: Sequence[RunResults], opts: Options) -> Iterator[tuple[str, str, Any, float]]:
-    """(run, query id or 'all', measure, value): per-query values, then each run's aggregates."""
+    """(run, query id or 'all', measure, value): per-query values, then each run's aggregates.  The
+    measures of a whole run are 'all' lines among the per-query values when no summary follows."""
     for run in runs:
         if opts.by_query:
-            for metric in run.results.iter_metrics():
+            for metric in _metrics(run.results, opts):
                 yield run.name, metric.query_id, metric.measure, metric.value
         if opts.summary:
             for measure, value in run.results.aggregate_items():
                 yield run.name, SUMMARY_QID, measure, value
+
+
+def _metrics(results: ResultsView, opts: Options) -> Iterator[Any]:
+    """The per-query values of ``results``, and the values of the measures of the whole run unless the
+    summary (where they stand with the aggregates) is printed."""
+    per_query = set(results.measures)
+    return (metric for metric in results.iter_metrics() if not opts.summary or metric.measure in per_query)
+
+
+def _whole_run_items(results: ResultsView) -> list[tuple[Any, float]]:
+    """(measure, value) of each measure of the whole run (one value per run, not per query)."""
+    per_query = set(results.measures)
+    return [(m, v) for m, v in results.aggregate_items() if m not in per_query]
 
 
 def _columns(runs: Sequence[RunResults], opts: Options) -> list[str]:
@@ -111,7 +127,7 @@ def render_json(runs: Sequence[RunResults], opts: Options) -> str:
             entry['aggregate'] = {str(m): json_value(m, v, opts.places) for m, v in run.results.aggregate_items()}
         if opts.by_query:
             per_query: dict = {}
-            for metric in run.results.iter_metrics():
+            for metric in _metrics(run.results, opts):
                 per_query.setdefault(metric.query_id, {})[str(metric.measure)] = \
                     json_value(metric.measure, metric.value, opts.places)
             entry['per_query'] = per_query
@@ -134,6 +150,9 @@ def render_table(runs: Sequence[RunResults], opts: Options) -> str:
             if opts.summary:
                 rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
                                                     for m, v in run.results.aggregate_items()])
+            elif whole := _whole_run_items(run.results):          # the measures of the whole run: their row
+                rows.append(name + [SUMMARY_QID] + [''] * len(run.results.measures)
+                            + [format_value(m, v, places) for m, v in whole])
         return text_table(lead + header, rows, numeric_from=len(lead))
     rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregate_items()] for run in runs]
     table = text_table(['run'] + header, rows, numeric_from=1)

@@ -17,8 +17,8 @@ from ..algebra.measure import Measure
 from ..api.argument_order import measures_first
 from ..api.options import EvaluationOptions, Options
 from ..api.run_names import stem
-from ..comparing.vocabulary import RunsLike, is_path, name_runs
-from ..data.inputs import to_qrels, to_run
+from ..comparing.vocabulary import RunsLike, name_runs
+from ..data.inputs import source_path, to_qrels, to_run
 from ..dialects import parse_measures
 from ..errors import InputError
 from ..rendering.result import Table, Tabled
@@ -169,7 +169,8 @@ def _means(measures: list[Measure], qrels: Any, runs: list[Any], options: Option
 
 
 def _label(measure: Measure, qrels: Any, fallback: str) -> str:
-    where = stem(qrels) if is_path(qrels) else fallback
+    path = source_path(qrels)
+    where = stem(path) if path is not None else fallback
     return f'{measure} ({where})'
 
 

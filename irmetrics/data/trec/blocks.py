@@ -10,7 +10,6 @@ counted only when an error needs it).
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
@@ -19,8 +18,9 @@ import pyarrow as pa
 
 from ...errors import InputError
 from ..arrow_arrays import arrow_array
+from ..paths import compression_of
 from .format import RUN, BlankLines, Layout
-from .reader import COMPRESSION, parse
+from .reader import parse
 from .stream import TextGuard
 
 _SCAN = 1 << 16
@@ -29,7 +29,7 @@ FirstLine = int | Callable[[], int]
 
 def open_text(path: str) -> BinaryIO:
     """A binary stream of a file's text, decompressed by its suffix (.gz, .bz2, .xz)."""
-    compression = COMPRESSION.get(os.path.splitext(path)[1].lower())
+    compression = compression_of(path)
     try:
         if compression is None:
             return open(path, 'rb')

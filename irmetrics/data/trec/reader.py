@@ -21,6 +21,7 @@ from .. import numeric
 from ..duplicates import Duplicates
 from ..ids import Ids
 from ..locate import RowLocator, id_at
+from ..paths import compression_of, is_text
 from ..qrels import Qrels
 from ..ranking import canonical_order
 from ..run import Run
@@ -32,7 +33,6 @@ from .tag import last_tag
 #: Inputs up to this size (1 MiB) are split by Python's string methods, without importing pyarrow; above it Arrow
 #: splits faster than Python, its import included (a 2 MB qrels: 0.2 s by Python, 0.1 s by Arrow).
 SMALL_FILE = 1 << 20
-COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}     # suffix -> stdlib module, imported when used
 #: Bytes a compressed file is decompressed by at a time.
 DECOMPRESS_PIECE = 1 << 24
 
@@ -49,7 +49,7 @@ def load(source) -> tuple[Data, str]:
     if not isinstance(source, (str, os.PathLike)):
         raise InputError(f'cannot read a TREC file from {type(source).__name__}: expected a path, raw text or bytes')
     path = os.fspath(source)
-    compression = COMPRESSION.get(os.path.splitext(path)[1].lower())
+    compression = compression_of(path)
     try:
         if compression is None:
             if os.path.isdir(path):
@@ -70,16 +70,6 @@ def load(source) -> tuple[Data, str]:
         if isinstance(ex, OSError) and ex.errno == errno.ELOOP:
             raise InputError('a loop of symbolic links (each names the next, and none a file)', path) from None
         raise InputError(f'cannot read: {ex}', path) from None
-
-
-def is_text(source: object) -> bool:
-    """Whether ``source`` is TREC text given as a string rather than a path: it holds a newline (and names
-    no file: a path may hold one too) or nothing but white space."""
-    if not isinstance(source, str):
-        return False
-    if not source.strip():
-        return True
-    return '\n' in source and not (len(source) < 4096 and os.path.isfile(source))
 
 
 class StandardInput(bytes):

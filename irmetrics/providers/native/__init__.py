@@ -52,30 +52,21 @@ class NativePrepared(Prepared):
         self.measures = list(measures)
         self.index = QrelsIndex(qrels)
 
-    def evaluate(self, run: Run) -> dict[Measure, np.ndarray]:
+    def evaluate(self, run: Run) -> dict[Measure, np.ndarray | float]:
+        """Every measure, of one query or of the whole run, from one ranking and join of ``run``."""
         table = RankedTable(self.index, run)
-        return {m: KERNELS[m.definition](m, table) for m in self._of('query')}
-
-    def evaluate_run(self, run: Run) -> dict[Measure, float]:
-        table = RankedTable(self.index, run)
-        return {m: float(KERNELS[m.definition](m, table)) for m in self._of('run')}
-
-    def evaluate_against(self, run: Run, baseline: Run) -> dict[Measure, float]:
-        table, base = RankedTable(self.index, run), RankedTable(self.index, baseline)
-        return {m: float(KERNELS[m.definition](m, table, base)) for m in self._of('baseline')}
-
-    def evaluate_runs(self, runs: Sequence[Run]) -> dict[Measure, np.ndarray]:
-        tables = [RankedTable(self.index, run) for run in runs]
-        return {m: np.asarray(KERNELS[m.definition](m, tables), dtype=np.float64) for m in self._of('runs')}
-
-    def _of(self, scope: str) -> list[Measure]:
-        return [m for m in self.measures if m.definition.scope == scope]
+        return {m: _value(m, KERNELS[m.definition](m, table)) for m in self.measures}
 
     def relevance_strings(self, run: Run, depth: int, judged_only: bool = False) -> list[str]:
         return relevance_strings(self.index, run, depth, judged_only)
 
     def roc_curves(self, run: Run, rel: int, cutoff: int | None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         return roc_curves(self.index, run, rel, cutoff)
+
+
+def _value(measure: Measure, computed: np.ndarray | float) -> np.ndarray | float:
+    """A kernel's result as :meth:`Prepared.evaluate` gives it: per query, or one float for a whole run."""
+    return float(computed) if measure.definition.scope == 'run' else computed
 
 
 class NativeProvider(Provider):

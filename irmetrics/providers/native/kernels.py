@@ -1,33 +1,34 @@
 """The table of native kernels, keyed by the measure's definition (``@kernel(nDCG)``), never by its spelling.
 
-A kernel holds only its maths and reads the shared :class:`~.table.RankedTable` of a run; what it
-receives and returns follows the definition's scope (:data:`~irmetrics.algebra.measure.SCOPES`):
+A kernel holds only its maths and reads the shared :class:`~.table.RankedTable` of a run,
+``kernel(measure, table)``; what it returns follows the definition's scope
+(:data:`~irmetrics.algebra.measure.SCOPES`): one value per qrels query (``'query'``, nearly every
+measure), or one value for the whole run (``'run'``: Coverage, Gini).  Both come from the one table the
+engine builds for a run.
 
-* ``'query'``: ``kernel(measure, table)`` -> one value per qrels query (every built-in measure);
-* ``'run'``: ``kernel(measure, table)`` -> one value for the whole run;
-* ``'baseline'``: ``kernel(measure, table, baseline_table)`` -> one value for the run against the baseline;
-* ``'runs'``: ``kernel(measure, tables)`` -> one value per run of ``tables``.
-
-So a new measure of any scope is a definition in :mod:`irmetrics.measures` and a kernel here.
+So a new measure is a definition in :mod:`irmetrics.measures` and a kernel here.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 
 from ...algebra.measure import Measure, MeasureDef
+from .table import RankedTable
 
-Kernel = Callable[..., Any]          # by scope: see the module docstring
+#: ``(measure, table) -> values``: one per qrels query, or one float for a measure of a whole run
+Kernel = Callable[[Measure, RankedTable], np.ndarray | float]
+K = TypeVar('K', bound=Kernel)
 KERNELS: dict[MeasureDef, Kernel] = {}
 
 
-def kernel(family: Measure) -> Callable[[Kernel], Kernel]:
+def kernel(family: Measure) -> Callable[[K], K]:
     """Register the decorated function as the native kernel of ``family`` (a bare measure: ``nDCG``)."""
     definition = family.definition
 
-    def register(fn: Kernel) -> Kernel:
+    def register(fn: K) -> K:
         if definition in KERNELS:
             raise ValueError(f'native kernel for {definition.name} registered twice')
         KERNELS[definition] = fn
