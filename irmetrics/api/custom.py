@@ -4,7 +4,9 @@
     ... def top_rel(qrels, run, cutoff, rel):          # one query: its Qrel rows, its ranked ScoredDoc rows
     ...     grades = {q.doc_id: q.relevance for q in qrels}
     ...     return float(any(grades.get(d.doc_id, 0) >= rel for d in run[:cutoff]))
-    >>> irmetrics.calc_aggregate(['TopRel@5'], qrels, run)          # doctest: +SKIP
+    >>> irmetrics.calc_aggregate(['TopRel(rel=3)@5', 'Success(rel=3)@5'], 'examples/qrels.txt',
+    ...                          'examples/run_bm25.txt')
+    {'TopRel(rel=3)@5': 0.9, 'Success(rel=3)@5': 0.9}
 
 A definition goes into the measure registry (so ``parse_measure`` and the CLI know its name) and
 its computation into the native engine's kernel table (:mod:`irmetrics.providers.native.custom`).

@@ -1,9 +1,12 @@
 """The partition function: a run held in pandas partitions of complete queries (Spark's
 ``applyInPandas``, Dask), evaluated part by part with one :class:`~.evaluator.Evaluator`.
 
-    >>> parts = irmetrics.Partitions(irmetrics.evaluator(['AP', 'nDCG@10'], 'qrels.txt'))
-    >>> per_query = frame.groupBy('bucket').applyInPandas(parts.calc, schema=parts.schema)  # doctest: +SKIP
-    >>> parts.combine(per_query.toPandas()).aggregated                                     # doctest: +SKIP
+    >>> parts = irmetrics.Partitions(irmetrics.evaluator(['AP', 'nDCG@10'], 'examples/qrels.txt'))
+    >>> frame = irmetrics.read_trec_run('examples/run_bm25.txt').to_dataframe()
+    >>> halves = frame.groupby(frame.query_id.astype(int) % 2)         # in Spark: groupBy('bucket').applyInPandas(
+    >>> per_query = [parts.calc(half) for _, half in halves]           #     parts.calc, schema=parts.schema)
+    >>> parts.combine(per_query).aggregated
+    {'AP': 0.4086513386923678, 'nDCG@10': 0.43614839520262716}
 
 A query's values depend on its own rows and judgments only, so each part gives exactly the values
 the whole run gives; :meth:`Partitions.combine` aggregates them in the qrels' order, as in memory.

@@ -144,8 +144,8 @@ class CalcResults:
     """Per-query values of several measures (a query x measure matrix) and their aggregates.
 
     A plain result: built once by the evaluator, immutable (its matrix is read-only), rendered by
-    :mod:`irmetrics.rendering`: ``print(results)``, :meth:`to_dataframe`, :meth:`to_markdown`,
-    :meth:`to_latex`, :meth:`to_html` (and in notebooks), :meth:`to_json`, :meth:`to_csv`.
+    :mod:`irmetrics.rendering`: ``print(results)`` (the aggregates), :meth:`render` (every format, as the
+    command line prints them), :meth:`to_dataframe`, :meth:`to_dict` (and in notebooks).
     Unpacks like ir_measures' ``CalcResults``: ``aggregated, per_query = results``.
     """
 
@@ -247,49 +247,42 @@ class CalcResults:
             columns = {'run': np.full(len(columns['value']), run, dtype=object), **columns}
         return pd.DataFrame(columns)
 
-    def render(self, format: str, *, by_query: bool = False, places: int | None = None,
+    def render(self, format: str = 'table', *, by_query: bool = False, places: int | None = None,
                run: str = 'run') -> str:
-        """The results in ``format`` (:data:`irmetrics.rendering.evaluation.FORMATS`: ``'table'``,
+        """The results in ``format`` (:data:`irmetrics.rendering.formats.FORMATS`: ``'table'``,
         ``'tsv'``, ``'csv'``, ``'json'``, ``'jsonl'``, ``'markdown'``, ``'latex'``, ``'html'``), as the
         command line prints them (``-f FORMAT``): ``by_query`` adds the per-query values, ``places``
-        the decimals (None: the format's default), ``run`` names the run."""
+        the decimals (None: the format's default), ``run`` names the run.
+
+        >>> results = irmetrics.calc(['AP', 'P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+        >>> print(results.render('csv', places=3))
+        measure,value
+        AP,0.409
+        P@5,0.500
+        <BLANKLINE>
+        """
         renderer = FORMAT.check(format)
         options = Options(by_query=by_query, places=places, width=10 ** 6)
         return RENDERERS[renderer]([RunResults(run, self)], options)
 
-    def to_table(self, places: int = 4) -> str:
-        """The aggregates as an aligned text table (``measure  value``); also what ``print`` shows."""
-        return text_table(['measure', 'value'], self._aggregate_rows(places), numeric_from=1)
+    def to_dict(self) -> dict[str, Any]:
+        """``{'measures': [...], 'aggregate': {measure: value}, 'per_query': {query_id: {measure: value}}}``:
+        the numbers of ``render('json', by_query=True)`` as plain Python values (NaN as None)."""
+        import json
+        doc = json.loads(self.render('json', by_query=True))
+        return {'measures': doc['measures'], 'aggregate': doc['runs'][0]['aggregate'],
+                'per_query': doc['runs'][0]['per_query']}
 
     def _aggregate_rows(self, places: int) -> list[list[str]]:
         return [[str(m), format_value(m, v, places)] for m, v in self.aggregate_items()]
-
-    def to_markdown(self, places: int = 4, run: str = 'run') -> str:
-        """The aggregates as a Markdown table (a row for the run, a column per measure)."""
-        return self.render('markdown', places=places, run=run)
-
-    def to_latex(self, places: int = 4, run: str = 'run') -> str:
-        """The aggregates as a booktabs ``tabular`` (a row for the run, a column per measure)."""
-        return self.render('latex', places=places, run=run)
-
-    def to_html(self, places: int = 4, run: str = 'run') -> str:
-        """A self-contained HTML page with the aggregates' table."""
-        return self.render('html', places=places, run=run)
-
-    def to_json(self, by_query: bool = True, run: str = 'run') -> str:
-        """``{"measures": [...], "runs": [{"run", "aggregate", "per_query"}]}``, every digit."""
-        return self.render('json', by_query=by_query, run=run)
-
-    def to_csv(self, by_query: bool = True, run: str = 'run') -> str:
-        """``query_id,measure,value`` lines (``all`` for the aggregates) under a header, every digit."""
-        return self.render('csv', by_query=by_query, run=run)
 
     def _repr_html_(self) -> str:
         rows = [[html.escape(c) for c in row] for row in self._aggregate_rows(4)]
         return html_table(['measure', 'value'], rows, html.escape(repr(self)), {1})
 
     def __str__(self) -> str:
-        return self.to_table()
+        """The aggregates, one measure a line (``measure  value``)."""
+        return text_table(['measure', 'value'], self._aggregate_rows(4), numeric_from=1)
 
     def __repr__(self) -> str:
         return f'<CalcResults: {len(self.measures)} measures x {len(self.query_ids)} queries>'

@@ -269,7 +269,7 @@ class Comparison:
         ...                         {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'},
         ...                         baseline='bm25')
         >>> print(cmp.render('csv', places=3).splitlines()[2])
-        dense,AP,0.416,0.176,0.656,bm25,0.131,-0.068,0.330,1.237,2,1,0,t,0.095,0.095,False,
+        dense,AP,0.540,0.493,0.586,bm25,0.131,0.051,0.211,1.166,9,0,1,t,0.005,0.005,True,
         """
         return report.render(self, format, places, show, label)
 

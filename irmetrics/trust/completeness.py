@@ -97,7 +97,11 @@ def qrels_stats(qrels: Any, *, rel: int = 1) -> QrelsStats:
     relevant (grade >= ``rel``, as everywhere in irmetrics; negative grades are counted under their grade
     and are not relevant).  ``qrels``: any qrels input irmetrics reads.
 
-    >>> irmetrics.qrels_stats('qrels.txt').to_dataframe()          # doctest: +SKIP
+    >>> print(irmetrics.qrels_stats('examples/qrels.txt').render())
+    query  judged  grade 0  grade 1  grade 2  grade 3  relevant   share
+    all       400      187      111       52       50       213  0.5325
+    10 queries; relevant (grade >= 1) per query: 15 to 26; 0 without any
+    <BLANKLINE>
     """
     rel = REL.check(rel)
     q = to_qrels(qrels)

@@ -113,8 +113,11 @@ def pool(runs: Mapping[str, Any] | Sequence[Any], *, depth: int, qrels: Any = No
     documents each run contributed that no other run did (``unique``): a run whose unique share is large
     is one the other runs would not have judged for.
 
-    >>> p = irmetrics.pool(['bm25.txt', 'dense.txt'], depth=100, qrels='qrels.txt')   # doctest: +SKIP
-    >>> p.to_trec('to_judge.txt'); p.to_dataframe()                                     # doctest: +SKIP
+    >>> p = irmetrics.pool(['examples/run_bm25.txt', 'examples/run_dense.txt'], depth=10, qrels='examples/qrels.txt')
+    >>> p
+    <Pool depth 10 of 2 runs: 181 documents for 10 queries, 130 judged already, 51 to judge>
+
+    ``p.to_trec('to_judge.txt')`` writes the pairs to judge for the assessors.
     """
     depth = DEPTH.check(depth)
     names, inputs = name_runs(runs, at_least=1)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..algebra.measure import Measure
 from ..api.options import Options
-from ..api.results import aggregate
+from ..api.results import MeasureValues, aggregate
 from ..constraints import Int, Option
 from ..data.inputs import to_qrels, to_run
 from ..data.qrels import Qrels
@@ -68,13 +68,13 @@ class UnjudgedBounds(ReadOnlyArrays, Tabled):
     unjudged: np.ndarray
     bounds: tuple[bool, ...]
 
-    def aggregated(self, unjudged: str = 'nonrelevant') -> dict[Measure, float]:
+    def aggregated(self, unjudged: str = 'nonrelevant') -> MeasureValues:
         """Each measure's aggregate (its mean, or what its definition says) under ``unjudged``
-        (``'nonrelevant'`` or ``'relevant'``)."""
+        (``'nonrelevant'`` or ``'relevant'``), keyed by the measure's name (found by the measure too)."""
         if unjudged not in ('nonrelevant', 'relevant'):
             raise MeasureError(f"unjudged must be 'nonrelevant' or 'relevant', not {unjudged!r}")
         values = self.nonrelevant if unjudged == 'nonrelevant' else self.relevant
-        return {m: aggregate(m, values[:, j]) for j, m in enumerate(self.measures)}
+        return MeasureValues((m, aggregate(m, values[:, j])) for j, m in enumerate(self.measures))
 
     def table(self, *, by_query: bool = False) -> Table:
         """One row per measure: its aggregates with the unjudged documents non-relevant and relevant, whether

@@ -70,12 +70,11 @@ def test_empty_results():
 
 
 def test_aggregates_print_as_a_table(results):
-    assert results.to_table() == ('measure   value\n'
-                                  'AP       0.4444\n'
-                                  'P@2      0.3333\n'
-                                  'NumRet        5\n')
-    assert str(results) == results.to_table()
-    assert results.to_table(places=2).splitlines()[1] == 'AP        0.44'
+    assert str(results) == ('measure   value\n'
+                            'AP       0.4444\n'
+                            'P@2      0.3333\n'
+                            'NumRet        5\n')
+    assert results.render(places=2).splitlines() == ['run    AP   P@2  NumRet', 'run  0.44  0.33       5']
 
 
 def test_pandas_is_imported_only_when_asked():

@@ -45,15 +45,17 @@ def test_values_print_counts_as_integers_and_nan_as_null():
 def test_every_format_renders_the_numbers_of_to_dataframe(results):
     frame = results.to_dataframe()
     expected = {(row.query_id, row.measure): row.value for row in frame.itertuples()}
-    doc = json.loads(results.to_json())
+    doc = json.loads(results.render('json', by_query=True))
+    assert results.to_dict() == {'measures': doc['measures'], 'aggregate': doc['runs'][0]['aggregate'],
+                                 'per_query': doc['runs'][0]['per_query']}
     got = {(q, m): v for q, values in doc['runs'][0]['per_query'].items() for m, v in values.items()}
     assert got == pytest.approx(expected)
     assert doc['runs'][0]['aggregate'] == {str(m): v for m, v in results.aggregated.items()}
-    lines = results.to_csv().splitlines()
+    lines = results.render('csv', by_query=True).splitlines()
     assert lines[0] == 'query_id,measure,value' and 'all,NumRet,4' in lines
-    assert '| run | AP | P@2 | NumRet |' in results.to_markdown()
-    assert r'\toprule' in results.to_latex() and 'run & AP & P@2 & NumRet' in results.to_latex()
-    assert '<td class="n">4</td>' in results.to_html() and results._repr_html_().startswith('<div')
+    assert '| run | AP | P@2 | NumRet |' in results.render('markdown')
+    assert r'\toprule' in results.render('latex') and 'run & AP & P@2 & NumRet' in results.render('latex')
+    assert '<td class="n">4</td>' in results.render('html') and results._repr_html_().startswith('<div')
     for fmt in FORMATS:
         assert results.render(fmt, by_query=True)
     with pytest.raises(OptionError, match="option 'format'"):
