@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Score matrices in process (issue 20's first target): irmetrics against the plain numpy computation and
+"""Score matrices in process: irmetrics against the plain numpy computation and
 scikit-learn's ndcg_score, on the same arrays, in one run.
 
 What is measured
@@ -15,7 +15,7 @@ What is measured
     The medians and the ratios of irmetrics to each are printed, and the values are checked to agree
     (1e-9; 1e-6 for torchmetrics, which computes in float32) on these tie-free scores.
 
-    With ``--ties`` (issue 22) the scores are rounded to one decimal (about ten tied items in each group of
+    With ``--ties`` the scores are rounded to one decimal (about ten tied items in each group of
     a row), and irmetrics computes nDCG(ties='expected')@10, the exact expectation over tie orders, which
     must agree with scikit-learn's (it averages over ties too, 1e-9); irmetrics in trec_eval's tie order
     is timed beside it (its value differs by the tie order).

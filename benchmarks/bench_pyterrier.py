@@ -29,7 +29,7 @@ row, and to its msmarco provider (RR@10).  With it (cProfile of the irmetrics mo
 irmetrics reading each frame's string columns (pandas' Arrow-backed strings, converted to Python
 objects and back to Arrow), a quarter ranking the 7 million rows of each system, and most of the rest
 PyTerrier's own joins of the topics with each frame; reading Arrow-backed columns without the detour
-(issue 12, merged after this run; not re-measured) removes most of the first part.
+(merged after this run; not re-measured) removes most of the first part.
 """
 from __future__ import annotations
 

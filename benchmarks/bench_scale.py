@@ -1,4 +1,4 @@
-"""Issue 12's scale benchmark: a run of 100 million rows as Parquet, through Dask and in one process.
+"""The scale benchmark: a run of 100 million rows as Parquet, through Dask and in one process.
 
 Generates (deterministically, once, into ``--data``) a run of ``--queries`` queries x ``--docs``
 documents as a directory of Parquet files (string ids, scores with ~5% ties, grouped by query) and
@@ -43,7 +43,7 @@ jobs alongside during part of it; read the ratios rather than the absolute times
     chunked (2G)               24.5      4,081,726     4.45           28.2     3.17                     909
     load average after: 2.50
 
-Target (issue 12): within 2x of the read floor per worker, and peak memory per worker independent
+Target: within 2x of the read floor per worker, and peak memory per worker independent
 of the run's size.  Met for memory (705-722 MiB a Dask worker at 50 and 100 million rows; the chunked
 process 909-961 MiB with a 2G limit).  Not met for time: 2.9-3.05x the floor per worker (the 9
 measures' ranking and join cost about twice the Parquet read, as in memory); 1 -> 2 workers gives

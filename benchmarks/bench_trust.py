@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checking the evaluation (issue 22) against the reference tools, in one run: the same inputs, the values
+"""Checking the evaluation against the reference tools, in one run: the same inputs, the values
 checked to agree, the medians and their ratios printed.
 
 What is measured (each tool run once as a warm-up, then N times interleaved)

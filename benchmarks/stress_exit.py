@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run the CLI many times, several at once, and count the runs that did not end cleanly.
 
-Issue 8 saw ``terminate called without an active exception`` / ``Fatal Python error: Aborted``
+Reading faults once showed ``terminate called without an active exception`` / ``Fatal Python error: Aborted``
 (exit status 134) after complete output, in about 1% of CLI runs on inputs that took Arrow's CSV
 reader: the reader called a Python function (its invalid-row handler) from its worker threads, and
 a worker that still needed the interpreter while it shut down was ended by ``pthread_exit``, which

@@ -1,4 +1,5 @@
-"""Generated qrels and runs for the agreement tests of issue 3's families, and the canonical ranking.
+"""Generated qrels and runs for the agreement tests of the measure families beyond trec_eval (ERR, RBP,
+nDCG variants, ...), and the canonical ranking.
 
 Every reference tool breaks score ties its own way, so the tests hand them the canonical ranking
 (score descending, docno descending) as distinct rank-derived scores; the raw run (with ties) goes to

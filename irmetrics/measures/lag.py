@@ -12,7 +12,7 @@ LAG = register(MeasureDef(
             'non-relevant documents ranked above d if d is in the top k, and, if d is not, '
             'NR_k + N_out / 2: NR_k the non-relevant documents in the top k, N_out the judged non-relevant '
             'documents outside it. Undefined (left out) when R = 0.',
-    citation='Seed definition of irmetrics (issue 3): for each relevant retrieved item, the number of '
+    citation='Defined by irmetrics (no published source): for each relevant item, the number of '
              'non-relevant items ranked above it, averaged per query then over queries.',
     notes='Non-relevant: every retrieved document with grade < rel, unjudged ones included (trec_eval\'s '
           'reading); judged_only=True removes unjudged documents first (trec_eval -J). Unretrieved relevant '

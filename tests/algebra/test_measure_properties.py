@@ -1,4 +1,4 @@
-"""Property tests of measure strings (issue 13): every measure of every family reads back from its text,
+"""Property tests of measure strings: every measure of every family reads back from its text,
 however its parameters are written; trec_eval's and ranx's names read as the measures they name, and a
 measure's printed trec_eval name reads back as it; any other text is a MeasureError, never another
 exception (the fuzzing harness ``fuzz/fuzz_measure_parser.py`` searches the same properties for longer).

@@ -1,4 +1,4 @@
-"""A run evaluated in parts of complete queries gives the in-memory numbers, to the last bit (issue 12).
+"""A run evaluated in parts of complete queries gives the in-memory numbers, to the last bit.
 
 Parts are what Dask and Spark partitions and the chunks of a run larger than memory are: the
 partition function (``Partitions.calc``, ``Partitions.combine``) and ``Evaluator.combine`` are tested here without

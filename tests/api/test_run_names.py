@@ -1,4 +1,4 @@
-"""Run names (issue 21): stems by default, NAME=PATH on the command line, found by name, path or stem."""
+"""Run names: stems by default, NAME=PATH on the command line, found by name, path or stem."""
 import pytest
 from cli_support import run_ok
 from repo_paths import ROOT

@@ -288,7 +288,7 @@ def test_out_of_memory_is_one_line(here, monkeypatch):
     assert (status, out) == (2, b'') and err.startswith('irmetrics: error: out of memory') and err.count('\n') == 1
 
 
-# --- the smaller probes of issue 24 -------------------------------------------------------------------
+# --- smaller probes of hostile input -------------------------------------------------------------------
 def test_a_path_holding_a_newline_is_a_path(tmp_path, here):
     """A string with a newline is TREC text unless it names a file: a file may hold one in its name."""
     import irmetrics as irm

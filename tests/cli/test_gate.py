@@ -1,4 +1,4 @@
-"""``irmetrics gate`` (issue 21): a run against stored per-query values, exit 1 when a measure is
+"""``irmetrics gate``: a run against stored per-query values, exit 1 when a measure is
 significantly worse (or dropped by more than --margin), 0 otherwise, 2 for an error."""
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The command line's Parquet inputs, ``--memory-limit`` and ``--dask`` (issue 12): the same output, digit
+"""The command line's Parquet inputs, ``--memory-limit`` and ``--dask``: the same output, digit
 for digit, as in-process evaluation of the TREC files; bad values are one-line usage errors."""
 import subprocess
 import sys

@@ -118,7 +118,7 @@ def test_conformance_corpus_outputs(case, run, entry):
 
 
 def test_the_oracles_cover_what_they_should():
-    """Every option and parameter form of the brief appears in the stored command lines."""
+    """Every option and parameter form trec_eval documents appears in the stored command lines."""
     lines = [' '.join(c['args']) for c in ORACLE['nist'] + ORACLE['generated']]
     for fragment in ['-q', '-n', '-c', '-l2', '-l5', '-l 2', '-J', '-M 0', '-M 3', '-M1500', '-M10000', '-N',
                      'P.5,7', 'ndcg.1=0,2=3', 'utility.2,-1,0,0.001', 'iprec_at_recall.0.25', 'rbp.p=0.8',

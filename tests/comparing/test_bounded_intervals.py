@@ -1,4 +1,4 @@
-"""Intervals that respect a measure's bounds (issue 21): clipped to the range of the quantity, which
+"""Intervals that respect a measure's bounds: clipped to the range of the quantity, which
 keeps the coverage of the method (the true value is in the range)."""
 import numpy as np
 import pytest

@@ -147,7 +147,7 @@ def test_a_run_against_itself_differs_by_nothing(test):
 
 
 def test_all_pairs_gives_each_pair_once():
-    """Without a baseline each pair is one row, on its later run (issue 21: it was listed both ways)."""
+    """Without a baseline each pair is one row, on its later run (not listed both ways)."""
     cmp = irm.compare('AP RR', QRELS, {'a': BM25, 'b': DENSE, 'c': {'401': {'D401-022': 1}}}, test=('t', 'sign'))
     frame = cmp.to_dataframe()
     assert len(frame) == 2 * 4 * 2                      # tests x (a alone, b-a, c-a, c-b) x measures

@@ -1,4 +1,4 @@
-"""Leaderboard rank intervals (issue 21): each run's rank with a bootstrap interval over queries, and
+"""Leaderboard rank intervals: each run's rank with a bootstrap interval over queries, and
 which neighbours are separable."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Comparisons within query slices with one correction over all of them (issue 21)."""
+"""Comparisons within query slices with one correction over all of them."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Small samples (issue 24): each test and interval knows the fewest queries it supports, warns below
+"""Small samples: each test and interval knows the fewest queries it supports, warns below
 them, and no comparison is reported significant where the exact randomisation test on the same
 differences could not be (its smallest two-sided p-value on n non-zero differences is 2^(1-n))."""
 import itertools
@@ -54,7 +54,7 @@ def collection(n: int):
 
 
 def test_two_queries_never_make_a_significant_bootstrap():
-    """The issue's case: the bootstrap's p over 2 queries is 1/10,001, the exact test's 0.5."""
+    """Two queries: the bootstrap's p is 1/10,001, the exact test's 0.5."""
     qrels, runs = collection(2)
     with pytest.warns(irm.IrmetricsWarning) as caught:
         cmp = irm.compare('AP', qrels, runs, test=['bootstrap', 'randomization'], ci_method='bca')

@@ -1,4 +1,4 @@
-"""Evaluation with Dask on a LocalCluster of two worker processes gives the in-memory numbers (issue 12).
+"""Evaluation with Dask on a LocalCluster of two worker processes gives the in-memory numbers.
 
 Every measure family, ties, graded qrels, queries missing from the run, queries split across
 partitions, empty partitions, and each duplicates policy with duplicates split across partitions:
@@ -125,7 +125,7 @@ def test_per_query_values_stay_on_the_cluster(dask_client, case, tmp_path):
     ev = irm.evaluator(FAMILY_MEASURES, qrels)
     computed = per_query.compute()
     assert_same_results(irm.Partitions(ev).combine(computed), want['max'])      # every qrels query, once
-    assert computed.index.is_unique and computed.index.name == 'qrels_position'   # (issue 21: it was 0..n per part)
+    assert computed.index.is_unique and computed.index.name == 'qrels_position'   # (not 0..n per part)
     assert computed.sort_index().query_id.tolist() == ev.query_ids             # sort_index(): the qrels' order
     from distributed import get_task_stream
     with get_task_stream(dask_client) as stream:

@@ -1,5 +1,5 @@
 """Dask's TREC run reader: the rows of the in-memory reader, line for line, across block boundaries and
-in compressed files; an error names the file and the line counted in the whole file (issue 12)."""
+in compressed files; an error names the file and the line counted in the whole file."""
 import gzip
 import pickle
 

@@ -1,4 +1,4 @@
-"""Files built to hurt a reader (issue 24): compressed bombs, endless lines, floods of blank lines, runs
+"""Files built to hurt a reader: compressed bombs, endless lines, floods of blank lines, runs
 spilled to disk under tiny budgets, signals during the spill.  Every bomb is generated here (nothing is
 stored), and each must end in one error line with memory bounded by what the reader checks, not by what
 the file decompresses to.

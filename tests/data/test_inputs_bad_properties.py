@@ -1,4 +1,4 @@
-"""Property tests of every input path with bad inputs (issue 13): whatever the bytes, DataFrame, dict or
+"""Property tests of every input path with bad inputs: whatever the bytes, DataFrame, dict or
 records, reading them either works or raises irmetrics' own error, naming the source and the line (or
 item) at fault; never an exception of numpy, pyarrow or pandas, and the two reader paths agree.
 """

@@ -1,4 +1,4 @@
-"""Regression tests for the input faults found by the property tests and the fuzzing of issue 13, each
+"""Regression tests for the input faults found by the property tests and the fuzzing, each
 from its smallest repro.  Before the fix, each raised an exception of Python, numpy or pyarrow (a
 traceback from deep inside), read something else than the input said, or hung.
 

@@ -1,4 +1,4 @@
-"""Property tests of every input path with valid inputs (issue 13): generated qrels and runs give the same
+"""Property tests of every input path with valid inputs: generated qrels and runs give the same
 numbers whether they come as TREC text (bytes, str, a path, .gz, .bz2, .xz), a DataFrame, a dict of dicts
 or records (named tuples, plain tuples), through both reader paths and id layouts, and as the plain
 reference reader (``reference_reader.py``) reads their text.  The text is spelt any way trec_eval reads

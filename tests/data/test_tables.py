@@ -1,4 +1,4 @@
-"""Arrow tables, polars DataFrames and Parquet files as qrels and runs (issue 12).
+"""Arrow tables, polars DataFrames and Parquet files as qrels and runs.
 
 Each gives the numbers of the TREC files it was written from, per query and to the last bit, with
 string and integer id columns alike and under PyTerrier's column names; a missing column, a column

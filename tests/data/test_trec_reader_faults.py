@@ -1,4 +1,4 @@
-"""Regression tests for the reader faults of issue 8, each built from its repro (files generated here).
+"""Regression tests for reader faults found in TREC files, each built from its reproduction (files generated here).
 
 Every test runs under both reader paths and both id layouts (the ``layout`` fixture); the repros
 above 2 MiB go through the large-file path whatever the fixture says.

@@ -1,4 +1,4 @@
-"""Runs and qrels written back (issue 21): Arrow, pandas, Parquet and TREC text read back to the same
+"""Runs and qrels written back: Arrow, pandas, Parquet and TREC text read back to the same
 Run or Qrels: ids, grades and iterations, scores to the last bit, and the same numbers."""
 import numpy as np
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Gains that would overflow a double (issue 24): a value is right or refused in one line, never 0.0 or NaN
+"""Gains that would overflow a double: a value is right or refused in one line, never 0.0 or NaN
 from an overflow, and no numpy warning reaches the user."""
 import warnings
 

@@ -147,7 +147,7 @@ def m_rbp_c(gains, p):
 @pytest.mark.parametrize('seed', range(5))
 def test_rbp_is_computed_in_the_order_of_m_rbp_c_to_the_last_bit(seed):
     """A power computed directly ((1 - p) * p**i per term) differs from the running product in the last
-    bit often enough to print differently at a 4-decimal midpoint (issue 23: 0.04725)."""
+    bit often enough to print differently at a 4-decimal midpoint (0.04725)."""
     rng = np.random.default_rng(seed)
     run, qrels, expected = {}, {}, {}
     for q in range(60):
