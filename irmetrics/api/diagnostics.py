@@ -35,6 +35,18 @@ def check_levels(qrels: Qrels, measures: Sequence[Measure]) -> None:
              f'{"s" if len(ms) == 1 else ""} no document as relevant', qrels.source)
 
 
+def check_raw_gains(qrels: Qrels, measures: Sequence[Measure]) -> None:
+    """Warn when RBP reads grades above 1 as its gains (neither ``rel`` nor ``max_rel`` nor ``gains`` given): its
+    values may then exceed 1, which reads as a bug though it is the convention of ranx and trectools."""
+    top = int(qrels.relevance.max()) if len(qrels) else 0
+    raw = [m for m in measures if m.definition.name == 'RBP'
+           and not any(name in m.params for name in ('rel', 'max_rel', 'gains'))]
+    if raw and top > 1:
+        warn(f'{raw[0]!r} reads the grades as its gains (the highest is {top}), so its values may exceed 1: '
+             f'{raw[0].name}(rel=1) counts grades >= 1 as relevant, {raw[0].name}(max_rel={top}) scales the gains '
+             f'to [0, 1], {raw[0].name}(max_rel=\'query\') is trec_eval\'s rbp', qrels.source)
+
+
 def check_queries(qrels: Qrels, run: Run, present: np.ndarray) -> None:
     """Warn about an empty run, a run whose queries are none of the qrels', and missing queries."""
     if len(run) == 0:

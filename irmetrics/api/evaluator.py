@@ -89,6 +89,7 @@ class Evaluator:
             if items is not None and self.qrels.matrix_shape is not None:
                 items.check_catalogue(self.qrels.matrix_shape[1], 'the qrels array')
             diagnostics.check_levels(self.qrels, self.all_measures)
+            diagnostics.check_raw_gains(self.qrels, self.all_measures)
         #: the measures of one query's ranking: the columns of every per-query matrix
         self.measures = [m for m in self.all_measures if m.definition.scope == 'query']
         #: the measures of a whole run (scope 'run'): one value per run

@@ -72,6 +72,19 @@ def test_a_relevance_level_no_grade_reaches():
                         'count no document as relevant']
 
 
+def test_rbp_reading_grades_above_1_as_gains():
+    """Plain RBP on graded qrels reads grade 2 as a gain of 2, so its value can exceed 1; each way to mean
+    something else is named, and they warn nothing."""
+    run = {'1': {'a': 1.0}, '2': {'c': 1.0}, '3': {'d': 1.0}}
+    messages = warned(irm.calc_aggregate, ['RBP', 'RBP(p=0.5)@5'], QRELS, run)
+    assert messages == ["qrels dict: RBP reads the grades as its gains (the highest is 2), so its values may exceed "
+                        "1: RBP(rel=1) counts grades >= 1 as relevant, RBP(max_rel=2) scales the gains to [0, 1], "
+                        "RBP(max_rel='query') is trec_eval's rbp"]
+    for meant in ('RBP(rel=1)', 'RBP(max_rel=2)', "RBP(max_rel='query')", 'RBP(gains={2:1})'):
+        assert warned(irm.calc_aggregate, [meant], QRELS, run) == [], meant
+    assert warned(irm.calc_aggregate, ['RBP'], {'1': {'a': 1}}, {'1': {'a': 1.0}}) == []     # binary qrels
+
+
 def test_strict_makes_every_warning_an_error(tmp_path):
     with pytest.raises(InputError, match=r"2 of the 3 qrels queries are not in the run"):
         irm.calc_aggregate(['AP'], QRELS, {'1': {'a': 1.0}}, strict=True)

@@ -91,5 +91,6 @@ def test_every_module_is_named_in_the_architecture_page():
     page = (ROOT / 'docs' / 'architecture.md').read_text(encoding='utf-8')
     modules = [p for p in (ROOT / 'irmetrics').rglob('*.py') if p.name != '__init__.py']
     assert len(modules) > 150
-    unnamed = sorted(str(p.relative_to(ROOT)) for p in modules if not re.search(rf'(?<![\w.]){re.escape(p.name)}', page))
+    unnamed = sorted(str(p.relative_to(ROOT)) for p in modules
+                     if not re.search(rf'(?<![\w.]){re.escape(p.name)}', page))
     assert unnamed == []
