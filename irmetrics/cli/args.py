@@ -295,6 +295,7 @@ def compare_parser() -> argparse.ArgumentParser:
                    '(delta) and its corrected p-value (p); csv, tsv and json hold them already')
     _evaluation_options(p)
     _ties_option(p)
+    p.add_argument('--quiet', action='store_true', help='no progress bar')
     return p
 
 

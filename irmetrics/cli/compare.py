@@ -14,6 +14,7 @@ from ..comparing import Comparison, ComparisonError, SlicedComparison, compare, 
 from ..data.output_files import check_output, write_text
 from ..errors import IrmetricsWarning
 from ..rendering.text import text_table
+from . import progress
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
@@ -36,8 +37,6 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         raise ComparisonError('--risk compares each run with one baseline: give --baseline NAME once')
     found = [find_run(b, list(paths), list(paths.values()), 'baseline') for b in args.baseline or []]
     baseline = None if not found else found[0] if len(found) == 1 else tuple(found)
-    qrels = load_qrels(args.qrels, args.qrels_duplicates)
-    runs = {name: load_run(path, args.duplicates) for name, path in paths.items()}
     options = dict(baseline=baseline, test=tuple(args.tests), correction=args.correction,
                    correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
                    n_resamples=args.resamples, seed=args.seed, provider=args.provider)
@@ -46,14 +45,22 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if args.ranks and args.format != 'table':
         raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
     to_screen = args.output is None or args.output == '-'
-    with warnings.catch_warnings():
-        if to_screen and args.format in CARRY_WARNINGS:         # printed once, in the report, not also on stderr
-            warnings.simplefilter('ignore', IrmetricsWarning)
-        result: Comparison | SlicedComparison
-        if args.slices is not None:
-            result = compare_slices(measures, qrels, runs, slices=read_slices(args.slices), **options)
-        else:
-            result = comparison = compare(measures, qrels, runs, risk_weight=args.risk, **options)
+    with progress.Progress(2 + len(paths), enabled=progress.wanted(args.quiet)) as bar:
+        bar.step(f'reading qrels {args.qrels}')
+        qrels = load_qrels(args.qrels, args.qrels_duplicates)
+        runs = {}
+        for name, path in paths.items():
+            bar.step(f'reading {path}')
+            runs[name] = load_run(path, args.duplicates)
+        bar.step(f'comparing {len(runs)} runs')
+        with warnings.catch_warnings():
+            if to_screen and args.format in CARRY_WARNINGS:     # printed once, in the report, not also on stderr
+                warnings.simplefilter('ignore', IrmetricsWarning)
+            result: Comparison | SlicedComparison
+            if args.slices is not None:
+                result = compare_slices(measures, qrels, runs, slices=read_slices(args.slices), **options)
+            else:
+                result = comparison = compare(measures, qrels, runs, risk_weight=args.risk, **options)
     text = result.render(args.format, places=args.places, show=args.show)
     if args.ranks:
         text += ''.join(ranks_text(comparison, m, 4 if args.places is None else args.places)

@@ -163,6 +163,15 @@ def test_progress_bar_on_a_terminal(here):
     assert 'irmetrics' in stderr and '/5' in stderr and '%' in stderr and '<' in stderr   # steps, share, time left
 
 
+def test_compare_shows_a_progress_bar_and_takes_quiet(here):
+    status, stdout, stderr = run_with_terminal_stderr(here, 'compare', 'qrels', 'a.run', 'b.run', '-m', 'AP',
+                                                      '-f', 'csv', delay='0')
+    assert status == 0 and stdout.startswith('run,measure,mean') and '/4' in stderr and '%' in stderr
+    status, quiet_out, stderr = run_with_terminal_stderr(here, 'compare', 'qrels', 'a.run', 'b.run', '-m', 'AP',
+                                                         '-f', 'csv', '--quiet', delay='0')
+    assert status == 0 and quiet_out == stdout and '/4' not in stderr
+
+
 def test_no_progress_bar_with_quiet(here):
     status, stdout, stderr = run_with_terminal_stderr(here, 'qrels', 'a.run', 'AP', '--quiet', delay='0')
     assert status == 0 and stdout == 'AP\t0.4444\n' and warnings_only(stderr) == [MISSING_Q3]
