@@ -25,14 +25,64 @@ def write_inputs(directory: Path) -> dict[str, str]:
     return paths
 
 
+#: ``IRMETRICS_CLI_TESTS=subprocess`` runs every command in a new interpreter, as a shell does (slower); by default
+#: a command runs in the test's own process (no interpreter start-up), with its working directory, environment,
+#: standard streams and warning filters as a new interpreter would have them.
+IN_PROCESS = os.environ.get('IRMETRICS_CLI_TESTS', 'in-process') != 'subprocess'
+#: Environment variables read when an interpreter starts (and Dask's settings, ``DASK_*``, read when Dask is first
+#: imported): a command given one runs in a new interpreter.
+INTERPRETER_SETTINGS = {'PYTHONPATH', 'PYTHONHASHSEED', 'PYTHONWARNINGS', 'PYTHONIOENCODING', 'PYTHONUTF8'}
+#: The warning filters a new interpreter starts with (pytest shows more).
+PYTHON_FILTERS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+
+
 def irmetrics(*args: str, cwd: Path | str | None = None, env: dict | None = None,
-              timeout: float = 120) -> subprocess.CompletedProcess:
-    """``python -m irmetrics ARGS`` with text output captured (stdout and stderr are not terminals)."""
+              timeout: float = 120, isolated: bool = False) -> subprocess.CompletedProcess:
+    """``irmetrics ARGS`` with text output captured (stdout and stderr are not terminals): in this process
+    (see :data:`IN_PROCESS`), or with ``isolated`` as ``python -m irmetrics`` in a new interpreter."""
     full_env = dict(os.environ)
     full_env.pop('COLUMNS', None)
     full_env.update(env or {})
+    read_at_start = [name for name in env or {} if name in INTERPRETER_SETTINGS or name.startswith('DASK_')]
+    if IN_PROCESS and not isolated and not read_at_start:
+        return _in_process(list(args), cwd, full_env)
     return subprocess.run([sys.executable, '-m', 'irmetrics', *args], cwd=cwd, env=full_env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def _in_process(argv: list[str], cwd: Path | str | None, env: dict) -> subprocess.CompletedProcess:
+    import contextlib
+    import io
+    import warnings
+
+    from irmetrics.cli import main
+    saved_env, saved_cwd, saved_stdin = dict(os.environ), os.getcwd(), sys.stdin
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding='utf-8'), io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdin = io.TextIOWrapper(io.BytesIO(b''), encoding='utf-8')
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+            warnings.resetwarnings()
+            for category in PYTHON_FILTERS:
+                warnings.filterwarnings('ignore', category=category)
+            try:
+                status = main(argv)
+            except SystemExit as ex:                               # argparse's --help and --version
+                status = ex.code if isinstance(ex.code, int) else 0 if ex.code is None else 1
+            out.flush()
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        sys.stdin = saved_stdin
+
+    def text(value: str) -> str:                                   # as text=True reads a pipe: universal newlines
+        return value.replace('\r\n', '\n').replace('\r', '\n')
+    return subprocess.CompletedProcess(['irmetrics', *argv], status, text(out.buffer.getvalue().decode('utf-8')),
+                                       text(err.getvalue()))
 
 
 def warnings_only(stderr: str) -> list[str]:

@@ -1,11 +1,21 @@
 """Shared test settings.
 
+Markers, set here from what each test module imports (so a new test is marked without a thought):
+``reference`` for the tests that compare with a reference tool (pytrec_eval, ir_measures, ranx, PyTerrier, ...)
+and ``slow`` for those that start a cluster or a JVM or generate many cases; ``pytest -m "not reference and not
+slow"`` is the quick loop of the core rooms (CONTRIBUTING.md).  Under pytest-xdist (``-n auto``), the tests that
+start a JVM (PyTerrier, Spark) run in one worker and those that compile ranx's numba kernels in one worker, so each
+start-up is paid once a run (``--dist loadgroup``).
+
 Hypothesis runs a moderate number of examples by default, the same ones every run (derandomized: a
 CI run does not fail on an example an earlier run never met), so that the whole suite stays fast on a
 small machine; ``HYPOTHESIS_PROFILE=thorough`` runs many more, freshly drawn (for a nightly job or
 before a release).
 """
+import ast
+import functools
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -58,3 +68,39 @@ def dask_client():
     yield client
     client.close()
     cluster.close()
+
+
+#: The reference tools a test may compare irmetrics with (top-level module names).
+REFERENCE_TOOLS = {'pytrec_eval', 'ir_measures', 'ranx', 'trectools', 'cwl_eval', 'pyndeval', 'pyterrier', 'recbole',
+                   'torchmetrics', 'sklearn', 'statsmodels', 'repro_eval', 'krippendorff', 'pyspark'}
+#: What makes a test slow: a cluster, a JVM, or many generated cases.
+SLOW_TOOLS = {'distributed', 'dask', 'pyspark', 'pyterrier', 'hypothesis'}
+#: Tools whose start-up is shared by running their tests in one xdist worker.
+START_UP_GROUPS = {'pyterrier': 'jvm', 'pyspark': 'jvm', 'ranx': 'numba'}
+SLOW_FIXTURES = {'dask_client'}
+REFERENCE_FIXTURES = {'ir_measures_pipeline'}
+
+
+@functools.cache
+def imported_modules(path: Path) -> frozenset[str]:
+    """The top-level modules a test file imports, anywhere in it (inside functions too)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split('.')[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split('.')[0])
+    return frozenset(names)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        modules = imported_modules(Path(item.path))
+        fixtures = set(getattr(item, 'fixturenames', ()))
+        if modules & REFERENCE_TOOLS or fixtures & REFERENCE_FIXTURES:
+            item.add_marker(pytest.mark.reference)
+        if modules & SLOW_TOOLS or fixtures & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+        groups = sorted({START_UP_GROUPS[m] for m in modules & set(START_UP_GROUPS)})
+        if groups:
+            item.add_marker(pytest.mark.xdist_group(groups[0]))

@@ -7,14 +7,12 @@ number of lines; stderr counts as output, for the error and warning examples); a
 output must exit with status 0.  An example showing a table (first line ``run ...``, ``query ...`` or
 ``measure ...``) runs with ``-f table``, as a terminal would show it.
 """
-import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 
 import pytest
+from cli_support import irmetrics
 from repo_paths import ROOT
 
 DOCS = [ROOT / 'README.md', *sorted((ROOT / 'docs').glob('*.md'))]
@@ -77,8 +75,7 @@ def test_example_output(tmp_path, args, expected, files):
     if expected and expected[0].startswith(TABLE_HEADS) and not {'-f', '--format', '--trec-eval'} & set(args) \
             and args[0] != 'gate':                                       # the gate prints its own table only
         args = [*args, '-f', 'table']
-    proc = subprocess.run([sys.executable, '-m', 'irmetrics', *args], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120, env=dict(os.environ, COLUMNS='200', PYTHONPATH=str(ROOT)))
+    proc = irmetrics(*args, cwd=tmp_path, env={'COLUMNS': '200'})
     actual = (proc.stdout + proc.stderr).splitlines()
     if expected:
         assert matches(expected, actual), '\n'.join(['expected:', *expected, 'got:', *actual])
