@@ -63,18 +63,45 @@ class Evaluator:
     The qrels are read and checked when the evaluator is built, the engines prepared on them when
     a whole run is first evaluated (parts of a run prepare only their queries' judgments).  An
     evaluator pickles without its prepared engines, so it can be shipped to the workers of a cluster.
+    :func:`irmetrics.evaluator` builds one from the shared options.
+
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        The measures, as :class:`Measure` objects or by name (read as ``dialect`` says).
+    qrels : any qrels input
+        The judgments (see :func:`irmetrics.to_qrels`).
+    provider : str or None
+        Force one engine (``'native'``, ``'pytrec_eval'``, ...); None lets the registry choose one for
+        each measure.
+    strict : bool
+        True: suspicious input (see :mod:`.diagnostics`) is an error, not a warning.
+    dialect : str or None
+        How measure names are read (:func:`irmetrics.parse_measures`).
+    items : Items or None
+        What is known of the items (:class:`irmetrics.Items`: popularity, features), for the measures
+        that read it.
+    exclude : array or sparse matrix, optional
+        A users x items matrix (dense or scipy.sparse, like the judgments) of the cells of a run given as
+        arrays that no ranking holds, the training interactions of a recommender as a rule (the
+        alternative to scoring them ``-inf``).
+    duplicates : str
+        What every run gets for a document retrieved twice for a query, unless its call says otherwise
+        (see :meth:`calc`): ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+    memory_limit : int, str or None
+        The memory budget every run gets unless its call says otherwise (see :meth:`calc`).
+
+    Examples
+    --------
+    >>> ev = irmetrics.Evaluator(['AP', 'nDCG@10'], 'examples/qrels.txt')
+    >>> ev.calc_aggregate('examples/run_dense.txt')
+    {'AP': 0.5395780706083595, 'nDCG@10': 0.6323960531343733}
     """
 
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
                  dialect: str | None = None, items: Items | None = None, exclude: Any = None,
                  duplicates: str = 'error', memory_limit: MemoryLimit = None):
-        """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning;
-        ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`); ``items``: what is
-        known of the items (:class:`irmetrics.Items`: popularity, features), for the measures that read it;
-        ``exclude``: a users x items matrix (dense or scipy.sparse, like the judgments) of the cells of a
-        run given as arrays that no ranking holds, the training interactions of a recommender as a rule
-        (the alternative to scoring them ``-inf``); ``duplicates`` and ``memory_limit``: what every run gets
-        unless its call says otherwise (see :meth:`calc`)."""
+        """Parse the measures, read and check the qrels (the parameters: see the class docstring)."""
         self.strict = strict
         self.duplicates = DUPLICATES.check(duplicates)
         self.memory_limit = memory_limit
@@ -136,12 +163,33 @@ class Evaluator:
 
     # --- whole runs ---------------------------------------------------------------------------
     def calc(self, run: Any, *, duplicates: str | None = None, memory_limit: MemoryLimit = None) -> CalcResults:
-        """Per-query values and aggregates of ``run`` (any run input, or one :meth:`open_run` opened); the
-        measures of a whole run (scope ``'run'``: Coverage, Gini) give one value each.
+        """Per-query values and aggregates of ``run``.
 
-        A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
-        ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
-        queries, with the same numbers: see docs/scaling.md.
+        The measures of a whole run (scope ``'run'``: Coverage, Gini) give one value each.  A run file
+        (TREC or Parquet) larger than ``memory_limit`` is evaluated in chunks of complete queries, with
+        the same numbers: see docs/scaling.md.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking (see :func:`irmetrics.to_run`), or what :meth:`open_run` opened.
+        duplicates : str or None
+            A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``; None
+            takes the evaluator's.
+        memory_limit : int, str or None
+            Bytes, or a size such as ``'4G'``; None takes the evaluator's (by default half of the
+            machine's memory).
+
+        Returns
+        -------
+        CalcResults
+            The per-query values and the aggregates.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AP', 'P@5'], 'examples/qrels.txt')
+        >>> ev.calc('examples/run_bm25.txt').aggregated
+        {'AP': 0.4086513386923678, 'P@5': 0.5}
         """
         duplicates = duplicates or self.duplicates
         return self._evaluate(self.open_run(run, duplicates=duplicates, memory_limit=memory_limit), duplicates)
@@ -201,9 +249,31 @@ class Evaluator:
                                f'evaluated in parts (chunks, partitions); evaluate the run in memory')
 
     def accumulator(self, *, duplicates: str | None = None, sync: bool | None = None) -> Accumulator:
-        """A streaming :class:`~.accumulator.Accumulator` of runs given in batches of users (a training loop's
-        evaluation): ``update(batch, offset=...)``, ``compute()``, ``reset()``; ``sync``: gather the users
-        of every process of ``torch.distributed`` in ``compute()`` (None: when it is initialised)."""
+        """A streaming :class:`~.accumulator.Accumulator` of a run given in batches of users.
+
+        What a training loop's evaluation calls: ``update(batch, offset=...)`` for each batch,
+        ``compute()`` for the results of every user seen, ``reset()`` to start again.
+
+        Parameters
+        ----------
+        duplicates : str or None
+            As in :meth:`calc`; None takes the evaluator's.
+        sync : bool or None
+            Gather the users of every process of ``torch.distributed`` in ``compute()``; None: when it is
+            initialised.
+
+        Returns
+        -------
+        Accumulator
+            An empty accumulator of this evaluator's measures and qrels.
+
+        Examples
+        --------
+        >>> acc = irmetrics.evaluator(['P@5'], 'examples/qrels.txt').accumulator()
+        >>> acc.update('examples/run_bm25.txt')
+        >>> acc.compute().aggregated
+        {'P@5': 0.5}
+        """
         return Accumulator(self, duplicates=duplicates or self.duplicates, sync=sync)
 
     def run_values_of(self, run: Run) -> dict[Measure, float]:
@@ -217,12 +287,53 @@ class Evaluator:
 
     def calc_aggregate(self, run: Any, *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> MeasureValues:
-        """Each measure's aggregate value for ``run`` (:class:`~.results.MeasureValues`)."""
+        """Each measure's aggregate value for ``run``.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking, as :meth:`calc` takes it.
+        duplicates : str or None
+            The duplicates policy for this run (None: the evaluator's).
+        memory_limit : int, str or None
+            The memory budget for this run (None: the evaluator's).
+
+        Returns
+        -------
+        MeasureValues
+            ``{measure name: value}`` (:class:`~.results.MeasureValues`), found by the measure too.
+
+        Examples
+        --------
+        >>> irmetrics.evaluator(['RR'], 'examples/qrels.txt').calc_aggregate('examples/run_dense.txt')
+        {'RR': 0.9}
+        """
         return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).aggregated
 
     def iter_calc(self, run: Any, *, duplicates: str | None = None,
                   memory_limit: MemoryLimit = None) -> Iterator[Metric]:
-        """``Metric(query_id, measure, value)`` for every qrels query and measure."""
+        """``Metric(query_id, measure, value)`` for every qrels query and measure.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking, read as :meth:`calc` reads it.
+        duplicates : str or None
+            The duplicates policy of this run, None for the evaluator's.
+        memory_limit : int, str or None
+            The memory budget of this run, None for the evaluator's.
+
+        Returns
+        -------
+        Iterator[Metric]
+            The values as :meth:`CalcResults.iter_metrics` gives them.
+
+        Examples
+        --------
+        >>> metrics = irmetrics.evaluator(['P@5'], 'examples/qrels.txt').iter_calc('examples/run_dense.txt')
+        >>> next(metrics)
+        Metric(query_id='401', measure=P@5, value=0.8)
+        """
         return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).iter_metrics()
 
     # --- runs in parts of complete queries ---------------------------------------------------
