@@ -219,9 +219,36 @@ class Evaluator:
 
     def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> CalcResults:
-        """:meth:`calc` of a run file read in chunks of complete queries of about a quarter of
-        ``memory_limit`` each, whatever its size (what :meth:`calc` does for a file the budget cannot
-        hold); the same numbers."""
+        """:meth:`calc` of a run file read in chunks of complete queries, whatever its size.
+
+        What :meth:`calc` does for a file the budget cannot hold: chunks of about a quarter of
+        ``memory_limit`` each, and the same numbers.
+
+        Parameters
+        ----------
+        source : str or os.PathLike
+            The run file (TREC or Parquet).
+        duplicates : str or None
+            The duplicates policy (None: the evaluator's).
+        memory_limit : int, str or None
+            The budget the chunks are cut to (None: the evaluator's).
+
+        Returns
+        -------
+        CalcResults
+            The results, as :meth:`calc` gives them.
+
+        Raises
+        ------
+        MeasureError
+            For a measure of a whole run (Coverage, Gini), which cannot be computed in parts.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AP', 'P@5'], 'examples/qrels.txt')
+        >>> ev.calc_in_chunks('examples/run_bm25.txt', memory_limit='64K').aggregated
+        {'AP': 0.4086513386923678, 'P@5': 0.5}
+        """
         duplicates = duplicates or self.duplicates
         return self._calc_parts(run_chunks(source, memory_budget(memory_limit or self.memory_limit), duplicates),
                                 duplicates)
@@ -338,9 +365,36 @@ class Evaluator:
 
     # --- runs in parts of complete queries ---------------------------------------------------
     def calc_queries(self, run: Any, *, duplicates: str | None = None) -> QueryValues:
-        """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
-        queries; the work is proportional to the part and its queries' judgments, whatever the size
-        of the qrels.  Measures of a whole run cannot be computed from a part: they are refused."""
+        """Per-query values of the qrels queries in ``run``, a part of a run that holds complete queries.
+
+        The work is proportional to the part and its queries' judgments, whatever the size of the qrels;
+        :meth:`combine` joins the parts.
+
+        Parameters
+        ----------
+        run : any run input
+            A part of a run: every row of each of its queries.
+        duplicates : str or None
+            The duplicates policy of the part (None: the evaluator's).
+
+        Returns
+        -------
+        QueryValues
+            ``codes`` (the queries' positions among the qrels' queries) and ``values`` (one row per
+            query, one column per measure).
+
+        Raises
+        ------
+        MeasureError
+            For measures of a whole run, which cannot be computed from a part.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['P@5'], 'examples/qrels.txt')
+        >>> part = [doc for doc in irmetrics.read_trec_run('examples/run_bm25.txt') if doc.query_id == '402']
+        >>> ev.calc_queries(part).values.tolist()
+        [[0.4]]
+        """
         self._refuse_whole_run_measures()
         return self.query_values(to_run(run, duplicates=duplicates or self.duplicates, depth=self.depth))
 
@@ -353,10 +407,36 @@ class Evaluator:
                 run_values: Mapping[Measure, float] | None = None) -> CalcResults:
         """The results of a whole run from the per-query values of its parts (any order).
 
-        ``parts``: :class:`QueryValues` (DataFrames of per-query values: :class:`~.partitions.Partitions`).
-        Qrels queries in no part score as queries missing from the run, with the warning a whole run
-        gets (naming ``source``); a query in two parts is an error (each part must hold complete queries).
-        ``run_values``: the values of the measures of the whole run, computed apart.
+        Qrels queries in no part score as queries missing from the run, with the warning a whole run gets
+        (naming ``source``).
+
+        Parameters
+        ----------
+        parts : iterable of QueryValues
+            What :meth:`calc_queries` gives for each part (DataFrames of per-query values:
+            :class:`~.partitions.Partitions`).
+        source : str
+            What the warnings call the run.
+        run_values : mapping of Measure to float, optional
+            The values of the measures of the whole run, computed apart.
+
+        Returns
+        -------
+        CalcResults
+            The results of the whole run, the same numbers as :meth:`calc` of it.
+
+        Raises
+        ------
+        InputError
+            For a query in two parts (each part must hold complete queries).
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AP', 'P@5'], 'examples/qrels.txt')
+        >>> docs = list(irmetrics.read_trec_run('examples/run_bm25.txt'))
+        >>> parts = [[d for d in docs if d.query_id <= '405'], [d for d in docs if d.query_id > '405']]
+        >>> ev.combine(ev.calc_queries(part) for part in parts).aggregated
+        {'AP': 0.4086513386923678, 'P@5': 0.5}
         """
         values = np.full((self.qrels.num_queries, len(self.measures)), np.nan)
         seen = np.zeros(self.qrels.num_queries, dtype=bool)
@@ -399,15 +479,60 @@ class Evaluator:
 
     # --- what the engines give beyond measures ---------------------------------------------------
     def relevance_strings(self, run: Any, depth: int, judged_only: bool = False) -> list[str]:
-        """trec_eval's ``relstring`` of each qrels query for ``run`` (see
-        :meth:`~irmetrics.providers.base.Prepared.relevance_strings`), from the engine that prepared these
-        qrels for the measures, if it can, else from the native engine."""
+        """trec_eval's ``relstring`` of each qrels query for ``run``, in the qrels' order.
+
+        From the engine that prepared these qrels for the measures, if it can, else from the native engine
+        (see :meth:`~irmetrics.providers.base.Prepared.relevance_strings`).
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking.
+        depth : int
+            How many documents of each ranking are shown.
+        judged_only : bool
+            Show the judged documents only.
+
+        Returns
+        -------
+        list of str
+            One character per document: the grade 0-9, ``>`` above 9, ``-`` not in the qrels, ``.`` judged
+            negative; '' for a query missing from the run.
+
+        Examples
+        --------
+        >>> irmetrics.evaluator(['P@5'], 'examples/qrels.txt').relevance_strings('examples/run_bm25.txt', 5)[:3]
+        ['2-231', '02-3-', '-1-2-']
+        """
         return self._capable('relevance_strings').relevance_strings(to_run(run), depth, judged_only)
 
     def roc_curves(self, run: Any, rel: int = 1, cutoff: int | None = None,
                    duplicates: str = 'error') -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Each qrels query's ROC curve for ``run``, ``{query_id: (fpr, tpr)}`` (see
-        :func:`irmetrics.roc_curve`)."""
+        """Each qrels query's ROC curve for ``run``, as :func:`irmetrics.roc_curve` gives it.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking.
+        rel : int
+            The lowest relevant grade.
+        cutoff : int or None
+            The documents of each ranking read (None: all).
+        duplicates : str
+            The duplicates policy of the run.
+
+        Returns
+        -------
+        dict of str to tuple of two numpy.ndarray
+            ``{query_id: (fpr, tpr)}``.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AUC@5'], 'examples/qrels.txt')
+        >>> fpr, tpr = ev.roc_curves('examples/run_bm25.txt', cutoff=5)['402']
+        >>> fpr.round(4).tolist(), tpr.round(4).tolist()
+        ([0.0, 0.0476, 0.0476, 0.0476, 1.0], [0.0, 0.0, 0.0526, 0.1053, 1.0])
+        """
         return self._capable('roc_curves').roc_curves(to_run(run, duplicates=duplicates), rel, cutoff)
 
     def _capable(self, capability: str) -> Prepared:

@@ -192,6 +192,8 @@ def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'err
     ------
     InputError
         For a missing file or a malformed line (the message names the line).
+    DuplicateError
+        When ``duplicates='error'`` and the file judges a document twice for a query under one iteration.
 
     Examples
     --------
