@@ -16,9 +16,36 @@ def roc_curve(qrels: Any, run: Any, *, rel: int = 1, cutoff: int | None = None,
     Points start at (0, 0), take one step per judged document of the top ``cutoff`` (up for a relevant
     one, grade >= ``rel``; right for a judged non-relevant one) and end at (1, 1): the last segment is
     the judged documents not retrieved, tied.  Its area is ``AUC(rel=rel)@cutoff``
-    (:mod:`irmetrics.measures.auc`; Fawcett, An introduction to ROC analysis, Pattern Recognition
-    Letters 27(8), 2006).  Queries of the qrels without relevant or without judged non-relevant
-    documents have no curve and are left out.  ``rel`` and ``cutoff`` are checked as AUC's parameters.
+    (:mod:`irmetrics.measures.auc`).  Queries of the qrels without relevant or without judged non-relevant
+    documents have no curve and are left out.
+
+    Parameters
+    ----------
+    qrels : any qrels input
+        The judgments (see :func:`to_qrels`).
+    run : any run input
+        The ranking (see :func:`to_run`).
+    rel : int
+        The lowest relevant grade; checked as AUC's parameter.
+    cutoff : int or None
+        How many documents of each ranking are read (None: all); checked as AUC's parameter.
+    duplicates : str
+        A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+
+    Returns
+    -------
+    dict of str to tuple of two numpy.ndarray
+        ``{query_id: (false positive rates, true positive rates)}``, the points in order.
+
+    References
+    ----------
+    T. Fawcett, An introduction to ROC analysis, Pattern Recognition Letters 27(8), 2006.
+
+    Examples
+    --------
+    >>> fpr, tpr = irmetrics.roc_curve('examples/qrels.txt', 'examples/run_bm25.txt', cutoff=5)['401']
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [0.0, 0.05, 0.1, 0.15, 0.2, 1.0])
     """
     area = AUC(rel=rel) if cutoff is None else AUC(rel=rel) @ cutoff
     return Evaluator([area], qrels).roc_curves(run, rel=rel, cutoff=cutoff, duplicates=duplicates)

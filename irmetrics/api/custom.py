@@ -40,12 +40,66 @@ def define(fn: Callable[..., Any] | None = None, *, name: str,
            skips_undefined: bool = False, aliases: Iterable[str] = ()) -> Any:
     """Register ``fn`` as measure ``name`` and return the bare :class:`Measure` (or a decorator).
 
-    ``fn(qrels_rows, run_rows, **params) -> float`` is called once per query; with ``vectorized=True``,
-    ``fn(table, **params) -> array`` once per run.  ``params``: :class:`Param` objects, names of shared
-    parameters (``'cutoff'`` — settable with ``@`` —, ``'rel'``, ``'judged_only'``, ``'gains'``, ``'p'``)
-    or a ``{name: default}`` mapping (typed by the default).  ``missing_value`` is the value of a qrels
-    query absent from the run (``None``: call ``fn`` with no run rows).  A custom measure may be defined
-    again under the same name (e.g. in a notebook); a built-in one may not.
+    The measure is then usable wherever a built-in one is, by name too (:func:`parse_measure` and the
+    command line know it).  A custom measure may be defined again under the same name (e.g. in a
+    notebook); a built-in one may not.
+
+    Parameters
+    ----------
+    fn : callable or None
+        ``fn(qrels_rows, run_rows, **params) -> float``, called once per query with the query's ``Qrel``
+        rows and its ranked ``ScoredDoc`` rows; with ``vectorized=True``, ``fn(table, **params) -> array``
+        once per run.  None: return a decorator that defines the function it decorates.
+    name : str
+        The measure's name.
+    params : iterable of Param or str, or dict
+        :class:`Param` objects, names of shared parameters (``'cutoff'`` — settable with ``@`` —,
+        ``'rel'``, ``'judged_only'``, ``'gains'``, ``'p'``) or a ``{name: default}`` mapping (typed by the
+        default: bool, int or float).
+    vectorized : bool
+        ``fn`` takes the native engine's ranked table of the whole run and returns one value per qrels
+        query.
+    summary : str
+        One line describing the measure (default: the first line of ``fn``'s docstring).
+    formula : str
+        The formula, for the measure's description.
+    citation : str
+        Where the measure is defined.
+    notes : str
+        Anything else a reader of the measure's description should know.
+    missing_value : float or None
+        The value of a qrels query absent from the run (``None``: call ``fn`` with no run rows).
+    aggregate : str
+        How per-query values aggregate: ``'mean'`` or ``'sum'``.
+    bounds : tuple of two floats or None
+        The range every per-query value lies in, or None if unbounded.
+    higher_is_better : bool
+        Whether a higher value means a better ranking.
+    skips_undefined : bool
+        ``fn`` may return NaN for a query where the measure is undefined; such queries are left out of
+        the per-query results and of the mean.
+    aliases : iterable of str
+        Other names of the measure.
+
+    Returns
+    -------
+    Measure or callable
+        The measure without parameters set, or, when ``fn`` is None, a decorator that returns it.
+
+    Raises
+    ------
+    MeasureError
+        For the name of a built-in measure, an unknown shared parameter, or a default whose type cannot
+        be inferred.
+
+    Examples
+    --------
+    >>> def first_grade(qrels, run):                # the grade of the first document retrieved
+    ...     grades = {q.doc_id: q.relevance for q in qrels}
+    ...     return float(grades.get(run[0].doc_id, 0)) if run else 0.0
+    >>> FirstGrade = irmetrics.define(first_grade, name='FirstGrade')
+    >>> irmetrics.calc_aggregate([FirstGrade, 'RR'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+    {'FirstGrade': 2.0, 'RR': 0.85}
     """
     if fn is None:
         return lambda f: define(f, name=name, params=params, vectorized=vectorized, summary=summary,

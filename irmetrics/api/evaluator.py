@@ -63,18 +63,45 @@ class Evaluator:
     The qrels are read and checked when the evaluator is built, the engines prepared on them when
     a whole run is first evaluated (parts of a run prepare only their queries' judgments).  An
     evaluator pickles without its prepared engines, so it can be shipped to the workers of a cluster.
+    :func:`irmetrics.evaluator` builds one from the shared options.
+
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        The measures, as :class:`Measure` objects or by name (read as ``dialect`` says).
+    qrels : any qrels input
+        The judgments (see :func:`irmetrics.to_qrels`).
+    provider : str or None
+        Force one engine (``'native'``, ``'pytrec_eval'``, ...); None lets the registry choose one for
+        each measure.
+    strict : bool
+        True: suspicious input (see :mod:`.diagnostics`) is an error, not a warning.
+    dialect : str or None
+        How measure names are read (:func:`irmetrics.parse_measures`).
+    items : Items or None
+        What is known of the items (:class:`irmetrics.Items`: popularity, features), for the measures
+        that read it.
+    exclude : array or sparse matrix, optional
+        A users x items matrix (dense or scipy.sparse, like the judgments) of the cells of a run given as
+        arrays that no ranking holds, the training interactions of a recommender as a rule (the
+        alternative to scoring them ``-inf``).
+    duplicates : str
+        What every run gets for a document retrieved twice for a query, unless its call says otherwise
+        (see :meth:`calc`): ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+    memory_limit : int, str or None
+        The memory budget every run gets unless its call says otherwise (see :meth:`calc`).
+
+    Examples
+    --------
+    >>> ev = irmetrics.Evaluator(['AP', 'nDCG@10'], 'examples/qrels.txt')
+    >>> ev.calc_aggregate('examples/run_dense.txt')
+    {'AP': 0.5395780706083595, 'nDCG@10': 0.6323960531343733}
     """
 
     def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
                  dialect: str | None = None, items: Items | None = None, exclude: Any = None,
                  duplicates: str = 'error', memory_limit: MemoryLimit = None):
-        """``strict=True``: suspicious input (see :mod:`.diagnostics`) is an error, not a warning;
-        ``dialect``: how measure names are read (:func:`irmetrics.parse_measures`); ``items``: what is
-        known of the items (:class:`irmetrics.Items`: popularity, features), for the measures that read it;
-        ``exclude``: a users x items matrix (dense or scipy.sparse, like the judgments) of the cells of a
-        run given as arrays that no ranking holds, the training interactions of a recommender as a rule
-        (the alternative to scoring them ``-inf``); ``duplicates`` and ``memory_limit``: what every run gets
-        unless its call says otherwise (see :meth:`calc`)."""
+        """Parse the measures, read and check the qrels (the parameters: see the class docstring)."""
         self.strict = strict
         self.duplicates = DUPLICATES.check(duplicates)
         self.memory_limit = memory_limit
@@ -137,12 +164,33 @@ class Evaluator:
 
     # --- whole runs ---------------------------------------------------------------------------
     def calc(self, run: Any, *, duplicates: str | None = None, memory_limit: MemoryLimit = None) -> CalcResults:
-        """Per-query values and aggregates of ``run`` (any run input, or one :meth:`open_run` opened); the
-        measures of a whole run (scope ``'run'``: Coverage, Gini) give one value each.
+        """Per-query values and aggregates of ``run``.
 
-        A run file (TREC or Parquet) larger than ``memory_limit`` (bytes, or a size such as
-        ``'4G'``; default: half of the machine's memory) is evaluated in chunks of complete
-        queries, with the same numbers: see docs/scaling.md.
+        The measures of a whole run (scope ``'run'``: Coverage, Gini) give one value each.  A run file
+        (TREC or Parquet) larger than ``memory_limit`` is evaluated in chunks of complete queries, with
+        the same numbers: see docs/scaling.md.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking (see :func:`irmetrics.to_run`), or what :meth:`open_run` opened.
+        duplicates : str or None
+            A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``; None
+            takes the evaluator's.
+        memory_limit : int, str or None
+            Bytes, or a size such as ``'4G'``; None takes the evaluator's (by default half of the
+            machine's memory).
+
+        Returns
+        -------
+        CalcResults
+            The per-query values and the aggregates.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AP', 'P@5'], 'examples/qrels.txt')
+        >>> ev.calc('examples/run_bm25.txt').aggregated
+        {'AP': 0.4086513386923678, 'P@5': 0.5}
         """
         duplicates = duplicates or self.duplicates
         return self._evaluate(self.open_run(run, duplicates=duplicates, memory_limit=memory_limit), duplicates)
@@ -172,9 +220,36 @@ class Evaluator:
 
     def calc_in_chunks(self, source: str | os.PathLike[str], *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> CalcResults:
-        """:meth:`calc` of a run file read in chunks of complete queries of about a quarter of
-        ``memory_limit`` each, whatever its size (what :meth:`calc` does for a file the budget cannot
-        hold); the same numbers."""
+        """:meth:`calc` of a run file read in chunks of complete queries, whatever its size.
+
+        What :meth:`calc` does for a file the budget cannot hold: chunks of about a quarter of
+        ``memory_limit`` each, and the same numbers.
+
+        Parameters
+        ----------
+        source : str or os.PathLike
+            The run file (TREC or Parquet).
+        duplicates : str or None
+            The duplicates policy (None: the evaluator's).
+        memory_limit : int, str or None
+            The budget the chunks are cut to (None: the evaluator's).
+
+        Returns
+        -------
+        CalcResults
+            The results, as :meth:`calc` gives them.
+
+        Raises
+        ------
+        MeasureError
+            For a measure of a whole run (Coverage, Gini), which cannot be computed in parts.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AP', 'P@5'], 'examples/qrels.txt')
+        >>> ev.calc_in_chunks('examples/run_bm25.txt', memory_limit='64K').aggregated
+        {'AP': 0.4086513386923678, 'P@5': 0.5}
+        """
         duplicates = duplicates or self.duplicates
         return self._calc_parts(run_chunks(source, memory_budget(memory_limit or self.memory_limit), duplicates),
                                 duplicates)
@@ -202,9 +277,31 @@ class Evaluator:
                                f'evaluated in parts (chunks, partitions); evaluate the run in memory')
 
     def accumulator(self, *, duplicates: str | None = None, sync: bool | None = None) -> Accumulator:
-        """A streaming :class:`~.accumulator.Accumulator` of runs given in batches of users (a training loop's
-        evaluation): ``update(batch, offset=...)``, ``compute()``, ``reset()``; ``sync``: gather the users
-        of every process of ``torch.distributed`` in ``compute()`` (None: when it is initialised)."""
+        """A streaming :class:`~.accumulator.Accumulator` of a run given in batches of users.
+
+        What a training loop's evaluation calls: ``update(batch, offset=...)`` for each batch,
+        ``compute()`` for the results of every user seen, ``reset()`` to start again.
+
+        Parameters
+        ----------
+        duplicates : str or None
+            As in :meth:`calc`; None takes the evaluator's.
+        sync : bool or None
+            Gather the users of every process of ``torch.distributed`` in ``compute()``; None: when it is
+            initialised.
+
+        Returns
+        -------
+        Accumulator
+            An empty accumulator of this evaluator's measures and qrels.
+
+        Examples
+        --------
+        >>> acc = irmetrics.evaluator(['P@5'], 'examples/qrels.txt').accumulator()
+        >>> acc.update('examples/run_bm25.txt')
+        >>> acc.compute().aggregated
+        {'P@5': 0.5}
+        """
         return Accumulator(self, duplicates=duplicates or self.duplicates, sync=sync)
 
     def run_values_of(self, run: Run) -> dict[Measure, float]:
@@ -218,19 +315,87 @@ class Evaluator:
 
     def calc_aggregate(self, run: Any, *, duplicates: str | None = None,
                        memory_limit: MemoryLimit = None) -> MeasureValues:
-        """Each measure's aggregate value for ``run`` (:class:`~.results.MeasureValues`)."""
+        """Each measure's aggregate value for ``run``.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking, as :meth:`calc` takes it.
+        duplicates : str or None
+            The duplicates policy for this run (None: the evaluator's).
+        memory_limit : int, str or None
+            The memory budget for this run (None: the evaluator's).
+
+        Returns
+        -------
+        MeasureValues
+            ``{measure name: value}`` (:class:`~.results.MeasureValues`), found by the measure too.
+
+        Examples
+        --------
+        >>> irmetrics.evaluator(['RR'], 'examples/qrels.txt').calc_aggregate('examples/run_dense.txt')
+        {'RR': 0.9}
+        """
         return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).aggregated
 
     def iter_calc(self, run: Any, *, duplicates: str | None = None,
                   memory_limit: MemoryLimit = None) -> Iterator[Metric]:
-        """``Metric(query_id, measure, value)`` for every qrels query and measure."""
+        """``Metric(query_id, measure, value)`` for every qrels query and measure.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking, read as :meth:`calc` reads it.
+        duplicates : str or None
+            The duplicates policy of this run, None for the evaluator's.
+        memory_limit : int, str or None
+            The memory budget of this run, None for the evaluator's.
+
+        Returns
+        -------
+        Iterator[Metric]
+            The values as :meth:`CalcResults.iter_metrics` gives them.
+
+        Examples
+        --------
+        >>> metrics = irmetrics.evaluator(['P@5'], 'examples/qrels.txt').iter_calc('examples/run_dense.txt')
+        >>> next(metrics)
+        Metric(query_id='401', measure=P@5, value=0.8)
+        """
         return self.calc(run, duplicates=duplicates, memory_limit=memory_limit).iter_metrics()
 
     # --- runs in parts of complete queries ---------------------------------------------------
     def calc_queries(self, run: Any, *, duplicates: str | None = None) -> QueryValues:
-        """Per-query values of the qrels queries in ``run``, a part of a run that holds complete
-        queries; the work is proportional to the part and its queries' judgments, whatever the size
-        of the qrels.  Measures of a whole run cannot be computed from a part: they are refused."""
+        """Per-query values of the qrels queries in ``run``, a part of a run that holds complete queries.
+
+        The work is proportional to the part and its queries' judgments, whatever the size of the qrels;
+        :meth:`combine` joins the parts.
+
+        Parameters
+        ----------
+        run : any run input
+            A part of a run: every row of each of its queries.
+        duplicates : str or None
+            The duplicates policy of the part (None: the evaluator's).
+
+        Returns
+        -------
+        QueryValues
+            ``codes`` (the queries' positions among the qrels' queries) and ``values`` (one row per
+            query, one column per measure).
+
+        Raises
+        ------
+        MeasureError
+            For measures of a whole run, which cannot be computed from a part.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['P@5'], 'examples/qrels.txt')
+        >>> part = [doc for doc in irmetrics.read_trec_run('examples/run_bm25.txt') if doc.query_id == '402']
+        >>> ev.calc_queries(part).values.tolist()
+        [[0.4]]
+        """
         self._refuse_whole_run_measures()
         return self.query_values(to_run(run, duplicates=duplicates or self.duplicates, depth=self.depth))
 
@@ -243,10 +408,36 @@ class Evaluator:
                 run_values: Mapping[Measure, float] | None = None) -> CalcResults:
         """The results of a whole run from the per-query values of its parts (any order).
 
-        ``parts``: :class:`QueryValues` (DataFrames of per-query values: :class:`~.partitions.Partitions`).
-        Qrels queries in no part score as queries missing from the run, with the warning a whole run
-        gets (naming ``source``); a query in two parts is an error (each part must hold complete queries).
-        ``run_values``: the values of the measures of the whole run, computed apart.
+        Qrels queries in no part score as queries missing from the run, with the warning a whole run gets
+        (naming ``source``).
+
+        Parameters
+        ----------
+        parts : iterable of QueryValues
+            What :meth:`calc_queries` gives for each part (DataFrames of per-query values:
+            :class:`~.partitions.Partitions`).
+        source : str
+            What the warnings call the run.
+        run_values : mapping of Measure to float, optional
+            The values of the measures of the whole run, computed apart.
+
+        Returns
+        -------
+        CalcResults
+            The results of the whole run, the same numbers as :meth:`calc` of it.
+
+        Raises
+        ------
+        InputError
+            For a query in two parts (each part must hold complete queries).
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AP', 'P@5'], 'examples/qrels.txt')
+        >>> docs = list(irmetrics.read_trec_run('examples/run_bm25.txt'))
+        >>> parts = [[d for d in docs if d.query_id <= '405'], [d for d in docs if d.query_id > '405']]
+        >>> ev.combine(ev.calc_queries(part) for part in parts).aggregated
+        {'AP': 0.4086513386923678, 'P@5': 0.5}
         """
         values = np.full((self.qrels.num_queries, len(self.measures)), np.nan)
         seen = np.zeros(self.qrels.num_queries, dtype=bool)
@@ -289,15 +480,60 @@ class Evaluator:
 
     # --- what the engines give beyond measures ---------------------------------------------------
     def relevance_strings(self, run: Any, depth: int, judged_only: bool = False) -> list[str]:
-        """trec_eval's ``relstring`` of each qrels query for ``run`` (see
-        :meth:`~irmetrics.providers.base.Prepared.relevance_strings`), from the engine that prepared these
-        qrels for the measures, if it can, else from the native engine."""
+        """trec_eval's ``relstring`` of each qrels query for ``run``, in the qrels' order.
+
+        From the engine that prepared these qrels for the measures, if it can, else from the native engine
+        (see :meth:`~irmetrics.providers.base.Prepared.relevance_strings`).
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking.
+        depth : int
+            How many documents of each ranking are shown.
+        judged_only : bool
+            Show the judged documents only.
+
+        Returns
+        -------
+        list of str
+            One character per document: the grade 0-9, ``>`` above 9, ``-`` not in the qrels, ``.`` judged
+            negative; '' for a query missing from the run.
+
+        Examples
+        --------
+        >>> irmetrics.evaluator(['P@5'], 'examples/qrels.txt').relevance_strings('examples/run_bm25.txt', 5)[:3]
+        ['2-231', '02-3-', '-1-2-']
+        """
         return self._capable('relevance_strings').relevance_strings(to_run(run), depth, judged_only)
 
     def roc_curves(self, run: Any, rel: int = 1, cutoff: int | None = None,
                    duplicates: str = 'error') -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Each qrels query's ROC curve for ``run``, ``{query_id: (fpr, tpr)}`` (see
-        :func:`irmetrics.roc_curve`)."""
+        """Each qrels query's ROC curve for ``run``, as :func:`irmetrics.roc_curve` gives it.
+
+        Parameters
+        ----------
+        run : any run input
+            The ranking.
+        rel : int
+            The lowest relevant grade.
+        cutoff : int or None
+            The documents of each ranking read (None: all).
+        duplicates : str
+            The duplicates policy of the run.
+
+        Returns
+        -------
+        dict of str to tuple of two numpy.ndarray
+            ``{query_id: (fpr, tpr)}``.
+
+        Examples
+        --------
+        >>> ev = irmetrics.evaluator(['AUC@5'], 'examples/qrels.txt')
+        >>> fpr, tpr = ev.roc_curves('examples/run_bm25.txt', cutoff=5)['402']
+        >>> fpr.round(4).tolist(), tpr.round(4).tolist()
+        ([0.0, 0.0476, 0.0476, 0.0476, 1.0], [0.0, 0.0, 0.0526, 0.1053, 1.0])
+        """
         return self._capable('roc_curves').roc_curves(to_run(run, duplicates=duplicates), rel, cutoff)
 
     def _capable(self, capability: str) -> Prepared:

@@ -209,14 +209,31 @@ class CalcResults:
     def to_dataframe(self, *, wide: bool = False, run: str | None = None) -> Any:
         """Per-query values as a pandas DataFrame, measures labelled by their string (``'nDCG@10'``).
 
-        Tidy (default): columns ``query_id, measure, value``, one row per (query, measure), without
-        the rows :meth:`iter_metrics` leaves out, then a row of query ``'all'`` for each measure of the
-        whole run (Coverage, Gini), as :meth:`iter_metrics` gives them.  ``wide=True``: one row per query
-        (index ``query_id``), one column per measure, NaN where a measure is undefined; a measure of the
-        whole run is a column of its own, its value on a last row ``'all'`` (NaN on the queries' rows, as
-        the per-query measures are on that row).  ``run`` labels the rows with a run name (a first ``run``
-        column; in the wide frame an index level), so the frames of several runs concatenate:
-        ``pd.concat([ev.calc(r).to_dataframe(run=n) for ...])``.
+        Parameters
+        ----------
+        wide : bool
+            False (default): a tidy frame, columns ``query_id, measure, value``, one row per (query,
+            measure), without the rows :meth:`iter_metrics` leaves out, then a row of query ``'all'`` for
+            each measure of the whole run (Coverage, Gini), as :meth:`iter_metrics` gives them.  True: one
+            row per query (index ``query_id``), one column per measure, NaN where a measure is undefined; a
+            measure of the whole run is a column of its own, its value on a last row ``'all'`` (NaN on the
+            queries' rows, as the per-query measures are on that row).
+        run : str or None
+            Labels the rows with a run name (a first ``run`` column; in the wide frame an index level), so
+            the frames of several runs concatenate: ``pd.concat([ev.calc(r).to_dataframe(run=n) for ...])``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The values, tidy or wide.
+
+        Examples
+        --------
+        >>> results = irmetrics.calc(['P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+        >>> results.to_dataframe().head(2)
+          query_id measure  value
+        0      401     P@5    0.8
+        1      402     P@5    0.4
         """
         import pandas as pd
         names = [str(m) for m in self.measures]
@@ -249,11 +266,32 @@ class CalcResults:
 
     def render(self, format: str = 'table', *, by_query: bool = False, places: int | None = None,
                run: str = 'run') -> str:
-        """The results in ``format`` (:data:`irmetrics.rendering.formats.FORMATS`: ``'table'``,
-        ``'tsv'``, ``'csv'``, ``'json'``, ``'jsonl'``, ``'markdown'``, ``'latex'``, ``'html'``), as the
-        command line prints them (``-f FORMAT``): ``by_query`` adds the per-query values, ``places``
-        the decimals (None: the format's default), ``run`` names the run.
+        """The results in ``format``, as the command line prints them (``-f FORMAT``).
 
+        Parameters
+        ----------
+        format : str
+            One of :data:`irmetrics.rendering.formats.FORMATS`: ``'table'``, ``'tsv'``, ``'csv'``,
+            ``'json'``, ``'jsonl'``, ``'markdown'``, ``'latex'``, ``'html'``.
+        by_query : bool
+            Add the per-query values.
+        places : int or None
+            The decimals (None: the format's default).
+        run : str
+            The run's name.
+
+        Returns
+        -------
+        str
+            The text of the report.
+
+        Raises
+        ------
+        OptionError
+            When ``format`` is none of the formats above.
+
+        Examples
+        --------
         >>> results = irmetrics.calc(['AP', 'P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt')
         >>> print(results.render('csv', places=3))
         measure,value
@@ -266,8 +304,19 @@ class CalcResults:
         return RENDERERS[renderer]([RunResults(run, self)], options)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{'measures': [...], 'aggregate': {measure: value}, 'per_query': {query_id: {measure: value}}}``:
-        the numbers of ``render('json', by_query=True)`` as plain Python values (NaN as None)."""
+        """The numbers of ``render('json', by_query=True)`` as plain Python values (NaN as None).
+
+        Returns
+        -------
+        dict
+            ``{'measures': [...], 'aggregate': {measure: value}, 'per_query': {query_id: {measure: value}}}``.
+
+        Examples
+        --------
+        >>> found = irmetrics.calc(['P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt').to_dict()
+        >>> found['measures'], found['aggregate'], found['per_query']['401']
+        (['P@5'], {'P@5': 0.5}, {'P@5': 0.8})
+        """
         import json
         doc = json.loads(self.render('json', by_query=True))
         return {'measures': doc['measures'], 'aggregate': doc['runs'][0]['aggregate'],

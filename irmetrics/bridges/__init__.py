@@ -14,9 +14,29 @@ def use_in_ir_measures(enable: bool = True, *, duplicates: str = 'error') -> Non
     in ``ir_measures.DefaultPipeline``, so ``ir_measures.calc_aggregate``, ``iter_calc``,
     ``evaluator`` and everything built on them (PyTerrier's ``pt.Experiment`` and ``pt.Evaluate``)
     compute the measures irmetrics supports with irmetrics' conventions; ir_measures' own providers
-    keep the others.  ``duplicates`` is what a run that retrieves a document twice for a query gets:
-    an error (irmetrics' default), or ``"first"``, ``"last"`` (ir_measures' silent choice) or
-    ``"max"``.  Calling it again replaces the settings; see docs/integrations.md.
+    keep the others.  Calling it again replaces the settings; see docs/integrations.md.  Needs
+    ``pip install "irmetrics[ir_measures]"``.
+
+    Parameters
+    ----------
+    enable : bool
+        True: install the provider; False: remove it.
+    duplicates : str
+        What a run that retrieves a document twice for a query gets: an error (``"error"``, irmetrics'
+        default), or ``"first"``, ``"last"`` (ir_measures' silent choice) or ``"max"``.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import ir_measures
+    >>> irmetrics.use_in_ir_measures()
+    >>> ir_measures.calc_aggregate([ir_measures.AP], ir_measures.read_trec_qrels('examples/qrels.txt'),
+    ...                            ir_measures.read_trec_run('examples/run_bm25.txt'))
+    {AP: 0.4086513386923678}
+    >>> irmetrics.use_in_ir_measures(False)
     """
     from . import ir_measures as bridge
     if enable:

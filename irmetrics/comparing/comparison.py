@@ -47,21 +47,65 @@ def compare(measures: Any, qrels: Any, runs: RunsLike, *, baseline: str | Sequen
             **options: Unpack[EvaluationOptions]) -> Comparison:
     """Compare runs on ``measures`` against ``qrels`` with paired significance tests.
 
-    ``runs``: ``{name: run}`` or a list of runs (named by their files' stems, else ``run1``, ``run2``,
-    ...), each any run input irmetrics reads. ``baseline``: a run, by its name, its path or its stem,
-    compared with every other run; several (a list): every other run against each, and the baselines
-    among themselves; None compares every pair. ``test``: ``'t'``, ``'wilcoxon'``,
-    ``'sign'``, ``'randomization'``, ``'bootstrap'``, ``'tukey'``, or several as a tuple.
-    ``correction``: None, ``'bonferroni'``, ``'holm'``, ``'hommel'``, ``'fdr_bh'`` or ``'fdr_by'``
-    (statsmodels' names), applied within each measure over its comparisons, or with
-    ``correction_scope='all'`` over every comparison of every measure. ``alpha``: the significance
-    level. ``ci``: the confidence level of the intervals, ``ci_method`` ``'t'``, ``'bootstrap'``
-    (percentile) or ``'bca'``. ``n_resamples`` and ``seed`` drive the resampling tests and intervals
-    (same seed, same result). ``risk_weight``: a number ``>= 0`` adds risk-sensitive columns against the
-    one ``baseline`` (:mod:`.risk`): each run's URisk and TRisk (its p-value, uncorrected, and whether it is
-    significant at ``alpha``), losses weighted ``1 + risk_weight``, and every run's GeoRisk over all the
-    compared runs (:attr:`Comparison.risk`). ``options``: the shared options (:mod:`irmetrics.api.options`).
+    The runs are evaluated by one :class:`~irmetrics.Evaluator`, so every per-query value and every mean
+    is what ``calc`` gives; two runs are compared on their paired queries (see the module docstring).
 
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        The measures to compare on: per-query scores averaged over the queries (counts and measures of a
+        whole run are refused).
+    qrels : any qrels input
+        The judgments (see :func:`irmetrics.to_qrels`).
+    runs : dict or list of run inputs
+        ``{name: run}`` or a list of runs (named by their files' stems, else ``run1``, ``run2``, ...),
+        each any run input irmetrics reads.
+    baseline : str, list of str or None
+        A run, by its name, its path or its stem, compared with every other run; several (a list): every
+        other run against each, and the baselines among themselves; None compares every pair.
+    test : str or tuple of str
+        ``'t'``, ``'wilcoxon'``, ``'sign'``, ``'randomization'``, ``'bootstrap'``, ``'tukey'``, or several
+        as a tuple.
+    correction : str or None
+        None, ``'bonferroni'``, ``'holm'``, ``'hommel'``, ``'fdr_bh'`` or ``'fdr_by'`` (statsmodels'
+        names), applied within each measure over its comparisons.
+    correction_scope : str
+        ``'measure'`` (the default, as above) or ``'all'``: the correction over every comparison of every
+        measure.
+    alpha : float
+        The significance level.
+    ci : float
+        The confidence level of the intervals.
+    ci_method : str
+        ``'t'``, ``'bootstrap'`` (percentile) or ``'bca'``.
+    n_resamples : int
+        The resamples of the resampling tests and intervals.
+    seed : int or None
+        The seed of the resampling tests and intervals (same seed, same result).
+    risk_weight : float or None
+        A number ``>= 0`` adds risk-sensitive columns against the one ``baseline`` (:mod:`.risk`): each
+        run's URisk and TRisk (its p-value, uncorrected, and whether it is significant at ``alpha``),
+        losses weighted ``1 + risk_weight``, and every run's GeoRisk over all the compared runs
+        (:attr:`Comparison.risk`).
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    Comparison
+        Means with intervals, differences with intervals and effect sizes, wins/ties/losses by query,
+        p-values before and after correction.
+
+    Raises
+    ------
+    ArgumentOrderError
+        When the arguments are in the order before 1.0 (``compare(runs, qrels, measures)``).
+    ComparisonError
+        When a baseline is not one of the runs, is named twice, or ``risk_weight`` is given without exactly
+        one baseline.
+
+    Examples
+    --------
     >>> cmp = irmetrics.compare(['AP', 'nDCG@10'], 'examples/qrels.txt',
     ...                         {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'},
     ...                         baseline='bm25', correction='holm')
@@ -233,15 +277,36 @@ class Comparison:
 
     # --- renderers ------------------------------------------------------------------------------
     def to_dataframe(self, *, wide: bool = False):
-        """Tidy (default): one row per (run, measure) and comparison, columns ``run, measure, mean,
-        ci_low, ci_high, baseline, delta, delta_ci_low, delta_ci_high, effect_size, wins, ties,
-        losses, test, p_value, p_adjusted, significant, note`` (and with ``risk_weight``: ``risk_weight, urisk,
-        trisk, trisk_p, trisk_significant, georisk``): each pair of runs once, on the row of its later
-        run, ``baseline`` naming the earlier one (every run against the baseline, or without one every
-        pair); a run compared with no earlier run (the baseline, the first run) has one row, its
-        comparison's columns NaN/None.  ``note`` says why a comparison with a p-value at most alpha is not
-        significant ('' otherwise).  With several tests, the rows of each test in turn.  ``wide=True``: the
-        means, runs x measures.  The frame's ``attrs['warnings']`` holds :attr:`warnings`."""
+        """The comparison as a pandas DataFrame: every comparison in detail, or the means alone.
+
+        Parameters
+        ----------
+        wide : bool
+            False (default): tidy, one row per (run, measure) and comparison, columns ``run, measure,
+            mean, ci_low, ci_high, baseline, delta, delta_ci_low, delta_ci_high, effect_size, wins, ties,
+            losses, test, p_value, p_adjusted, significant, note`` (and with ``risk_weight``: ``risk_weight,
+            urisk, trisk, trisk_p, trisk_significant, georisk``): each pair of runs once, on the row of its
+            later run, ``baseline`` naming the earlier one (every run against the baseline, or without one
+            every pair); a run compared with no earlier run (the baseline, the first run) has one row, its
+            comparison's columns NaN/None.  ``note`` says why a comparison with a p-value at most alpha is
+            not significant ('' otherwise).  With several tests, the rows of each test in turn.  True: the
+            means, runs x measures.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The rows; the frame's ``attrs['warnings']`` holds :attr:`warnings`.
+
+        Examples
+        --------
+        >>> cmp = irmetrics.compare(['AP', 'P@10'], 'examples/qrels.txt',
+        ...                         {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'})
+        >>> cmp.to_dataframe(wide=True).round(4)
+        measure      AP  P@10
+        run
+        bm25     0.4087  0.49
+        dense    0.5396  0.71
+        """
         import pandas as pd
         if wide:
             frame = pd.DataFrame(self.mean, index=pd.Index(self.runs, name='run'),
@@ -257,14 +322,37 @@ class Comparison:
 
     def render(self, format: str = 'table', *, places: int | None = None, show: str | Sequence[str] = (),
                label: str = 'tab:comparison') -> str:
-        """The comparison in ``format``: ``'table'`` (what ``print`` shows), ``'markdown'``, ``'latex'`` (a
-        booktabs ``table`` per test, labelled ``label``), ``'html'`` (one self-contained page: the tables, every
-        comparison in detail, the plots when matplotlib is installed), ``'json'`` (:meth:`to_dict`),
-        ``'jsonl'``, ``'csv'``, ``'tsv'`` (:meth:`to_dataframe`'s rows).  ``places``: decimals (None: 4 in the
-        formats people read, every digit in the others).  ``show``: ``'delta'``, ``'p'`` or both, each run's
-        difference from the one baseline and its corrected p-value beside its mean (the formats programs read
-        hold them already).  Every format people read carries the legend and :attr:`warnings`.
+        """The comparison in ``format``.
 
+        Every format people read (table, markdown, latex, html) carries the legend and :attr:`warnings`.
+
+        Parameters
+        ----------
+        format : str
+            ``'table'`` (what ``print`` shows), ``'markdown'``, ``'latex'`` (a booktabs ``table`` per test,
+            labelled ``label``), ``'html'`` (one self-contained page: the tables, every comparison in detail,
+            the plots when matplotlib is installed), ``'json'`` (:meth:`to_dict`), ``'jsonl'``, ``'csv'``,
+            ``'tsv'`` (:meth:`to_dataframe`'s rows).
+        places : int or None
+            Decimals (None: 4 in the formats people read, every digit in the others).
+        show : str or sequence of str
+            ``'delta'``, ``'p'`` or both: each run's difference from the one baseline and its corrected
+            p-value beside its mean (the formats programs read hold them already).
+        label : str
+            The LaTeX label of the tables.
+
+        Returns
+        -------
+        str
+            The report.
+
+        Raises
+        ------
+        OptionError
+            For an unknown format.
+
+        Examples
+        --------
         >>> cmp = irmetrics.compare('AP', 'examples/qrels.txt',
         ...                         {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'},
         ...                         baseline='bm25')
@@ -274,8 +362,21 @@ class Comparison:
         return report.render(self, format, places, show, label)
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings (runs, measures, tests, correction, alpha, ...), :attr:`warnings` and every row of
-        :meth:`to_dataframe` as plain Python values (NaN as None): what ``render('json')`` writes."""
+        """The comparison as plain Python values (NaN as None): what ``render('json')`` writes.
+
+        Returns
+        -------
+        dict
+            The settings (runs, measures, tests, correction, alpha, ...), :attr:`warnings` and every row of
+            :meth:`to_dataframe`.
+
+        Examples
+        --------
+        >>> found = irmetrics.compare('AP', 'examples/qrels.txt',
+        ...                           ['examples/run_bm25.txt', 'examples/run_dense.txt']).to_dict()
+        >>> found['runs'], found['rows'][1]['wins'], found['rows'][1]['significant']
+        (['run_bm25', 'run_dense'], 9, True)
+        """
         return report.to_dict(self)
 
     def __str__(self) -> str:

@@ -106,10 +106,33 @@ def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box'):
 
 def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = None,
                   duplicates: str = 'error'):
-    """The 11-point interpolated precision-recall curve of each run: the means of ``IPrec@0.0`` ...
-    ``IPrec@1.0`` over the qrels' queries (trec_eval's ``iprec_at_recall``), one line per run.
+    """The 11-point interpolated precision-recall curve of each run, one line per run.
 
-    ``runs`` as in :func:`irmetrics.comparing` (a dict ``{name: run}`` or a list), or a single run.
+    Each point is the mean of ``IPrec@0.0`` ... ``IPrec@1.0`` over the qrels' queries (trec_eval's
+    ``iprec_at_recall``).  Needs matplotlib.
+
+    Parameters
+    ----------
+    qrels : any qrels input
+        The judgments.
+    runs : dict, list or one run input
+        As :func:`irmetrics.compare` takes them (a dict ``{name: run}`` or a list), or a single run.
+    provider : str or None
+        The engine (None: the registry's choice).
+    duplicates : str
+        A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure, one line per run.
+
+    Examples
+    --------
+    >>> fig = irmetrics.plot_pr_curve('examples/qrels.txt',
+    ...                               {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'})
+    >>> [line.get_label() for line in fig.axes[0].lines]
+    ['bm25', 'dense']
     """
     several = isinstance(runs, Mapping) or (isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)))
     names, inputs = name_runs(runs if several else [runs], at_least=1)

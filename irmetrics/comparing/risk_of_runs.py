@@ -161,16 +161,45 @@ class GeoRiskResult(Tabled):
 @measures_first('urisk(run, baseline, qrels, measure)')
 def urisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: float = 1.0,
           **options: Unpack[EvaluationOptions]) -> URiskResult:
-    """URisk of ``run`` against ``baseline`` on ``measure`` (one measure of one value per query):
-    ``(1/c) [sum_{wins} delta_q - (1 + w) sum_{losses} |delta_q|]`` with ``delta_q = run_q - baseline_q`` over
-    the c paired queries (the qrels' queries, a query missing from a run scoring the measure's missing
-    value) and ``w = risk_weight >= 0`` the weight of losses beyond wins (0: the mean difference).  Positive:
-    the run gains more than it loses; a run equal to the baseline: 0.  The runs: any run input (paths,
-    DataFrames, dicts); ``options``: the shared options (:mod:`irmetrics.api.options`).
+    """URisk of ``run`` against ``baseline`` on ``measure``: wins minus losses weighted ``1 + risk_weight``.
 
+    ``URisk = (1/c) [sum_{wins} delta_q - (1 + w) sum_{losses} |delta_q|]`` with
+    ``delta_q = run_q - baseline_q`` over the c paired queries (the qrels' queries, a query missing from a
+    run scoring the measure's missing value) and ``w = risk_weight``.  Positive: the run gains more than it
+    loses; a run equal to the baseline: 0.
+
+    Parameters
+    ----------
+    measure : str or Measure
+        One measure of one value per query.
+    qrels : any qrels input
+        The judgments.
+    run : any run input
+        The run whose risk is measured (a path, a DataFrame, a dict, ...).
+    baseline : any run input
+        The run it is measured against.
+    risk_weight : float
+        ``w >= 0``, the weight of losses beyond wins (0: the mean difference).
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    URiskResult
+        URisk, the wins, losses and ties, and the per-query differences.
+
+    Raises
+    ------
+    ArgumentOrderError
+        When the arguments are in the order before 1.0 (``urisk(run, baseline, qrels, measure)``).
+
+    References
+    ----------
     L. Wang, P. N. Bennett and K. Collins-Thompson, Robust ranking models via risk-sensitive
     optimization, SIGIR 2012 (and the TREC 2013/2014 Web track risk-sensitive task).
 
+    Examples
+    --------
     >>> found = irmetrics.urisk('AP', 'examples/qrels.txt', 'examples/run_dense.txt',
     ...                         baseline='examples/run_bm25.txt', risk_weight=1)
     >>> round(found.urisk, 4), found.wins, found.losses
@@ -182,20 +211,65 @@ def urisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: flo
 @measures_first('trisk(run, baseline, qrels, measure)')
 def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: float = 1.0, level: float = 0.05,
           ddof: int = 1, **options: Unpack[EvaluationOptions]) -> TRiskResult:
-    """TRisk of ``run`` against ``baseline`` on ``measure``: ``URisk / SE``, ``SE = s_d / sqrt(c)`` with
-    ``s_d`` the sample standard deviation (c - 1) of the risk-adjusted differences ``d_q`` (``delta_q``
-    where >= 0, ``(1 + risk_weight) delta_q`` where < 0) over the c paired queries: Student's one-sample t
-    statistic of the ``d_q``, with its two-sided p-value (c - 1 degrees of freedom).  ``ddof=0``: ``s_d``
-    divides by c instead, as the rmit-ir/trisk scripts do (TRisk larger by ``sqrt(c / (c - 1))``, its
-    p-value read from the same t distribution), to reproduce their numbers.  ``|TRisk| > 2`` is
-    significant at about 0.05: above 2 the run is significantly less risky than the baseline, below -2
-    significantly riskier.  ``significant``: ``p <= level``, and never with fewer queries with a difference
-    than the exact randomisation test needs to reach ``level`` (6 at 0.05; a warning says so).  Every
-    ``d_q`` equal: TRisk 0 (p = 1) for a run equal to the baseline, else +-inf (p = 0).  Needs two paired
-    queries or more; the rest as :func:`urisk`.
+    """TRisk of ``run`` against ``baseline`` on ``measure``: URisk over its standard error, with a p-value.
 
+    ``TRisk = URisk / SE``, ``SE = s_d / sqrt(c)`` with ``s_d`` the sample standard deviation (c - 1) of the
+    risk-adjusted differences ``d_q`` (``delta_q`` where >= 0, ``(1 + risk_weight) delta_q`` where < 0)
+    over the c paired queries: Student's one-sample t statistic of the ``d_q``, with its two-sided p-value
+    (c - 1 degrees of freedom).  ``|TRisk| > 2`` is significant at about 0.05: above 2 the run is
+    significantly less risky than the baseline, below -2 significantly riskier.  Every ``d_q`` equal:
+    TRisk 0 (p = 1) for a run equal to the baseline, else +-inf (p = 0).  Needs two paired queries or
+    more; the queries and the runs are read as :func:`urisk` reads them.
+
+    Parameters
+    ----------
+    measure : str or Measure
+        The measure (one value per query).
+    qrels : any qrels input
+        The judgments.
+    run : any run input
+        The run tested.
+    baseline : any run input
+        The run it is tested against.
+    risk_weight : float
+        How much more a loss weighs than a win, beyond 1 (``>= 0``).
+    level : float
+        The significance level: ``significant`` is ``p <= level``, and never with fewer queries with a
+        difference than the exact randomisation test needs to reach ``level`` (6 at 0.05; a warning says
+        so).
+    ddof : int
+        1: ``s_d`` divides by c - 1.  0: by c instead, as the rmit-ir/trisk scripts do (TRisk larger by
+        ``sqrt(c / (c - 1))``, its p-value read from the same t distribution), to reproduce their numbers.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    TRiskResult
+        URisk, TRisk, its standard error, p-value and significance, and the per-query differences.
+
+    Raises
+    ------
+    ArgumentOrderError
+        When the arguments are in the order before 1.0 (``trisk(run, baseline, qrels, measure)``).
+
+    Warns
+    -----
+    IrmetricsWarning
+        When fewer queries differ than the exact randomisation test needs to reach ``level``: the run is
+        then not significant, whatever its p-value.
+
+    References
+    ----------
     B. T. Dincer, C. Macdonald and I. Ounis, Hypothesis testing for the risk-sensitive evaluation of
     retrieval systems, SIGIR 2014.
+
+    Examples
+    --------
+    >>> found = irmetrics.trisk('AP', 'examples/qrels.txt', 'examples/run_dense.txt',
+    ...                         baseline='examples/run_bm25.txt')
+    >>> round(found.trisk, 4), round(found.pvalue, 4), found.significant
+    (3.3863, 0.008, True)
     """
     level = risk.LEVEL.check(level)
     ddof = risk.DDOF.check(ddof)
@@ -206,17 +280,50 @@ def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: flo
 @measures_first('georisk(runs, qrels, measure)')
 def georisk(measure: Any, qrels: Any, runs: RunsLike, *, risk_weight: float = 1.0,
             **options: Unpack[EvaluationOptions]) -> GeoRiskResult:
-    """GeoRisk of each run of ``runs`` (``{name: run}`` or a list of two runs or more, named as
-    :func:`irmetrics.compare` names them) on ``measure``, whose values must be non-negative:
+    """GeoRisk of each run of ``runs`` on ``measure``: every run is a baseline of the others.
+
     ``GeoRisk_i = sqrt(S_i / c * Phi(ZRisk_i / c))`` over the c queries where every run is defined, with
     ``S_i`` the run's total score, ``ZRisk_i = sum_{z > 0} z_iq + (1 + w) sum_{z < 0} z_iq`` (``w``:
     ``risk_weight``), ``z_iq = (x_iq - e_iq) / sqrt(e_iq)`` (0 where ``e_iq = 0``), ``e_iq = S_i T_q / N``
-    (``T_q``: the runs' total on query q, N: the total of all) and Phi the standard normal CDF.  Every run is
-    a baseline of the others: GeoRisk rewards a high mean and scores that do not fall below what the other runs make
-    of each query.  Higher is better; it depends on which runs are compared together.
+    (``T_q``: the runs' total on query q, N: the total of all) and Phi the standard normal CDF.  GeoRisk
+    rewards a high mean and scores that do not fall below what the other runs make of each query.  Higher
+    is better; it depends on which runs are compared together.
 
+    Parameters
+    ----------
+    measure : str or Measure
+        One measure, whose values must be non-negative and higher the better.
+    qrels : any qrels input
+        The judgments.
+    runs : dict or list of run inputs
+        ``{name: run}`` or a list of two runs or more, named as :func:`irmetrics.compare` names them.
+    risk_weight : float
+        ``w >= 0``, the extra weight of the queries where a run falls below its expected score.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    GeoRiskResult
+        Each run's mean, ZRisk and GeoRisk.
+
+    Raises
+    ------
+    ArgumentOrderError
+        When the arguments are in the order before 1.0 (``georisk(runs, qrels, measure)``).
+    ComparisonError
+        For a measure where lower is better, a negative score, or no query where every run is defined.
+
+    References
+    ----------
     B. T. Dincer, C. Macdonald and I. Ounis, Risk-sensitive evaluation and learning to rank using
     multiple baselines, SIGIR 2016.
+
+    Examples
+    --------
+    >>> irmetrics.georisk('AP', 'examples/qrels.txt',
+    ...                   {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt'})
+    GeoRiskResult(2 runs on AP, risk weight 1, 10 queries: bm25: 0.4440, dense: 0.5133)
     """
     weight = risk.checked_weight(risk_weight)
     names, measures, _, values, _ = evaluated(_one(measure), qrels, runs, None, Options.of(options, 'georisk'))

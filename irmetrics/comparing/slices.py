@@ -131,9 +131,62 @@ def compare_slices(measures: Any, qrels: Any, runs: RunsLike, *, slices: Mapping
                    correction: str | None = None, correction_scope: str = 'measure', alpha: float = 0.05,
                    ci: float = 0.95, ci_method: str = 't', n_resamples: int = 10000, seed: int | None = 0,
                    **options: Unpack[EvaluationOptions]) -> SlicedComparison:
-    """Compare ``runs`` within each slice of the queries (``slices``: ``{slice: [query ids]}`` or
-    ``{query id: slice}``), every option as in :func:`.compare`, ``correction`` over all the slices
-    together (see the module docstring)."""
+    """Compare ``runs`` within each slice of the queries, with one correction over all the slices.
+
+    Each slice is compared on its own queries as :func:`.compare` compares; ``correction`` then adjusts
+    the p-values of every slice together (see the module docstring).
+
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        The measures, as :func:`.compare` takes them.
+    qrels : any qrels input
+        The judgments; their queries are the ones sliced.
+    runs : dict or list of run inputs
+        The runs, named as :func:`.compare` names them.
+    slices : mapping
+        ``{slice: [query ids]}`` or ``{query id: slice}``; every query id must be a query of the qrels.
+    baseline : str, list of str or None
+        The baseline run or runs, as in :func:`.compare`.
+    test : str or tuple of str
+        The test or tests, as in :func:`.compare`.
+    correction : str or None
+        The correction, applied over the comparisons of all the slices together.
+    correction_scope : str
+        ``'measure'``: a family per measure; ``'all'``: one family over every measure.
+    alpha : float
+        The significance level.
+    ci : float
+        The confidence level of the intervals.
+    ci_method : str
+        How the intervals are computed, as in :func:`.compare`.
+    n_resamples : int
+        The resamples of the resampling tests and intervals, in each slice.
+    seed : int or None
+        Their seed.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    SlicedComparison
+        ``{slice: Comparison}``, corrected together.
+
+    Raises
+    ------
+    ArgumentOrderError
+        When the arguments are in the order before 1.0 (``compare_slices(runs, qrels, measures, slices)``).
+    ComparisonError
+        When no slice is given, or a slice names a query the qrels do not hold.
+
+    Examples
+    --------
+    >>> halves = {'first': [str(q) for q in range(401, 406)], 'second': [str(q) for q in range(406, 411)]}
+    >>> found = irmetrics.compare_slices('AP', 'examples/qrels.txt',
+    ...                                  ['examples/run_bm25.txt', 'examples/run_dense.txt'], slices=halves, alpha=0.1)
+    >>> {name: bool(c.significant['t'][0, 0]) for name, c in found.items()}
+    {'first': True, 'second': False}
+    """
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
     with recorded_warnings() as seen:
         names, chosen, query_ids, values, base = evaluated(measures, qrels, runs, baseline,

@@ -22,15 +22,71 @@ from .run import Run
 
 
 def to_qrels(obj: Any, *, duplicates: str = 'error') -> Qrels:
-    """Convert any supported qrels input (see the module docstring) to :class:`Qrels`
-    (``duplicates``: see :func:`~.trec.reader.read_trec_qrels`)."""
+    """Convert any supported qrels input to :class:`Qrels`.
+
+    Parameters
+    ----------
+    obj : any qrels input
+        A path to a TREC file (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text, a Parquet file or
+        directory, :class:`Qrels`, a pandas DataFrame, an Arrow table or a polars DataFrame, a dict of dicts
+        ``{query_id: {doc_id: relevance}}``, a ``ranx`` object, an iterable of records in ``Qrel`` field
+        order, or a grade matrix (dense or scipy.sparse); see the module docstring.
+    duplicates : str
+        ``'error'`` or ``'max'``: see :func:`~.trec.reader.read_trec_qrels`.
+
+    Returns
+    -------
+    Qrels
+        The judgments in columns.
+
+    Raises
+    ------
+    InputError
+        For an input irmetrics cannot read (the message lists the kinds it reads), or a malformed one.
+    DuplicateError
+        For a document judged twice for a query under one iteration, with ``duplicates='error'``.
+
+    Examples
+    --------
+    >>> irmetrics.to_qrels({'q1': {'d1': 2, 'd2': 0}})
+    <Qrels qrels dict: 1 queries, 2 judgments>
+    """
     return classify(obj, 'qrels').qrels(obj, duplicates)
 
 
 def to_run(obj: Any, *, duplicates: str = 'error', depth: int | None = None) -> Run:
-    """Convert any supported run input (see the module docstring) to :class:`Run`.
+    """Convert any supported run input to :class:`Run`.
 
-    ``depth``: rankings given as arrays may be ranked only this deep (what the measures read).
+    Parameters
+    ----------
+    obj : any run input
+        A path to a TREC run file or raw TREC text, a Parquet file or directory, :class:`Run`, a pandas,
+        Arrow or polars table, a dict of dicts ``{query_id: {doc_id: score}}``, a ``ranx`` object, an
+        iterable of records in ``ScoredDoc`` field order, or arrays (a top-k or score matrix, dense or
+        scipy.sparse); see the module docstring.
+    duplicates : str
+        The same document twice for a query: ``'error'``, or keep the ``'first'``, ``'last'`` or ``'max'``
+        scored occurrence.
+    depth : int or None
+        Rankings given as arrays may be ranked only this deep (what the measures read).
+
+    Returns
+    -------
+    Run
+        The ranking in columns.
+
+    Raises
+    ------
+    InputError
+        For an input of no kind irmetrics reads, or a malformed one.
+    DuplicateError
+        For a document retrieved twice for a query, with ``duplicates='error'``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> list(irmetrics.to_run(np.array([[0.1, 0.9, 0.5]]), depth=2))      # one user's scores of three items
+    [ScoredDoc(query_id='0', doc_id='1', score=0.9), ScoredDoc(query_id='0', doc_id='2', score=0.5)]
     """
     return classify(obj, 'run').run(obj, duplicates, depth)
 

@@ -79,11 +79,33 @@ def _most_useful(failures: dict[str, MeasureError]) -> MeasureError:
 def parse_measure(text: str | Measure, *, dialect: str | None = None) -> Measure:
     """Parse one measure: ``'nDCG@10'``, ``"P(rel=2)@5"``, ``'ndcg_cut.10'``, ``'ndcg@10'``.
 
-    ``dialect``: ``'irmetrics'``, ``'trec_eval'``, ``'ranx'``, or None for the default rule (module
-    docstring).  Raises :class:`~irmetrics.errors.MeasureError` for syntax errors, invalid parameters
-    and words that name several measures (trec_eval's ``P`` is P@5 ... P@1000: see
-    :func:`parse_measures`), :class:`~irmetrics.errors.UnknownMeasureError` (with suggestions) for
-    unknown names.
+    Parameters
+    ----------
+    text : str or Measure
+        A measure's name in one of the dialects, or a :class:`Measure` (checked to be complete).
+    dialect : str or None
+        ``'irmetrics'``, ``'trec_eval'``, ``'ranx'``, or None for the default rule (module docstring):
+        every dialect reads the word, and the word means what the dialects that read it agree on.
+
+    Returns
+    -------
+    Measure
+        The measure, with its parameters.
+
+    Raises
+    ------
+    MeasureError
+        For syntax errors, invalid parameters and words that name several measures (trec_eval's ``P`` is
+        P@5 ... P@1000: see :func:`parse_measures`).
+    UnknownMeasureError
+        For unknown names (with suggestions).
+    AmbiguousMeasureError
+        Under the default rule, for a word that two dialects read as different measures (``recall``).
+
+    Examples
+    --------
+    >>> irmetrics.parse_measure('ndcg_cut.10'), irmetrics.parse_measure('P(rel=2)@5')
+    (nDCG@10, P(rel=2)@5)
     """
     if isinstance(text, Measure):
         check_dialect(dialect)
@@ -100,10 +122,35 @@ def parse_measure(text: str | Measure, *, dialect: str | None = None) -> Measure
 
 
 def parse_measures(measures: Any, *, dialect: str | None = None) -> list[Measure]:
-    """Measures from a measure, a string (one or several words, space-separated) or an iterable of
-    those, each word read as :func:`parse_measure` says (a word may name several: ``'P.5,10'``).
+    """Measures from a measure, a string of one or several words, or an iterable of those.
 
-    Duplicates are dropped, order is kept.
+    Each word is read as :func:`parse_measure` reads it, except that a word may name several measures
+    (``'P.5,10'``).  Duplicates are dropped, order is kept.
+
+    Parameters
+    ----------
+    measures : str, Measure or iterable of them
+        A measure, a string (one or several words, space-separated) or an iterable of those.
+    dialect : str or None
+        How the words are read, as in :func:`parse_measure`.
+
+    Returns
+    -------
+    list of Measure
+        The measures, each once, in the order given.
+
+    Raises
+    ------
+    MeasureError
+        For what is neither a measure, a string nor an iterable, and for a word :func:`parse_measure`
+        refuses for a reason other than naming several measures.
+
+    Examples
+    --------
+    >>> irmetrics.parse_measures('AP nDCG@10 P.5,10')
+    [AP, nDCG@10, P@5, P@10]
+    >>> irmetrics.parse_measures(['AP', 'map'])
+    [AP]
     """
     check_dialect(dialect)
     if isinstance(measures, (str, Measure)):

@@ -429,6 +429,29 @@ def parse_trec_measure(text: str) -> list[Measure]:
 
     A nickname gives the measures of its set; the lines of trec_eval's output that are not measures
     (``runid``, ``relstring``) are left out.
+
+    Parameters
+    ----------
+    text : str
+        A trec_eval measure name, with its parameters after ``_`` or ``.``, or a nickname.
+
+    Returns
+    -------
+    list of Measure
+        The measures the name stands for (several for ``P`` or ``official``).
+
+    Raises
+    ------
+    MeasureError
+        For parameters given to a measure that takes none, and for a line of trec_eval's output that is
+        not a measure (``runid``).
+    UnknownMeasureError
+        For a name trec_eval does not know.
+
+    Examples
+    --------
+    >>> irmetrics.parse_trec_measure('P.5,10'), irmetrics.parse_trec_measure('ndcg_cut_10')
+    ([P@5, P@10], [nDCG@10])
     """
     text = text.strip()
     if text in NICKNAMES:

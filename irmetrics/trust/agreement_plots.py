@@ -40,10 +40,36 @@ BY = ('score', 'rank')
 
 
 def plot_system_agreement(agreement: SystemRankings, *, by: str = 'score') -> Any:
-    """A scatter plot of the systems of ``agreement`` (:func:`irmetrics.system_agreement`): one point a
-    system, labelled with its name, at its mean (``by='score'``) or its rank (``by='rank'``, 1 = best,
-    drawn top right) under the first evaluation (x) and the second (y); the diagonal marks where the
-    two agree, and the title gives Kendall's tau, tau_AP and RBO."""
+    """A scatter plot of the systems of ``agreement``, under the first evaluation (x) and the second (y).
+
+    One point a system, labelled with its name; the diagonal marks where the two evaluations agree, and
+    the title gives Kendall's tau, tau_AP and RBO.  Needs matplotlib.
+
+    Parameters
+    ----------
+    agreement : SystemAgreement
+        What :func:`irmetrics.system_agreement` found.
+    by : str
+        ``'score'``: each system at its means; ``'rank'``: at its ranks (1 = best, drawn top right).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The scatter plot.
+
+    Raises
+    ------
+    InputError
+        For ``by`` other than ``'score'`` or ``'rank'``.
+
+    Examples
+    --------
+    >>> runs = {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt',
+    ...         'bm25 top 3': irmetrics.read_trec_run('examples/run_bm25.txt').top(3)}
+    >>> found = irmetrics.system_agreement('AP', 'examples/qrels.txt', runs, measure_b='P@10')
+    >>> irmetrics.plot_system_agreement(found, by='rank').axes[0].get_title()
+    "Kendall's tau = 1.000, tau_AP = 1.000, RBO = 1.000 (3 systems)"
+    """
     if by not in BY:
         raise InputError(f"plot_system_agreement: by={by!r}; expected 'score' or 'rank'")
     fig, (ax,) = figure(height=5.6, width=6.0)

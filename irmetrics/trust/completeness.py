@@ -93,10 +93,25 @@ class QrelsStats(ReadOnlyArrays, Tabled):
 
 
 def qrels_stats(qrels: Any, *, rel: int = 1) -> QrelsStats:
-    """Counts of the judgments of ``qrels``, per query and overall: how many, of each grade, and how many
-    relevant (grade >= ``rel``, as everywhere in irmetrics; negative grades are counted under their grade
-    and are not relevant).  ``qrels``: any qrels input irmetrics reads.
+    """Counts of the judgments of ``qrels``, per query and overall.
 
+    How many judgments, of each grade, and how many relevant (grade >= ``rel``, as everywhere in
+    irmetrics; negative grades are counted under their grade and are not relevant).
+
+    Parameters
+    ----------
+    qrels : any qrels input
+        The judgments, in any form irmetrics reads.
+    rel : int
+        The lowest relevant grade.
+
+    Returns
+    -------
+    QrelsStats
+        The counts per query and in total (``total``); ``render()`` prints them.
+
+    Examples
+    --------
     >>> print(irmetrics.qrels_stats('examples/qrels.txt').render())
     query  judged  grade 0  grade 1  grade 2  grade 3  relevant   share
     all       400      187      111       52       50       213  0.5325
@@ -162,13 +177,43 @@ class JudgmentCoverage(ReadOnlyArrays, Tabled):
 
 def judgment_coverage(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], *,
                       cutoffs: int | Sequence[int] = (10, 100), duplicates: str = 'error') -> JudgmentCoverage:
-    """How much of each run's top k the qrels judge: the ``Judged@k`` measure (judged documents in the
-    top k over ``min(k, n)``, n the documents retrieved; MacAvaney, Macdonald and Ounis, ECIR 2022) of each
-    run at each cutoff, per query and averaged over the qrels' queries.
+    """How much of each run's top k the qrels judge.
 
-    ``runs``: ``{name: run}`` or a list of runs (named by their files' stems); ``cutoffs``: one or several k.
-    A run with low coverage is evaluated mostly on documents assumed non-relevant: see
+    The ``Judged@k`` measure (judged documents in the top k over ``min(k, n)``, n the documents retrieved;
+    MacAvaney, Macdonald and Ounis, ECIR 2022) of each run at each cutoff, per query and averaged over the
+    qrels' queries.  A run with low coverage is evaluated mostly on documents assumed non-relevant: see
     :func:`unjudged_bounds` for how far its values could move.
+
+    Parameters
+    ----------
+    qrels : any qrels input
+        The judgments whose coverage is measured.
+    runs : dict or list of run inputs
+        ``{name: run}`` or a list of runs (named by their files' stems).
+    cutoffs : int or sequence of int
+        One or several k.
+    duplicates : str
+        A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+
+    Returns
+    -------
+    JudgmentCoverage
+        ``Judged@k`` per run, query and cutoff (``values``) and its means (``mean``).
+
+    Raises
+    ------
+    OptionError
+        For no cutoff, or a cutoff below 1.
+
+    Examples
+    --------
+    >>> found = irmetrics.judgment_coverage('examples/qrels.txt', ['examples/run_bm25.txt', 'examples/run_dense.txt'],
+    ...                                     cutoffs=(5, 10))
+    >>> print(found.render())
+    run        Judged@5  Judged@10
+    run_bm25     0.6400     0.6700
+    run_dense    0.8800     0.7900
+    <BLANKLINE>
     """
     chosen = (cutoffs,) if isinstance(cutoffs, int) else tuple(cutoffs)
     chosen = tuple(dict.fromkeys(CUTOFF.check(k) for k in chosen))

@@ -136,30 +136,67 @@ def discriminative_power(measures: Any, qrels: Any, runs: RunsLike, *, test: str
     """The discriminative power of ``measures``: per measure, the share of the pairs of ``runs`` that are
     significantly different at ``alpha``, and the difference in means required for significance.
 
-    ``runs``: ``{name: run}`` or a list of runs (named as :func:`irmetrics.compare` names them), two or
-    more (with two there is one pair, and the power is 0 or 1).  ``test``: ``'tukey'`` (randomised Tukey
-    HSD over all runs, which controls the family-wise error over the pairs; Sakai 2012) or
-    ``'bootstrap'`` (the paired bootstrap test of each pair, uncorrected, as in Sakai 2006).
-    ``n_resamples`` (B; Sakai used 1000) and ``seed``: the same seed gives the same draws as
-    :func:`irmetrics.compare` with the same test, and so the same significant pairs.  The queries are the
-    qrels' (a query missing from a run scores the measure's missing value), paired per pair as in
-    ``compare``.  ``options``: the shared options (:mod:`irmetrics.api.options`).
+    The queries are the qrels' (a query missing from a run scores the measure's missing value), paired per
+    pair as in ``compare``.  Power = #{pairs (i, j): p_ij <= alpha} / #pairs, with p_ij the test's p-value,
+    as ``compare`` decides significance: a pair whose runs differ on too few queries for the exact
+    randomisation test to reach alpha (``2^(1-n) > alpha``, :mod:`irmetrics.comparing.small_samples`) is
+    never counted significant.  The required difference is described in the module docstring
+    (:mod:`irmetrics.trust.discriminative_power`).
 
-    Power = #{pairs (i, j): p_ij <= alpha} / #pairs, with p_ij the test's p-value, as ``compare`` decides
-    significance: a pair whose runs differ on too few queries for the exact randomisation test to reach
-    alpha (``2^(1-n) > alpha``, :mod:`irmetrics.comparing.small_samples`) is never counted significant, and
-    where pairs rest on fewer queries than the test supports (``fewest_queries``: more for the bootstrap,
-    whose resamples must be distinct enough) an :class:`~irmetrics.IrmetricsWarning` says how many.  The
-    required difference is described in the module docstring (:mod:`irmetrics.trust.discriminative_power`).
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        The measures whose power is estimated.
+    qrels : any qrels input
+        The judgments.
+    runs : dict or list of run inputs
+        ``{name: run}`` or a list of runs (named as :func:`irmetrics.compare` names them), two or more (with
+        two there is one pair, and the power is 0 or 1).
+    test : str
+        ``'tukey'`` (randomised Tukey HSD over all runs, which controls the family-wise error over the
+        pairs; Sakai 2012) or ``'bootstrap'`` (the paired bootstrap test of each pair, uncorrected, as in
+        Sakai 2006).
+    alpha : float
+        The significance level.
+    n_resamples : int
+        B, the resamples of the test (Sakai used 1000).
+    seed : int or None
+        The same seed gives the same draws as :func:`irmetrics.compare` with the same test, and so the same
+        significant pairs.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
 
+    Returns
+    -------
+    DiscriminativePower
+        Per measure: ``power``, ``required_difference`` and the significant pairs, with the p-values.
+
+    Raises
+    ------
+    ArgumentOrderError
+        When called as ``discriminative_power(runs, qrels, measures)``, the order before 1.0.
+    ComparisonError
+        For fewer than two runs.
+
+    Warns
+    -----
+    IrmetricsWarning
+        Where pairs rest on fewer queries than the test supports (``fewest_queries``: more for the
+        bootstrap, whose resamples must be distinct enough), saying how many.
+
+    References
+    ----------
     T. Sakai, Evaluating evaluation metrics based on the bootstrap, SIGIR 2006; T. Sakai, Evaluation with
     informational and navigational intents, WWW 2012; B. A. Carterette, Multiple testing in statistical
     analysis of systems-based information retrieval experiments, ACM TOIS 30(1), 2012.
 
+    Examples
+    --------
     >>> found = irmetrics.discriminative_power(['AP', 'P@10'], 'examples/qrels.txt',
-    ...                                        ['examples/run_bm25.txt', 'examples/run_dense.txt'], test='bootstrap')
-    >>> found.power.tolist()
-    [1.0, 1.0]
+    ...                                        ['examples/run_bm25.txt', 'examples/run_dense.txt'], test='bootstrap',
+    ...                                        n_resamples=200)
+    >>> found.power.tolist(), found.required_difference.round(4).tolist()
+    ([1.0, 1.0], [0.0656, 0.1])
     """
     POWER_TEST.check(test)
     check_two_runs(runs, 'discriminative power')

@@ -99,22 +99,57 @@ class JudgmentAgreement(ReadOnlyArrays, Tabled):
 def cohen_kappa(qrels_a: Any, qrels_b: Any, *, rel: int = 1, weights: str | None = None) -> JudgmentAgreement:
     """Cohen's kappa between two qrels over the (query, document) pairs both judge.
 
-    ``weights=None``: Cohen's kappa of the binary labels relevant (grade >= ``rel``, as everywhere in
-    irmetrics; negative grades are non-relevant) and non-relevant,
-    ``kappa = (p_o - p_e) / (1 - p_e)``, ``p_o`` the share of pairs labelled alike and ``p_e`` the
-    share expected by chance from each qrels' own label frequencies (Cohen, Educational and
-    Psychological Measurement, 1960).  ``weights='linear'`` or ``'quadratic'``: the weighted kappa of
-    the grades themselves, ``1 - sum(W * O) / sum(W * E)`` with disagreement weights ``|g - h|`` or
-    ``(g - h)**2`` between grades ``g`` and ``h`` (Cohen, Psychological Bulletin, 1968); the distance
-    is the difference of the grades, so a grade neither qrels uses still counts in it (scikit-learn's
-    ``cohen_kappa_score`` with ``labels=range(lowest, highest + 1)``); ``rel`` does not apply.
+    Unweighted: Cohen's kappa of the binary labels relevant (grade >= ``rel``, as everywhere in
+    irmetrics; negative grades are non-relevant) and non-relevant, ``kappa = (p_o - p_e) / (1 - p_e)``,
+    ``p_o`` the share of pairs labelled alike and ``p_e`` the share expected by chance from each qrels'
+    own label frequencies (Cohen 1960).  Weighted: the kappa of the grades themselves,
+    ``1 - sum(W * O) / sum(W * E)`` with disagreement weights ``|g - h|`` (linear) or ``(g - h)**2``
+    (quadratic) between grades ``g`` and ``h`` (Cohen 1968); the distance is the difference of the grades,
+    so a grade neither qrels uses still counts in it (scikit-learn's ``cohen_kappa_score`` with
+    ``labels=range(lowest, highest + 1)``).
 
-    Pairs judged by one qrels only are counted (``only_a``, ``only_b``) and left out.  Qrels that
-    share no pair are an :class:`~irmetrics.InputError` (the ids are probably spelled differently);
-    a kappa that is undefined because every pair has the same label in both (``p_e = 1``) is NaN with
-    an :class:`~irmetrics.IrmetricsWarning`, as is a query's value (per query, without a warning).
-    A document judged under several iterations is a :class:`~irmetrics.DuplicateError`.
+    Pairs judged by one qrels only are counted (``only_a``, ``only_b``) and left out.  A kappa that is
+    undefined because every pair has the same label in both (``p_e = 1``) is NaN, as is such a query's
+    value (per query, without a warning).
 
+    Parameters
+    ----------
+    qrels_a, qrels_b : any qrels input
+        The two sets of judgments.
+    rel : int
+        The lowest relevant grade of the unweighted kappa; it does not apply to the weighted one.
+    weights : str or None
+        None: the kappa of relevant against non-relevant; ``'linear'`` or ``'quadratic'``: the weighted
+        kappa of the grades.
+
+    Returns
+    -------
+    JudgmentAgreement
+        The kappa (``statistic``), per query too, the pairs judged by both or by one, and the confusion
+        of grades.
+
+    Raises
+    ------
+    InputError
+        For qrels that share no pair (the ids are probably spelled differently).
+    DuplicateError
+        For a document judged under several iterations.
+    OptionError
+        For ``rel`` other than 1 together with ``weights``.
+
+    Warns
+    -----
+    IrmetricsWarning
+        When the kappa is undefined (NaN).
+
+    References
+    ----------
+    J. Cohen, A coefficient of agreement for nominal scales, Educational and Psychological Measurement,
+    1960; J. Cohen, Weighted kappa: nominal scale agreement with provision for scaled disagreement or
+    partial credit, Psychological Bulletin, 1968.
+
+    Examples
+    --------
     >>> irmetrics.cohen_kappa('examples/qrels.txt', 'examples/qrels.txt', rel=2).statistic   # one file twice
     1.0
     """
@@ -149,14 +184,35 @@ def krippendorff_alpha(qrels_a: Any, qrels_b: Any, *, level: str = 'ordinal') ->
     ``alpha = 1 - D_o / D_e``: the observed disagreement over the expected one,
     ``1 - (m - 1) * sum(C * D) / sum(m_c * m_k * D)``, ``C`` the coincidence matrix of grades (each
     pair both judge adds its two grades in both orders), ``m_c`` its margins, ``m`` the number of
-    values and ``D`` the squared difference of the ``level``: ``'nominal'`` (grades are categories),
-    ``'ordinal'`` (default: only their order counts, through how many values lie between two grades)
-    or ``'interval'`` (their differences) (Krippendorff, Content Analysis, Sage, 2004; Computing
-    Krippendorff's Alpha-Reliability, 2011).  A pair only one qrels judges cannot be paired and
-    counts for nothing, as in Krippendorff's definition with missing values.
+    values and ``D`` the squared difference of the ``level``.  A pair only one qrels judges cannot be
+    paired and counts for nothing, as in Krippendorff's definition with missing values.  The same cases
+    as :func:`cohen_kappa`: no shared pair is an error; one grade throughout (no expected disagreement)
+    gives NaN with a warning.
 
-    The same cases as :func:`cohen_kappa`: no shared pair is an error; one grade throughout (no
-    expected disagreement) gives NaN with a warning.
+    Parameters
+    ----------
+    qrels_a, qrels_b : any qrels input
+        The judgments of the two coders.
+    level : str
+        ``'nominal'`` (grades are categories), ``'ordinal'`` (default: only their order counts, through
+        how many values lie between two grades) or ``'interval'`` (their differences).
+
+    Returns
+    -------
+    JudgmentAgreement
+        Alpha (``statistic``), per query too, with the counts of pairs and the grades' confusion.
+
+    References
+    ----------
+    K. Krippendorff, Content Analysis: An Introduction to Its Methodology, Sage, 2004; K. Krippendorff,
+    Computing Krippendorff's Alpha-Reliability, 2011.
+
+    Examples
+    --------
+    >>> a = irmetrics.read_trec_qrels('examples/qrels.txt')
+    >>> b = [(q.query_id, q.doc_id, min(q.relevance, 1)) for q in a]        # grades 2 and 3 read as 1
+    >>> [round(irmetrics.krippendorff_alpha(a, b, level=v).statistic, 4) for v in ('ordinal', 'nominal')]
+    [0.8678, 0.582]
     """
     return _alpha_of(_grade_table(qrels_a, qrels_b), LEVEL.check(level))
 

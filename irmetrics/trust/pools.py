@@ -103,21 +103,37 @@ class Pool(ReadOnlyArrays, Tabled):
 
 def pool(runs: Mapping[str, Any] | Sequence[Any], *, depth: int, qrels: Any = None,
          duplicates: str = 'error') -> Pool:
-    """The depth-``depth`` pool of ``runs``: for every query any run retrieves, the union of each run's
-    top ``depth`` documents in trec_eval's order (see the module docstring).
+    """The depth-``depth`` pool of ``runs``: the documents to judge, as TREC pools them.
 
-    ``runs``: ``{name: run}`` or a list of runs (named by their files' stems), each any run input
-    irmetrics reads; ``duplicates`` as in :func:`irmetrics.to_run`.  ``qrels``: judgments already
-    made; the pairs they judge (with any grade) are counted in ``judged`` and left out of the pairs to
-    judge.  A query absent from the qrels is pooled whole.  The result counts, per query, how many
-    documents each run contributed that no other run did (``unique``): a run whose unique share is large
-    is one the other runs would not have judged for.
+    For every query any run retrieves, the union of each run's top ``depth`` documents in trec_eval's
+    order (see the module docstring).  The result counts, per query, how many documents each run
+    contributed that no other run did (``unique``): a run whose unique share is large is one the other
+    runs would not have judged for.
 
+    Parameters
+    ----------
+    runs : dict or list of run inputs
+        ``{name: run}`` or a list of runs (named by their files' stems), each any run input irmetrics
+        reads.
+    depth : int
+        How many documents of each ranking are pooled (1 or more).
+    qrels : any qrels input, optional
+        Judgments already made; the pairs they judge (with any grade) are counted in ``judged`` and left
+        out of the pairs to judge.  A query absent from the qrels is pooled whole.
+    duplicates : str
+        As in :func:`irmetrics.to_run`.
+
+    Returns
+    -------
+    Pool
+        The pairs to judge (``qrels``, each with grade -1) and the counts per query;
+        ``p.to_trec('to_judge.txt')`` writes the pairs to judge for the assessors.
+
+    Examples
+    --------
     >>> p = irmetrics.pool(['examples/run_bm25.txt', 'examples/run_dense.txt'], depth=10, qrels='examples/qrels.txt')
     >>> p
     <Pool depth 10 of 2 runs: 181 documents for 10 queries, 130 judged already, 51 to judge>
-
-    ``p.to_trec('to_judge.txt')`` writes the pairs to judge for the assessors.
     """
     depth = DEPTH.check(depth)
     names, inputs = name_runs(runs, at_least=1)

@@ -87,13 +87,29 @@ def kendall_tau(a: Any, b: Any) -> KendallTau:
     Fewest items: without ties the smallest two-sided p-value of ``n`` items is ``2/n!``, so 4 systems
     are never significant at 0.05 (2/24 = 0.083) and 5 are at best at 2/120 = 0.017.
 
-    ``a``, ``b``: mappings ``{item: value}`` (higher = better) or sequences of items, best first; the
-    items both hold are correlated.  NaN with a warning for fewer than 3 common items, or when one
-    ranking ties every item.
+    NaN with a warning for fewer than 3 common items, or when one ranking ties every item.
 
+    Parameters
+    ----------
+    a, b : mapping or sequence
+        Mappings ``{item: value}`` (higher = better) or sequences of items, best first; the items both
+        hold are correlated.
+
+    Returns
+    -------
+    KendallTau
+        ``statistic`` (tau-b), ``pvalue`` and ``n``, the common items.
+
+    References
+    ----------
     M. G. Kendall, "A new measure of rank correlation", Biometrika 30, 1938; "The treatment of ties in
     ranking problems", Biometrika 33(3), 1945 (tau-b); M. G. Kendall, Rank Correlation Methods, 1970
     (the variance with ties).
+
+    Examples
+    --------
+    >>> irmetrics.kendall_tau(['a', 'b', 'c', 'd', 'e'], ['a', 'b', 'c', 'e', 'd'])
+    KendallTau(statistic=0.8000, pvalue=0.08333, n=5)
     """
     items, x, y = paired(a, b)
     n = len(items)
@@ -134,12 +150,40 @@ def tau_ap(reference: Any, estimate: Any, *, tie_variant: str = 'a') -> TauAP:
       best rank of its tie group), and normalised by the number of such items.  Without ties it is
       the mean of tau_AP in both directions, not tau_AP itself.
 
-    ``reference``, ``estimate``: mappings ``{item: value}`` (higher = better) or sequences of items,
-    best first; the items both hold are correlated.  NaN with a warning for fewer than 3 common items
-    (or, for ``'b'``, when a ranking ties every item).
+    NaN with a warning for fewer than 3 common items (or, for ``'b'``, when a ranking ties every item).
 
+    Parameters
+    ----------
+    reference : mapping or sequence
+        The true ranking: a mapping ``{item: value}`` (higher = better) or a sequence of items, best
+        first.
+    estimate : mapping or sequence
+        The ranking compared with it, in the same forms; the items both hold are correlated.
+    tie_variant : str
+        ``'a'`` or ``'b'``, as above.
+
+    Returns
+    -------
+    TauAP
+        ``statistic``, ``n`` (the common items) and the ``tie_variant``.
+
+    Raises
+    ------
+    InputError
+        Under ``'a'``, for a reference ranking with ties.
+
+    References
+    ----------
     E. Yilmaz, J. A. Aslam and S. Robertson, "A new rank correlation coefficient for information
     retrieval", SIGIR 2008; J. Urbano and M. Marrero, "The treatment of ties in AP correlation", ICTIR 2017.
+
+    Examples
+    --------
+    A swap at the top of the estimate costs more than the same swap at the bottom:
+
+    >>> truth = ['a', 'b', 'c', 'd', 'e']
+    >>> [irmetrics.tau_ap(truth, list(estimate)).statistic for estimate in ('bacde', 'abced')]
+    [0.5, 0.875]
     """
     ties = TIE_VARIANT.check(tie_variant)
     items, x, y = paired(reference, estimate, ('reference', 'estimate'))

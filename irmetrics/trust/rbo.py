@@ -76,26 +76,56 @@ class RBO(Tabled):
 
 
 def rbo(a: Any, b: Any, *, p: float = 0.9, tie_variant: str = 'a') -> RBO:
-    """Rank-biased overlap of rankings ``a`` and ``b`` with persistence ``p`` (0 < p < 1): RBO_EXT,
-    RBO_MIN and RBO_RES (see the module docstring for the formulas).
+    """Rank-biased overlap of rankings ``a`` and ``b`` with persistence ``p``: RBO_EXT, RBO_MIN and RBO_RES.
 
-    ``a``, ``b``: sequences of items, best first, or mappings ``{item: value}`` (higher = better; equal
-    values tie); they may hold different items and have different lengths (Webber et al.'s eq. 32).
-    ``tie_variant``: ``'a'`` (default; ties are uncertainty: the expected RBO over the orders of each tie
-    group), ``'b'`` (the same, corrected for the information ties lose) or ``'w'`` (ties are equality),
-    Corsi & Urbano's variants; the same number when nothing ties.  Symmetric in ``a`` and ``b``.
-    Identical rankings give RBO_EXT = 1 (with ties, under ``'b'`` and ``'w'``; under ``'a'`` two tied
-    items are ordered independently in the two rankings, so RBO^a of a ranking with ties and itself is
-    below 1), rankings with no item in common 0; an empty ranking is an error.
+    Symmetric in ``a`` and ``b``.  Identical rankings give RBO_EXT = 1 (with ties, under ``'b'`` and
+    ``'w'``; under ``'a'`` two tied items are ordered independently in the two rankings, so RBO^a of a
+    ranking with ties and itself is below 1), rankings with no item in common 0.  The module docstring
+    gives the formulas.
+
+    Parameters
+    ----------
+    a, b : sequence or mapping
+        Sequences of items, best first, or mappings ``{item: value}`` (higher = better; equal values tie);
+        they may hold different items and have different lengths (Webber et al.'s eq. 32).
+    p : float
+        The persistence, 0 < p < 1.
+    tie_variant : str
+        Corsi & Urbano's variants: ``'a'`` (default; ties are uncertainty: the expected RBO over the orders
+        of each tie group), ``'b'`` (the same, corrected for the information ties lose) or ``'w'`` (ties are
+        equality); the same number when nothing ties.
+
+    Returns
+    -------
+    RBO
+        ``extrapolated`` (RBO_EXT), ``minimum`` (RBO_MIN), ``residual`` (RBO_RES) and ``maximum``.
+
+    Raises
+    ------
+    InputError
+        For an empty ranking.
+    OptionError
+        For ``p`` outside (0, 1) or an unknown variant.
+
+    Notes
+    -----
+    Without ties (``A_d = X_d/d``, ``X_d`` counting the shorter list's ``s`` items only):
 
         RBO_EXT = (1-p)/p [ sum_{d=1..l} A_d p^d + sum_{d=s+1..l} A_s (d-s)/d p^d ] + (X_l/l + (l-s) A_s / l) p^l
         RBO_MIN = (1-p)/p [ sum_{d=1..l} A_d p^d + X_l (ln(1/(1-p)) - sum_{d=1..l} p^d/d) ]
 
-    (without ties; ``A_d = X_d/d``, ``X_d`` counting the shorter list's ``s`` items only).  RBO_MAX lets
-    the shorter list continue with the longer one's unseen items and both then match as fast as they can.
+    RBO_MAX lets the shorter list continue with the longer one's unseen items and both then match as fast
+    as they can.
 
+    References
+    ----------
     W. Webber, A. Moffat and J. Zobel, "A similarity measure for indefinite rankings", ACM TOIS 28(4),
     2010; M. Corsi and J. Urbano, "The treatment of ties in rank-biased overlap", SIGIR 2024.
+
+    Examples
+    --------
+    >>> irmetrics.rbo(['a', 'b', 'c'], ['a', 'c', 'x', 'y'], p=0.8)
+    RBO(extrapolated=0.7067, minimum=0.5247, residual=0.3270, p=0.8, tie_variant='a', depths=(3, 4))
     """
     p, tie_variant = float(PERSISTENCE.check(p)), TIE_VARIANT.check(tie_variant)
     ra, rb = ranking(a, 'a'), ranking(b, 'b')

@@ -95,16 +95,58 @@ def reproducibility(measures: Any, qrels: Any, original_baseline: Any, original_
                     reproduced_baseline: Any, reproduced_advanced: Any, *, reproduced_qrels: Any = None,
                     **options: Unpack[EvaluationOptions]) -> Reproducibility:
     """How faithfully ``reproduced_baseline`` and ``reproduced_advanced`` reproduce ``original_baseline``
-    and ``original_advanced`` on ``measures`` (RMSE, effect ratio, Delta RI; see
-    :mod:`irmetrics.trust.reproducibility` for the formulas and the queries counted).
+    and ``original_advanced`` on ``measures``: RMSE, effect ratio, Delta RI.
 
-    Each run is any run input irmetrics reads; ``qrels`` judge the original runs and, unless
-    ``reproduced_qrels`` is given (a reproduction on another collection), the reproduced ones too.
-    ``options``: the shared options (:mod:`irmetrics.api.options`).  The measures are per-query scores
-    averaged over the queries (counts and measures of a whole run are refused).
+    :mod:`irmetrics.trust.reproducibility` gives the formulas and the queries counted.  Each run is any
+    run input irmetrics reads.
 
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        Per-query scores averaged over the queries (counts and measures of a whole run are refused).
+    qrels : any qrels input
+        The judgments of the original runs and, unless ``reproduced_qrels`` is given, of the reproduced
+        ones too.
+    original_baseline : any run input
+        The original experiment's baseline run b.
+    original_advanced : any run input
+        The original experiment's advanced run a.
+    reproduced_baseline : any run input
+        The reproduction of b.
+    reproduced_advanced : any run input
+        The reproduction of a.
+    reproduced_qrels : any qrels input, optional
+        The judgments of the reproduced runs, for a reproduction on another collection (replicability);
+        RMSE, which needs the same queries, is then NaN.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    Reproducibility
+        Per measure: the four runs' means, ``rmse_baseline``, ``rmse_advanced``, ``effect_ratio``, the
+        relative improvements and ``delta_ri``.
+
+    Raises
+    ------
+    ArgumentOrderError
+        When the runs come first, as before 1.0.
+    MeasureError
+        For a count or a measure of a whole run.
+
+    Warns
+    -----
+    IrmetricsWarning
+        When ER (no original improvement) or RI (a baseline mean of 0) is undefined, and NaN.
+
+    References
+    ----------
     T. Breuer, N. Ferro, N. Fuhr, M. Maistro, T. Sakai, P. Schaer and I. Soboroff, How to measure the
     reproducibility of system-oriented IR experiments, SIGIR 2020.
+
+    Examples
+    --------
+    A reproduction that gives the original runs back:
 
     >>> found = irmetrics.reproducibility(['AP'], 'examples/qrels.txt', 'examples/run_bm25.txt',
     ...                                   'examples/run_dense.txt', 'examples/run_bm25.txt', 'examples/run_dense.txt')
@@ -147,9 +189,39 @@ def _means(values: np.ndarray, measures: list[Measure]) -> np.ndarray:
 @measures_first('rmse(original, reproduced, qrels, measures)')
 def rmse(measures: Any, qrels: Any, original: Any, reproduced: Any,
          **options: Unpack[EvaluationOptions]) -> MeasureValues:
-    """The root mean square error between the per-query values of ``original`` and ``reproduced`` on
-    each measure, over the qrels' queries: ``sqrt(1/n sum_q (M_q(orig) - M_q(repro))^2)`` (Breuer et al.,
-    SIGIR 2020; see :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues` (by measure or its name).
+    """The root mean square error between the per-query values of ``original`` and ``reproduced``.
+
+    On each measure, over the qrels' queries: ``sqrt(1/n sum_q (M_q(orig) - M_q(repro))^2)`` (Breuer et
+    al., SIGIR 2020; see :func:`reproducibility`); 0 when every per-query value is reproduced.
+
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        Per-query scores averaged over the queries.
+    qrels : any qrels input
+        The judgments of both runs (RMSE needs the same queries).
+    original : any run input
+        The original run.
+    reproduced : any run input
+        Its reproduction.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    MeasureValues
+        Each measure's RMSE (by measure or its name).
+
+    Raises
+    ------
+    ArgumentOrderError
+        Given ``rmse(original, reproduced, qrels, measures)``, the order before 1.0.
+
+    Examples
+    --------
+    >>> cut = irmetrics.read_trec_run('examples/run_dense.txt').top(5)     # the first 5 documents only
+    >>> irmetrics.rmse(['AP', 'P@5'], 'examples/qrels.txt', 'examples/run_dense.txt', cut)
+    {'AP': 0.37040421725151884, 'P@5': 0.0}
     """
     checked = Options.of(options, 'rmse')
     evaluator = checked.evaluator(measures, qrels)
@@ -163,8 +235,48 @@ def rmse(measures: Any, qrels: Any, original: Any, reproduced: Any,
 def effect_ratio(measures: Any, qrels: Any, original_baseline: Any, original_advanced: Any, reproduced_baseline: Any,
                  reproduced_advanced: Any, *, reproduced_qrels: Any = None,
                  **options: Unpack[EvaluationOptions]) -> MeasureValues:
-    """The effect ratio ``ER = mean_q(M_q(a') - M_q(b')) / mean_q(M_q(a) - M_q(b))`` of each measure (Breuer
-    et al., SIGIR 2020; arguments as :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues`."""
+    """The effect ratio ``ER = mean_q(M_q(a') - M_q(b')) / mean_q(M_q(a) - M_q(b))`` of each measure.
+
+    The reproduced mean per-query improvement over the original one (Breuer et al., SIGIR 2020): 1 when
+    the improvement is reproduced, below 1 when it shrank, negative when it reversed.
+
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        Per-query scores averaged over the queries, as for :func:`reproducibility`.
+    qrels : any qrels input
+        The judgments of the original runs (and of the reproduced ones, without ``reproduced_qrels``).
+    original_baseline : any run input
+        The original baseline, b.
+    original_advanced : any run input
+        The original advanced run, a.
+    reproduced_baseline : any run input
+        The reproduced baseline, b'.
+    reproduced_advanced : any run input
+        The reproduced advanced run, a'.
+    reproduced_qrels : any qrels input, optional
+        The judgments of b' and a' when they are not ``qrels``.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    MeasureValues
+        Each measure's ER; NaN (with a warning) without an original improvement.
+
+    Raises
+    ------
+    ArgumentOrderError
+        If the runs are given before the measures and the qrels.
+
+    Examples
+    --------
+    >>> cut = irmetrics.read_trec_run('examples/run_dense.txt').top(5)     # a' keeps 5 documents a query
+    >>> found = irmetrics.effect_ratio(['AP', 'P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt',
+    ...                                'examples/run_dense.txt', 'examples/run_bm25.txt', cut)
+    >>> {name: round(value, 4) for name, value in found.items()}
+    {'AP': -1.7925, 'P@5': 1.0}
+    """
     chosen, runs = _evaluated(measures, qrels, (original_baseline, original_advanced, reproduced_baseline,
                               reproduced_advanced), reproduced_qrels, Options.of(options, 'effect_ratio'))
     ob, oa, rb, ra = runs
@@ -176,8 +288,48 @@ def effect_ratio(measures: Any, qrels: Any, original_baseline: Any, original_adv
 def delta_relative_improvement(measures: Any, qrels: Any, original_baseline: Any, original_advanced: Any,
                                reproduced_baseline: Any, reproduced_advanced: Any, *, reproduced_qrels: Any = None,
                                **options: Unpack[EvaluationOptions]) -> MeasureValues:
-    """``Delta RI = RI - RI'`` with ``RI = (mean(a) - mean(b)) / mean(b)`` of each measure (Breuer et al.,
-    SIGIR 2020; arguments as :func:`reproducibility`).  A :class:`~irmetrics.MeasureValues`."""
+    """``Delta RI = RI - RI'`` with ``RI = (mean(a) - mean(b)) / mean(b)`` of each measure.
+
+    The original relative improvement less the reproduced one (Breuer et al., SIGIR 2020): 0 when the
+    relative improvement is reproduced.
+
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        The measures, as :func:`reproducibility` takes them.
+    qrels : any qrels input
+        The original judgments.
+    original_baseline : any run input
+        b.
+    original_advanced : any run input
+        a.
+    reproduced_baseline : any run input
+        b'.
+    reproduced_advanced : any run input
+        a'.
+    reproduced_qrels : any qrels input, optional
+        Other judgments for b' and a' (replicability).
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    MeasureValues
+        Each measure's Delta RI; NaN (with a warning) where a baseline mean is 0.
+
+    Raises
+    ------
+    ArgumentOrderError
+        For a call in the order before 1.0 (measures last).
+
+    Examples
+    --------
+    >>> cut = irmetrics.read_trec_run('examples/run_dense.txt').top(5)
+    >>> found = irmetrics.delta_relative_improvement(['AP', 'P@5'], 'examples/qrels.txt', 'examples/run_bm25.txt',
+    ...                                              'examples/run_dense.txt', 'examples/run_bm25.txt', cut)
+    >>> {name: round(value, 4) for name, value in found.items()}
+    {'AP': 0.8947, 'P@5': 0.0}
+    """
     chosen, runs = _evaluated(measures, qrels, (original_baseline, original_advanced, reproduced_baseline,
                               reproduced_advanced), reproduced_qrels, Options.of(options, 'delta_relative_improvement'))
     ob, oa, rb, ra = (_means(v, chosen) for v in runs)

@@ -76,21 +76,47 @@ def run_agreement(run_a: Any, run_b: Any, *, depth: int | None = None, p: float 
                   duplicates: str = 'error') -> RunAgreement:
     """Kendall's tau union (KTU) and rank-biased overlap (RBO) of two runs' document rankings, per query.
 
-    ``run_a``, ``run_b``: any run input irmetrics reads (path, DataFrame, dict of dicts, :class:`Run`);
-    ``run_a`` is the original, ``run_b`` the reproduction (both measures are symmetric).  The queries
-    are those both runs hold (a warning counts those only one holds; none in common is an error).
-    ``depth``: compare each ranking's first ``depth`` documents (default: all).
-
-    KTU as repro_eval computes it (Breuer et al.): both rankings are cut to the same length ``k``
+    The queries are those both runs hold (a warning counts those only one holds; none in common is an
+    error).  KTU as repro_eval computes it (Breuer et al.): both rankings are cut to the same length ``k``
     (the shorter one's), every document of the two cut rankings is coded by its position in their
     union sorted by document id, and KTU is Kendall's tau between the two sequences of codes, paired
     rank by rank: ``(n_c - n_d) / (k(k-1)/2)`` (no ties: a ranking holds a document once).  It is 1
     when the rankings are the same; NaN (and one warning) for queries with fewer than 3 documents.
     RBO is :func:`irmetrics.rbo` of the two rankings (RBO_EXT, p = ``p``), uneven lengths allowed.
 
+    Parameters
+    ----------
+    run_a : any run input
+        The original run (path, DataFrame, dict of dicts, :class:`Run`, ...).
+    run_b : any run input
+        The reproduction; both measures are symmetric.
+    depth : int or None
+        Compare each ranking's first ``depth`` documents (default: all).
+    p : float
+        RBO's persistence, strictly between 0 and 1.
+    duplicates : str
+        A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+
+    Returns
+    -------
+    RunAgreement
+        KTU, RBO (RBO_EXT), RBO_MIN and RBO's residual for each common query, and their means.
+
+    Raises
+    ------
+    InputError
+        For a bad ``depth`` or ``p``, or runs with no query in common.
+
+    References
+    ----------
     T. Breuer, N. Ferro, N. Fuhr, M. Maistro, T. Sakai, P. Schaer and I. Soboroff, "How to measure the
     reproducibility of system-oriented IR experiments", SIGIR 2020; W. Webber, A. Moffat and J. Zobel,
     "A similarity measure for indefinite rankings", ACM TOIS 28(4), 2010.
+
+    Examples
+    --------
+    >>> irmetrics.run_agreement('examples/run_bm25.txt', 'examples/run_dense.txt', depth=10)
+    RunAgreement(10 queries, depth=10, p=0.9: mean KTU=-0.0844, mean RBO=0.1169)
     """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise InputError(f'run_agreement: depth={depth!r}; expected a number of documents >= 1, or None for all')

@@ -106,27 +106,57 @@ class SwapRates(Tabled):
 @measures_first('swap_rates(runs, qrels, measures)')
 def swap_rates(measures: Any, qrels: Any, runs: RunsLike, *, trials: int = 1000, size: int | None = None,
                bin_width: float = 0.01, seed: int | None = 0, **options: Unpack[EvaluationOptions]) -> SwapRates:
-    """Swap rates of ``measures`` over the pairs of ``runs``, by bins of the difference in means (see
-    :mod:`irmetrics.trust.swap_rates`).
+    """Swap rates of ``measures`` over the pairs of ``runs``, by bins of the difference in means.
 
-    ``runs``: ``{name: run}`` or a list of runs, two or more (named as :func:`irmetrics.compare` names
-    them); the queries are the qrels' (a query missing from a run scores the measure's missing value).
-    ``trials``: random splits; ``size``: queries in each half (default: half of the queries, rounded
-    down; at most that); ``bin_width``: the width w of the bins of ``|d1|``; ``seed``: the same seed draws
-    the same halves.  A measure undefined on some queries is averaged over the queries of a half where
-    it is defined; a half with none gives no observation.  ``options``: the shared options
-    (:mod:`irmetrics.api.options`).
-
+    Each trial splits the queries at random into two disjoint halves; a pair of runs swaps when the second
+    half orders it the other way from the first (see :mod:`irmetrics.trust.swap_rates`):
     Swap rate(bin) = #{(pair, trial): |d1| in bin, d1 d2 < 0} / #{(pair, trial): |d1| in bin, d1 != 0}.
+    The queries are the qrels' (a query missing from a run scores the measure's missing value).  A measure
+    undefined on some queries is averaged over the queries of a half where it is defined; a half with none
+    gives no observation.
 
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        The measures.
+    qrels : any qrels input
+        The judgments; their queries are split.
+    runs : dict or list of run inputs
+        ``{name: run}`` or a list of runs, two or more (named as :func:`irmetrics.compare` names them).
+    trials : int
+        Random splits.
+    size : int or None
+        Queries in each half (default: half of the queries, rounded down; at most that).
+    bin_width : float
+        The width w of the bins of ``|d1|``.
+    seed : int or None
+        The same seed draws the same halves.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    SwapRates
+        Per measure and bin: the observations, the swaps and the swap rate.
+
+    Raises
+    ------
+    ArgumentOrderError
+        For a call with the runs first (``swap_rates(runs, qrels, measures)``, before 1.0).
+    ComparisonError
+        For fewer than two runs, fewer than two queries, or a ``size`` above half of the queries.
+
+    References
+    ----------
     E. M. Voorhees and C. Buckley, The effect of topic set size on retrieval experiment error, SIGIR 2002;
     M. Sanderson and J. Zobel, Information retrieval system evaluation: effort, sensitivity, and
     reliability, SIGIR 2005.
 
-    >>> found = irmetrics.swap_rates(['AP'], 'examples/qrels.txt',
-    ...                              ['examples/run_bm25.txt', 'examples/run_dense.txt'], trials=100)
-    >>> found.size
-    5
+    Examples
+    --------
+    >>> irmetrics.swap_rates(['AP'], 'examples/qrels.txt', ['examples/run_bm25.txt', 'examples/run_dense.txt'],
+    ...                      trials=100)
+    <SwapRates: 2 runs, 100 trials of 5 + 5 of 10 queries, bins of 0.01; swaps overall: AP 0.000>
     """
     trials, bin_width = TRIALS.check(trials), BIN_WIDTH.check(bin_width)
     size = None if size is None else SIZE.check(size)

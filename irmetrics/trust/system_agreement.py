@@ -104,21 +104,59 @@ def system_agreement(measure: Any, qrels: Any, runs: RunsLike, *, qrels_b: Any =
     rankings of the runs by their mean.
 
     The first evaluation is ``measure`` on ``qrels``, the reference (tau_AP's true ranking: human
-    judgments, the original measure); the second is ``measure_b`` (default: ``measure``) on
-    ``qrels_b`` (default: ``qrels``): two sets of judgments, two measures, or both.  ``runs``:
-    ``{name: run}`` or a list of runs (named by their files' stems), each any run input; at least
-    two (and three for tau and tau_AP, which are NaN with a warning below that).  A measure for which
-    lower is better ranks low values first; means equal to 12 decimals tie (a sum's last bits depend
-    on its order).  ``tie_variant``: ``'a'`` (ties are uncertainty; tau_AP then
-    needs a reference ranking without ties) or ``'b'`` (ties are agreement), for tau_AP (Urbano &
-    Marrero) and RBO (Corsi & Urbano); tau-b always corrects for ties.  ``p``: RBO's persistence.
-    ``labels``: what to call the two evaluations (default: the measure and the qrels file's stem).
-    ``options``: the shared options (:mod:`irmetrics.api.options`).
+    judgments, the original measure); the second is ``measure_b`` on ``qrels_b``: two sets of judgments,
+    two measures, or both.  A measure for which lower is better ranks low values first; means equal to 12
+    decimals tie (a sum's last bits depend on its order).
 
+    Parameters
+    ----------
+    measure : str or Measure
+        The measure of the first evaluation.
+    qrels : any qrels input
+        The judgments of the first evaluation.
+    runs : dict or list of run inputs
+        ``{name: run}`` or a list of runs (named by their files' stems), each any run input; at least two
+        (and three for tau and tau_AP, which are NaN with a warning below that).
+    qrels_b : any qrels input, optional
+        The judgments of the second evaluation (default: ``qrels``).
+    measure_b : str or Measure, optional
+        The measure of the second evaluation (default: ``measure``).
+    p : float
+        RBO's persistence.
+    tie_variant : str
+        ``'a'`` (ties are uncertainty; tau_AP then needs a reference ranking without ties) or ``'b'`` (ties
+        are agreement), for tau_AP (Urbano & Marrero) and RBO (Corsi & Urbano); tau-b always corrects for
+        ties.
+    labels : tuple of two str, optional
+        What to call the two evaluations (default: the measure and the qrels file's stem).
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    SystemAgreement
+        Each system's mean under both evaluations, and ``tau``, ``tau_ap`` and ``rbo`` of the two rankings.
+
+    Raises
+    ------
+    InputError
+        When neither ``qrels_b`` nor ``measure_b`` is given (both evaluations would be the same).
+    ArgumentOrderError
+        For the argument order before 1.0, ``system_agreement(runs, qrels_a, qrels_b, measure)``.
+
+    References
+    ----------
     E. M. Voorhees, "Variations in relevance judgments and the measurement of retrieval
     effectiveness", SIGIR 1998 (system rankings under two sets of judgments, by Kendall's tau);
     E. Yilmaz, J. A. Aslam and S. Robertson, SIGIR 2008 (tau_AP); W. Webber, A. Moffat and J. Zobel,
     ACM TOIS 2010 (RBO).
+
+    Examples
+    --------
+    >>> runs = {'bm25': 'examples/run_bm25.txt', 'dense': 'examples/run_dense.txt',
+    ...         'bm25 top 3': irmetrics.read_trec_run('examples/run_bm25.txt').top(3)}
+    >>> irmetrics.system_agreement('AP', 'examples/qrels.txt', runs, measure_b='nDCG@10')
+    SystemAgreement(3 systems, AP (qrels) vs nDCG@10 (qrels): tau=1.0000, tau_ap=1.0000, rbo=1.0000)
     """
     tie_variant = TIE_VARIANT.check(tie_variant)
     checked = Options.of(options, 'system_agreement')

@@ -108,11 +108,42 @@ class TieDependence(Tabled):
 
 def tie_dependence(measures: Iterable[Any] | Any, qrels: Any, run: Any,
                    **options: Unpack[EvaluationOptions]) -> TieDependence:
-    """How much of each measure's value is the order of tied documents (see the module docstring).
+    """How much of each measure's value is the order of tied documents.
 
-    ``measures``, ``qrels`` and ``run`` as :func:`irmetrics.calc` takes them (measures of one query each);
-    ``options``: the shared options (:mod:`irmetrics.api.options`).  A measure given with ``ties='expected'``
-    is read as the same measure in trec_eval's order.
+    Each measure in trec_eval's order, its expectation over every order of the tied documents (NaN for the
+    families without a closed form), and its lowest and highest value over those orders (see the module
+    docstring), per query and over the run.  No order is enumerated: the run is evaluated four times.
+
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        As :func:`irmetrics.calc` takes them, measures of one query each.  A measure given with
+        ``ties='expected'`` is read as the same measure in trec_eval's order.
+    qrels : any qrels input
+        The judgments, as :func:`irmetrics.calc` takes them.
+    run : any run input
+        The run whose ties are examined.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
+
+    Returns
+    -------
+    TieDependence
+        Per query and measure: ``value`` (trec_eval's order), ``expected``, ``lowest`` and ``highest``.
+
+    Raises
+    ------
+    MeasureError
+        For a measure of a whole run.
+
+    Examples
+    --------
+    >>> found = irmetrics.tie_dependence(['AP', 'P@10'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+    >>> print(found.render())
+    measure  trec_eval  expected  lowest  highest  spread  queries_tied
+    AP          0.4087    0.4067  0.3938   0.4201  0.0263        1.0000
+    P@10        0.4900    0.4900  0.4900   0.4900  0.0000        0.0000
+    <BLANKLINE>
     """
     kwargs = options
     ev = build_evaluator(measures, qrels, **kwargs)

@@ -128,23 +128,49 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
     """Each measure's value with the unjudged documents ``run`` retrieves taken as non-relevant (as
     trec_eval counts them) and as relevant at ``grade``, per query and aggregated.
 
-    A document is unjudged when the qrels do not list it for its query (a negative grade is a judgment).
-    Under ``'relevant'`` each measure reads the unjudged documents within its depth (its cutoff ``k``,
-    or the whole ranking) as judged with ``grade`` (default: the highest grade of the qrels, at least 1,
-    so that a graded measure gets the most any grading on the qrels' scale could give); the queries
-    are the qrels', a query missing from the run scores as in ``calc``.  ``bounds`` says for each measure
-    whether the two values bound its value under every judgment of those documents with grades 0 to
-    ``grade``: true of the measures that read only the ranked documents' grades and grow with them
-    (P, Success, RR, Hits, DCG, ERR, RBP, SetP, NumRet), false of R-normalised ones (AP, nDCG, R, ...),
-    whose value under ``'relevant'`` may even be lower (the module docstring says why).  Measures of
-    a whole run and of subtopics are refused.  ``options``: the shared options (:mod:`irmetrics.api.options`).
+    How much a score depends on the documents nobody judged (users of DiffIR and of OpenSearch's
+    search-relevance tools have asked for it).  A document is unjudged when the qrels do not list it for
+    its query (a negative grade is a judgment).  Under ``'relevant'`` each measure reads the unjudged
+    documents within its depth (its cutoff ``k``, or the whole ranking) as judged with ``grade``; the
+    queries are the qrels', a query missing from the run scores as in ``calc``.
 
-    Users of DiffIR and of OpenSearch's search-relevance tools have asked for it: how much a score depends
-    on the documents nobody judged.
+    Parameters
+    ----------
+    measures : str, Measure or list of them
+        Measures of one query's ranking; measures of a whole run and of subtopics are refused.
+    qrels : any qrels input
+        The judgments; what they do not list is unjudged.
+    run : any run input
+        The ranking whose unjudged documents are read both ways.
+    grade : int or None
+        The grade of the unjudged documents under ``'relevant'`` (default: the highest grade of the
+        qrels, at least 1, so that a graded measure gets the most any grading on the qrels' scale could
+        give).
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
 
-    >>> found = irmetrics.unjudged_bounds(['P@10'], 'examples/qrels.txt', 'examples/run_bm25.txt')
-    >>> {k: round(v, 4) for k, v in found.aggregated('nonrelevant').items()}, found.bounds
-    ({'P@10': 0.49}, (True,))
+    Returns
+    -------
+    UnjudgedBounds
+        The values under ``'nonrelevant'`` and ``'relevant'``, per query and aggregated
+        (``aggregated(which)``), and ``bounds``: for each measure whether the two values bound its value
+        under every judgment of those documents with grades 0 to ``grade``: true of the measures that read
+        only the ranked documents' grades and grow with them (P, Success, RR, Hits, DCG, ERR, RBP, SetP,
+        NumRet), false of R-normalised ones (AP, nDCG, R, ...), whose value under ``'relevant'`` may even
+        be lower (the module docstring says why).
+
+    Raises
+    ------
+    MeasureError
+        For a measure of a whole run or of subtopics.
+
+    Examples
+    --------
+    >>> found = irmetrics.unjudged_bounds(['P@10', 'AP'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+    >>> [{k: round(v, 4) for k, v in found.aggregated(w).items()} for w in ('nonrelevant', 'relevant')]
+    [{'P@10': 0.49, 'AP': 0.4087}, {'P@10': 0.82, 'AP': 0.747}]
+    >>> found.bounds
+    (True, False)
     """
     grade = GRADE.check(grade) if grade is not None else None
     checked = Options.of(options, 'unjudged_bounds')

@@ -175,8 +175,33 @@ def _split(data: Data, name: str, layout: Layout,
 def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'error') -> Qrels:
     """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path, raw text or bytes.
 
-    A document judged more than once for a query is an error for the measures that read one grade
-    per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        A path (plain, ``.gz``, ``.bz2``, ``.xz``), or the file's text (a string holding a newline) or bytes.
+    duplicates : str
+        A document judged more than once for a query is an error for the measures that read one grade
+        per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
+
+    Returns
+    -------
+    Qrels
+        The judgments, in the file's order.
+
+    Raises
+    ------
+    InputError
+        For a missing file or a malformed line (the message names the line).
+    DuplicateError
+        When ``duplicates='error'`` and the file judges a document twice for a query under one iteration.
+
+    Examples
+    --------
+    >>> qrels = irmetrics.read_trec_qrels('examples/qrels.txt')
+    >>> qrels
+    <Qrels examples/qrels.txt: 10 queries, 400 judgments>
+    >>> next(iter(qrels))
+    Qrel(query_id='401', doc_id='D401-022', relevance=2, iteration='0')
     """
     data, name = load(source)
     cols, lines = parse(data, name, QRELS)
@@ -187,8 +212,33 @@ def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'err
 def read_trec_run(source: str | os.PathLike | bytes, *, duplicates: str = 'error') -> Run:
     """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path, raw text or bytes.
 
-    The same document twice for a query is an error unless ``duplicates`` is ``'first'``, ``'last'``
-    (ir_measures' and ranx's silent behaviour) or ``'max'`` (the occurrence with the highest score).
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        The file's path (compressed or not), or its content as text or bytes.
+    duplicates : str
+        The same document twice for a query is an error (``'error'``) unless ``duplicates`` is ``'first'``,
+        ``'last'`` (ir_measures' and ranx's silent behaviour) or ``'max'`` (the occurrence with the
+        highest score).
+
+    Returns
+    -------
+    Run
+        The scored documents, ranked as trec_eval ranks them: by score, ties by document id, both
+        descending (the rank column is ignored).
+
+    Raises
+    ------
+    InputError
+        When the file is missing or a line cannot be read.
+    DuplicateError
+        For a document retrieved twice for a query, unless ``duplicates`` keeps one.
+
+    Examples
+    --------
+    >>> run = irmetrics.read_trec_run('examples/run_bm25.txt')
+    >>> run.num_queries, len(run), next(iter(run))
+    (10, 500, ScoredDoc(query_id='401', doc_id='D401-078', score=17.25))
     """
     data, name = load(source)
     return _run(data, name, duplicates)
