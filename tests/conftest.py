@@ -15,6 +15,7 @@ before a release).
 import ast
 import functools
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,8 @@ def dask_client():
 #: The reference tools a test may compare irmetrics with (top-level module names).
 REFERENCE_TOOLS = {'pytrec_eval', 'ir_measures', 'ranx', 'trectools', 'cwl_eval', 'pyndeval', 'pyterrier', 'recbole',
                    'torchmetrics', 'sklearn', 'statsmodels', 'repro_eval', 'krippendorff', 'pyspark'}
-#: What makes a test slow: a cluster, a JVM, or many generated cases.
+#: What makes a test slow: a cluster, a JVM, or many generated cases (a test that is slow for another reason, such as
+#: starting processes or reading a million lines, says so with ``@pytest.mark.slow``).
 SLOW_TOOLS = {'distributed', 'dask', 'pyspark', 'pyterrier', 'hypothesis'}
 #: Tools whose start-up is shared by running their tests in one xdist worker.
 START_UP_GROUPS = {'pyterrier': 'jvm', 'pyspark': 'jvm', 'ranx': 'numba'}
@@ -81,15 +83,25 @@ SLOW_FIXTURES = {'dask_client'}
 REFERENCE_FIXTURES = {'ir_measures_pipeline'}
 
 
+#: ``import x`` or ``from x import`` in the text of code a test runs in a new interpreter.
+IMPORT_IN_TEXT = re.compile(r'(?:^|[\s;,\'"])(?:import|from)\s+([A-Za-z_]\w*)')
+
+
 @functools.cache
 def imported_modules(path: Path) -> frozenset[str]:
-    """The top-level modules a test file imports, anywhere in it (inside functions too)."""
+    """The top-level modules a test file imports, anywhere in it: at its top, inside functions, through
+    ``reference('name')`` (reference_tools.py), and in the code it gives a new interpreter (``python -c``)."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
         if isinstance(node, ast.Import):
             names.update(alias.name.split('.')[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module.split('.')[0])
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'reference'
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            names.add(node.args[0].value.split('.')[0])
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.update(IMPORT_IN_TEXT.findall(node.value))
     return frozenset(names)
 
 

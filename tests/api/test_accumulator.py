@@ -138,6 +138,7 @@ def _two_processes(extra=None):
     return [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
 
 
+@pytest.mark.slow
 def test_two_processes_of_torch_distributed_compute_the_whole_runs_results():
     qrels, scores = data()
     with warnings.catch_warnings():
@@ -148,6 +149,7 @@ def test_two_processes_of_torch_distributed_compute_the_whole_runs_results():
         assert result['aggregated'] == pytest.approx({str(m): v for m, v in whole.aggregated.items()}, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_a_user_on_two_processes_is_one_error_on_each():
     for result in _two_processes({'TWICE': '1'}):
         assert result['error'].startswith("accumulator: user '90' is given on process 0 and on process 1 (2 such")

@@ -33,6 +33,7 @@ def test_parquet_runs_and_memory_limits_print_the_same(big):
         want.replace('run.txt', 'run.parquet')
 
 
+@pytest.mark.slow
 def test_dask_prints_the_same(big):
     want = run_ok(big, 'qrels.txt', 'run.txt', 'run.parquet', *EVERY_DIGIT)
     assert run_ok(big, 'qrels.txt', 'run.txt', 'run.parquet', *EVERY_DIGIT, '--dask', 'local:2') == want
@@ -48,6 +49,7 @@ def test_usage_errors(here, args, fragment):
     assert_user_error(irmetrics('qrels', 'a.run', 'AP', *args, cwd=here), fragment)
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line(here):
     proc = irmetrics('qrels', 'a.run', 'AP', '--dask', 'tcp://127.0.0.1:9', cwd=here,
                      env={'DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT': '1s'})

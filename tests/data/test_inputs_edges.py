@@ -44,6 +44,7 @@ def test_one_query_with_100000_documents(tmp_path):
     assert got[irm.parse_measure('R@100000')] == pytest.approx(2 / 3, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_a_million_queries_of_one_document(tmp_path):
     n = 1_000_000
     run = tmp_path / 'run'

@@ -49,7 +49,8 @@ def examples():
                     break
                 expected.append(following)
             args = shlex.split(line[2:], comments=True)[1:]
-            out.append(pytest.param(args, expected, files, id=f'{path.name}:{i + 1}'))
+            slow = [pytest.mark.slow] if '--dask' in args else []          # starts a cluster
+            out.append(pytest.param(args, expected, files, id=f'{path.name}:{i + 1}', marks=slow))
     return out
 
 

@@ -177,6 +177,7 @@ def test_unjudged_documents_change_nothing_under_judged_only(seed):
     assert same(values(judged_only, qrels, run), values(judged_only, qrels, run + unjudged), judged_only) == []
 
 
+@pytest.mark.slow
 def test_an_evaluator_reused_gives_fresh_numbers_in_flat_memory():
     cases = [random_case(seed) for seed in range(3)]
     qrels = cases[0][0]
