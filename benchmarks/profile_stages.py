@@ -40,6 +40,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))      # profile the checkout this script lives in
+sys.path.insert(0, str(REPO / "benchmarks"))
+import synthetic  # noqa: E402  (this folder's data generator)
+
 MEASURES = ["AP", "nDCG", "nDCG@10", "P@10", "R@100", "RR", "Rprec", "Bpref", "Success@10"]
 
 _stack: list[str] = []
@@ -174,7 +177,7 @@ def install(large: bool) -> None:
     wrap(table.RankedTable, "__init__", "RankedTable()")
     wrap(table.RankedTable, "_positions", "_positions (inverse perm)")
     for name in list(kernels.KERNELS):
-        kernels.KERNELS[name] = _timed(kernels.KERNELS[name], f"kernel {name}")
+        kernels.KERNELS[name] = _timed(kernels.KERNELS[name], f"kernel {getattr(name, 'name', name)}")
 
 
 def one_run(qrels: str, run: str) -> float:
@@ -224,7 +227,8 @@ def main(argv=None) -> int:
                     help="first attribute the peak RSS to stages (one extra, cold run; Linux /proc)")
     ap.add_argument("--cprofile", action="store_true", help="also print cProfile of one warm run")
     args = ap.parse_args(argv)
-    qrels, run = str(args.data / f"{args.scale}.qrels"), str(args.data / f"{args.scale}.run")
+    qrels_path, run_path = synthetic.ensure(args.scale, args.data)
+    qrels, run = str(qrels_path), str(run_path)
 
     t0 = time.perf_counter()
     import irmetrics  # noqa: F401
@@ -233,7 +237,7 @@ def main(argv=None) -> int:
     heavy = [m for m in ("numpy", "pyarrow", "pyarrow.csv", "pandas", "polars") if m in sys.modules]
     print(f"import irmetrics: {t_import:.3f} s (loaded: {', '.join(heavy)}) from {irmetrics.__file__}")
 
-    install(large=(args.data / f"{args.scale}.run").stat().st_size > 10_000_000)
+    install(large=run_path.stat().st_size > 10_000_000)
     if args.memory:            # first, in a fresh process: later runs start from a larger RSS
         memory_run(qrels, run)
         print()

@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cores import core_count, each_block
 from .ids import Ids, mix
+
+#: rows whose keys one thread sorts at once when a large column is searched in blocks of whole groups
+_BLOCK_ROWS = 1 << 19
 
 
 class Duplicates:
@@ -44,6 +48,8 @@ class Duplicates:
         collision never merges different rows.
         """
         if len(fingerprints) < 2:
+            return None
+        if _none_repeated_in_blocks(fingerprints, codes):
             return None
         keys = mix(fingerprints, *codes)
         keys.sort()                                         # in place: the common case needs nothing else
@@ -109,3 +115,23 @@ class Duplicates:
         group = rank[label]
         order = np.lexsort((rows, group))
         return cls(rows[order], group[order])
+
+
+def _none_repeated_in_blocks(fingerprints: np.ndarray, codes: tuple[np.ndarray, ...]) -> bool:
+    """True when no key repeats, found in blocks sorted in threads: where the first code (the query) is
+    non-decreasing, as in a file grouped by query, no key repeats across blocks cut between two queries.
+    False when a key may repeat, or when the rows are not so grouped (the caller then looks at them all)."""
+    n = len(fingerprints)
+    if n < 2 * _BLOCK_ROWS or core_count() == 1 or not codes or np.any(codes[0][1:] < codes[0][:-1]):
+        return False
+    first = codes[0]
+    cuts = np.unique(np.searchsorted(first, first[np.arange(_BLOCK_ROWS, n, _BLOCK_ROWS)], side='left'))
+    bounds = np.concatenate(([0], cuts[cuts > 0], [n]))
+
+    def unrepeated(i: int) -> bool:
+        lo, hi = int(bounds[i]), int(bounds[i + 1])
+        keys = mix(fingerprints[lo:hi], *(c[lo:hi] for c in codes))
+        keys.sort()
+        return not np.any(keys[1:] == keys[:-1])
+
+    return all(each_block(unrepeated, range(len(bounds) - 1)))

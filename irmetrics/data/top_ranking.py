@@ -22,9 +22,7 @@ Both give the same items in the same order as trec_eval on the matrix written as
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -32,6 +30,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..errors import InputError
 from .array_library import Library, Numpy
+from .cores import core_count, each_block
 from .ids.int_ids import text_key
 
 #: cells of a score matrix ranked at once by one thread (numpy), or chosen again at once (torch)
@@ -102,7 +101,7 @@ def _numpy_blocks(scores: np.ndarray, k: int, first: int, name: str, masked: Mas
     items = np.empty((n, k), dtype=np.int64)
     ranked = np.empty((n, k), dtype=scores.dtype if masked is None or scores.dtype.kind == 'f' else np.float64)
     lengths = np.empty(n, dtype=np.int64)
-    threads = os.cpu_count() or 1
+    threads = core_count()
     rows = max(1, min(BLOCK_CELLS // max(m, 1), -(-n // (2 * threads))))     # two blocks a thread at least
 
     def block(lo: int) -> None:
@@ -110,18 +109,12 @@ def _numpy_blocks(scores: np.ndarray, k: int, first: int, name: str, masked: Mas
         items[lo:lo + rows], ranked[lo:lo + rows], lengths[lo:lo + rows] = top
 
     starts = range(0, n, rows)
-    if len(starts) == 1 or threads == 1 or m * n < _THREADED_CELLS:
+    if m * n < _THREADED_CELLS:
         for lo in starts:
             block(lo)
     else:
-        list(_pool(threads).map(block, starts))           # list: a block's error is raised here
+        each_block(block, starts)
     return TopRanking(items, ranked, lengths)
-
-
-@functools.lru_cache(maxsize=1)
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """The threads that rank blocks of rows of numpy matrices (made once, kept for the next matrix)."""
-    return ThreadPoolExecutor(threads, thread_name_prefix='irmetrics-rank')
 
 
 def _numpy_top(x: np.ndarray, k: int, first: int, name: str) -> TopRanking:

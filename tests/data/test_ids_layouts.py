@@ -100,3 +100,53 @@ def test_both_ways_of_hashing_a_block_give_the_same_fingerprints():
     assert NumpyIds(np.array(with_long, dtype=object)).fingerprint().tolist()[:-1] == alone
     assert ArrowIds(pa.array(with_long)).fingerprint().tolist()[:-1] == alone
     assert len(set(alone)) == len(set(ids))
+
+
+@pytest.fixture
+def four_cores(monkeypatch):
+    """Blocks as small as a test can afford, spread over four threads whatever the machine has."""
+    from irmetrics.data import cores, duplicates
+    from irmetrics.data.ids import base
+    monkeypatch.setattr(cores, 'core_count', lambda: 4)
+    monkeypatch.setattr(duplicates, 'core_count', lambda: 4)
+    monkeypatch.setattr(duplicates, '_BLOCK_ROWS', 64)
+    monkeypatch.setattr(base, '_BLOCK', 16)
+    monkeypatch.setattr(base, '_BLOCKS_A_TASK', 2)
+
+
+def test_fingerprints_hashed_in_threads_are_those_of_one_thread(four_cores):
+    rng = np.random.default_rng(5)
+    values = [''.join(rng.choice(list('abcdefgh'), size=int(n))) for n in rng.integers(0, 40, 1000)]
+    alone = [int(NumpyIds(np.array([v], dtype=object)).fingerprint()[0]) for v in values]
+    assert ArrowIds(pa.array(values)).fingerprint().tolist() == alone
+
+
+@pytest.mark.parametrize('planted', [None, 0, 63, 64, 500, 999], ids=lambda p: f'duplicate-at-{p}')
+def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(four_cores, planted, monkeypatch):
+    """A run grouped by query is searched for repeated (document, query) pairs in blocks of whole queries,
+    sorted in threads; a repeat anywhere (a block's first or last row, across a cut between blocks of one
+    query) is found as the whole column's sort finds it, and an ungrouped run is searched whole."""
+    from irmetrics.data import duplicates
+    from irmetrics.data.duplicates import Duplicates
+    rng = np.random.default_rng(11)
+    codes = np.sort(rng.integers(0, 40, 1000)).astype(np.int32)
+    docs = np.array([f'd{i}' for i in range(1000)], dtype=object)
+    if planted is not None:
+        earlier = int(np.flatnonzero(codes == codes[planted])[0])
+        if earlier == planted:
+            earlier = int(np.flatnonzero(codes == codes[planted])[-1])
+        docs[planted] = docs[earlier]
+    for grouped in (codes, rng.permutation(codes)):
+        ids = NumpyIds(docs)
+        found = Duplicates.find(ids, ids.fingerprint(), grouped)
+        monkeypatch.setattr(duplicates, '_BLOCK_ROWS', 1 << 30)
+        whole = Duplicates.find(ids, ids.fingerprint(), grouped)
+        monkeypatch.setattr(duplicates, '_BLOCK_ROWS', 64)
+        if whole is None:
+            assert found is None and (planted is None or grouped is not codes)
+        else:
+            assert found is not None
+            assert found.rows.tolist() == whole.rows.tolist() and found.group.tolist() == whole.group.tolist()
+    if planted is not None:
+        ids = NumpyIds(docs)
+        assert Duplicates.find(ids, ids.fingerprint(), codes) is not None

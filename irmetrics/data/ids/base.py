@@ -20,11 +20,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...errors import InputError
+from ..cores import each_block
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
 _AVALANCHE = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _BLOCK = 1 << 13      # strings per block: temporaries of 64 KiB stay below malloc's mmap threshold (128 KiB)
+_BLOCKS_A_TASK = 16  # blocks one thread hashes in a row (a column of fewer strings stays in the calling thread)
 _SHORT_WORDS = 4      # a block whose strings have at most this many words is hashed word position by position
 
 
@@ -193,27 +195,37 @@ def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     independent of each other, so the work is linear in the bytes whatever the lengths: a block of
     short strings is hashed word position by word position, a block holding long ones word by word.
 
-    Works in cache-sized blocks of strings, so temporaries stay small.
+    Works in cache-sized blocks of strings, so temporaries stay small; a large column's blocks in threads
+    (:mod:`..cores`).
     """
     n = len(offsets) - 1
     out = np.empty(n, dtype=np.uint64)
-    for lo in range(0, n, _BLOCK):
-        hi = min(lo + _BLOCK, n)
-        first, last = offsets[lo], offsets[hi]
-        padded = np.zeros(last - first + 8, np.uint8)          # this block's bytes, plus room for a word
-        padded[:last - first] = data[first:last]
-        # word i = the 8 bytes starting at byte i (an unaligned, overlapping view)
-        words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
-        starts = offsets[lo:hi] - first
-        lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
-        n_words = (lengths + 7) // 8
-        if int(n_words.max(initial=0)) <= _SHORT_WORDS:
-            total = _sum_by_position(words, starts, lengths, n_words)
-        else:
-            total = _sum_by_word(words, starts, lengths, n_words)
-        with np.errstate(over='ignore'):
-            out[lo:hi] = _avalanche(total ^ (lengths.astype(np.uint64) * _MIX))
+    task = _BLOCK * _BLOCKS_A_TASK
+
+    def blocks(start: int) -> None:
+        for lo in range(start, min(start + task, n), _BLOCK):
+            _fingerprint_block(data, offsets, lo, min(lo + _BLOCK, n), out)
+
+    each_block(blocks, range(0, n, task))
     return out
+
+
+def _fingerprint_block(data: np.ndarray, offsets: np.ndarray, lo: int, hi: int, out: np.ndarray) -> None:
+    """:func:`fingerprint_bytes` of the strings ``lo:hi``, into ``out[lo:hi]``."""
+    first, last = offsets[lo], offsets[hi]
+    padded = np.zeros(last - first + 8, np.uint8)          # this block's bytes, plus room for a word
+    padded[:last - first] = data[first:last]
+    # word i = the 8 bytes starting at byte i (an unaligned, overlapping view)
+    words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
+    starts = offsets[lo:hi] - first
+    lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
+    n_words = (lengths + 7) // 8
+    if int(n_words.max(initial=0)) <= _SHORT_WORDS:
+        total = _sum_by_position(words, starts, lengths, n_words)
+    else:
+        total = _sum_by_word(words, starts, lengths, n_words)
+    with np.errstate(over='ignore'):
+        out[lo:hi] = _avalanche(total ^ (lengths.astype(np.uint64) * _MIX))
 
 
 def _masked_words(words: np.ndarray, position: np.ndarray, remaining: np.ndarray) -> np.ndarray:

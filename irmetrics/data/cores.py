@@ -1,0 +1,36 @@
+"""Numpy work spread over the machine's cores: independent blocks of rows in one thread pool.
+
+Numpy and Arrow release the interpreter's lock inside their loops, so blocks of a large array sorted,
+hashed or ranked in threads run on every core the process may use (``os.sched_getaffinity``: a
+container's or ``taskset``'s limit, not the machine's count).  The pool is made once and kept.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+T = TypeVar('T')
+
+
+def core_count() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                      # not Linux
+        return os.cpu_count() or 1
+
+
+@functools.lru_cache(maxsize=1)
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(core_count(), thread_name_prefix='irmetrics')
+
+
+def each_block(work: Callable[[int], T], starts: Sequence[int]) -> list[T]:
+    """``work(start)`` for every block start, in threads when there are several blocks and cores; the
+    results in the order of ``starts`` (a block's exception is raised here)."""
+    if len(starts) <= 1 or core_count() == 1:
+        return [work(start) for start in starts]
+    return list(_pool().map(work, starts))
