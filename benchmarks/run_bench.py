@@ -13,6 +13,7 @@ What is measured
       ranx         anchors.py ranx       (only with --ranx: slow, numba JIT)
       trec_eval    anchors.py trec_eval  (only with --trec-eval BIN: the binary built from source)
       floor        anchors.py floor      (only with --floor: reading the files with polars, the lower bound)
+      arrow_floor  anchors.py arrow_floor (only with --arrow-floor: reading them with Arrow's CSV reader)
 
     anchors.py (the reference runners) and synthetic.py (the data) are in this directory.
 
@@ -55,7 +56,7 @@ REPO = Path(__file__).resolve().parent.parent
 MEASURES = ["AP", "nDCG", "nDCG@10", "P@10", "R@100", "RR", "Rprec", "Bpref", "Success@10"]
 TOLERANCE = 1e-9
 ANCHOR_TOOLS = {"pytrec_eval": "pytrec", "ir_measures": "irm", "ranx": "ranx", "trec_eval": "trec_eval",
-                "floor": "floor"}
+                "floor": "floor", "arrow_floor": "arrow_floor"}
 HERE = Path(__file__).resolve().parent
 
 
@@ -134,11 +135,12 @@ def bench_scale(scale: str, tools: list[str], n: int, data: Path, tmp: Path, env
     res["ratios"] = {tool: {"time": irm["median_s"] / t[tool]["median_s"],
                             "memory": irm["peak_mb"] / t[tool]["peak_mb"]}
                      for tool in tools if tool != "irmetrics"}
-    ref = t["pytrec_eval"]["values"]
-    diffs = {m: abs(irm["values"].get(m, float("nan")) - ref[m]) for m in MEASURES}
-    res["check_vs_pytrec_eval"] = {"max_abs_diff": max(diffs.values()), "tolerance": TOLERANCE,
-                                   "ok": all(d <= TOLERANCE for d in diffs.values()),
-                                   "diffs": diffs}
+    if "pytrec_eval" in t:
+        ref = t["pytrec_eval"]["values"]
+        diffs = {m: abs(irm["values"].get(m, float("nan")) - ref[m]) for m in MEASURES}
+        res["check_vs_pytrec_eval"] = {"max_abs_diff": max(diffs.values()), "tolerance": TOLERANCE,
+                                       "ok": all(d <= TOLERANCE for d in diffs.values()),
+                                       "diffs": diffs}
     return res
 
 
@@ -151,16 +153,19 @@ def table(scale: str, res: dict) -> str:
         rt = f"{ratio['time']:.2f}" if ratio else "1"
         rm = f"{ratio['memory']:.2f}" if ratio else "1"
         rows.append(f"| {tool} | {r['median_s']:.3f} | {r['median_cpu_s']:.2f} | {r['peak_mb']:.0f} | {rt} | {rm} |")
-    c = res["check_vs_pytrec_eval"]
-    p = res["ratios"]["pytrec_eval"]
-    rows += ["", f"irmetrics is {1 / p['time']:.2f}x as fast as pytrec_eval and uses "
-                 f"{p['memory']:.2f}x its peak memory; vs ir_measures: "
-                 f"{1 / res['ratios']['ir_measures']['time']:.2f}x as fast, "
-                 f"{res['ratios']['ir_measures']['memory']:.2f}x the memory."]
+    rows.append("")
+    for tool, ratio in res["ratios"].items():
+        if tool in ("pytrec_eval", "ir_measures", "trec_eval", "ranx"):
+            rows.append(f"irmetrics is {1 / ratio['time']:.2f}x as fast as {tool} and uses {ratio['memory']:.2f}x "
+                        f"its peak memory.")
     if "floor" in res["ratios"]:
         rows.append(f"irmetrics takes {res['ratios']['floor']['time']:.2f}x the parse-only floor's time.")
-    rows.append(f"Aggregates equal pytrec_eval's to {c['tolerance']:g}: "
-                f"{'OK' if c['ok'] else 'MISMATCH'} (max |diff| {c['max_abs_diff']:.2e})")
+    if "arrow_floor" in res["ratios"]:
+        rows.append(f"irmetrics takes {res['ratios']['arrow_floor']['time']:.2f}x the time of Arrow's read of the files.")
+    c = res.get("check_vs_pytrec_eval", {"ok": True, "diffs": {}})
+    if "tolerance" in c:
+        rows.append(f"Aggregates equal pytrec_eval's to {c['tolerance']:g}: "
+                    f"{'OK' if c['ok'] else 'MISMATCH'} (max |diff| {c['max_abs_diff']:.2e})")
     busy = max(res["load_avg_before"], res["load_avg_after"])
     if busy > 0.5:
         rows.append(f"WARNING: load average {busy:.2f} during this scale: other processes were running, "
@@ -208,14 +213,18 @@ def main(argv=None) -> int:
                     help="directory of SCALE.qrels/SCALE.run, generated if missing (default: benchdata/)")
     ap.add_argument("--trec-eval", type=Path, help="also time this trec_eval binary (built from source)")
     ap.add_argument("--ranx", action="store_true", help="also time ranx (slow)")
-    ap.add_argument("--floor", action="store_true", help="also time the parse-only floor")
+    ap.add_argument("--floor", action="store_true", help="also time the parse-only floor (polars)")
+    ap.add_argument("--arrow-floor", action="store_true", help="also time reading the files with Arrow's CSV reader")
+    ap.add_argument("--tools", nargs="+", default=["irmetrics", "pytrec_eval", "ir_measures"],
+                    choices=["irmetrics", "pytrec_eval", "ir_measures"],
+                    help="the tools timed besides those the other options add (default: all three)")
     ap.add_argument("--json", type=Path, help="write all results to this JSON file")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
     data = args.data.resolve()
-    tools = (["irmetrics", "pytrec_eval", "ir_measures"] + ["ranx"] * args.ranx
-             + ["trec_eval"] * bool(args.trec_eval) + ["floor"] * args.floor)
+    tools = (list(args.tools) + ["ranx"] * args.ranx
+             + ["trec_eval"] * bool(args.trec_eval) + ["floor"] * args.floor + ["arrow_floor"] * args.arrow_floor)
     env = dict(os.environ, **({"TREC_EVAL": str(args.trec_eval.resolve())} if args.trec_eval else {}))
     out = {"machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                        "python": platform.python_version()},
@@ -230,7 +239,7 @@ def main(argv=None) -> int:
             ensure_data(scale, data)
             res = bench_scale(scale, tools, args.runs, data, Path(tmp), env)
             out["scales"][scale] = res
-            ok &= res["check_vs_pytrec_eval"]["ok"]
+            ok &= res.get("check_vs_pytrec_eval", {"ok": True})["ok"]
             print(table(scale, res) + "\n", flush=True)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))
