@@ -14,18 +14,20 @@ from .base import Ids
 class IdIndex:
     """The positions of a vocabulary's ids (distinct ids), found by their fingerprints."""
 
-    def __init__(self, vocabulary: Ids):
+    def __init__(self, vocabulary: Ids, fingerprints: np.ndarray | None = None):
+        """``fingerprints``: the vocabulary's :meth:`Ids.fingerprint`, where the caller has them already."""
         self.vocabulary = vocabulary
-        fingerprints = vocabulary.fingerprint()
+        fingerprints = vocabulary.fingerprint() if fingerprints is None else fingerprints
         self.order = np.argsort(fingerprints, kind='stable')
         self.sorted = fingerprints[self.order]
         self.collides = bool(np.any(self.sorted[1:] == self.sorted[:-1]))
 
-    def lookup(self, values: Ids) -> np.ndarray:
-        """Index (int64) of each of ``values`` in the vocabulary, -1 where absent."""
+    def lookup(self, values: Ids, fingerprints: np.ndarray | None = None) -> np.ndarray:
+        """Index (int64) of each of ``values`` in the vocabulary, -1 where absent (``fingerprints``: the
+        values' own, where the caller has them already)."""
         if self.collides or len(self.sorted) == 0:          # two ids share a fingerprint: compare them all
             return values.lookup(self.vocabulary)
-        fingerprints = values.fingerprint()
+        fingerprints = values.fingerprint() if fingerprints is None else fingerprints
         at = np.minimum(np.searchsorted(self.sorted, fingerprints), len(self.sorted) - 1)
         rows = np.flatnonzero(self.sorted[at] == fingerprints)
         found = self.order[at[rows]].astype(np.int64)

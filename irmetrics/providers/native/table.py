@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...data.ids.index import IdIndex
 from ...data.qrels import Qrels
 from ...data.ranking import by_query_then_score, tie_starts
 from ...data.run import Run
@@ -41,7 +42,9 @@ class QrelsIndex:
         bits = int(np.clip(np.ceil(np.log2(16 * self.n_docs)), 16, 26))
         self._filter_mask = np.uint64((1 << bits) - 1)
         self._filter = np.zeros(1 << bits, dtype=bool)
-        self._filter[(self.doc_vocab.fingerprint() & self._filter_mask).astype(np.int64)] = True
+        vocab_fingerprints = self.doc_vocab.fingerprint()
+        self._filter[(vocab_fingerprints & self._filter_mask).astype(np.int64)] = True
+        self.doc_index = IdIndex(self.doc_vocab, vocab_fingerprints)   # a run's documents found by fingerprint
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
         order = np.argsort(keys, kind='stable')
         if np.any(keys[order][1:] == keys[order][:-1]):   # a document judged twice (subtopics): highest grade last
@@ -132,7 +135,7 @@ class RankedTable:
         row_query = qmap.astype(np.int32)[run.qidx]                      # per run row (file order)
         fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else run.doc_ids.fingerprint()
         cand = np.flatnonzero(index.maybe_judged(fingerprints) & (row_query >= 0))
-        doc_code = run.doc_ids.take(cand).lookup(index.doc_vocab)
+        doc_code = index.doc_index.lookup(run.doc_ids.take(cand), fingerprints[cand])
         cand, doc_code = cand[doc_code >= 0], doc_code[doc_code >= 0]
         keys = row_query[cand].astype(np.int64) * index.n_docs + doc_code
         at = np.searchsorted(index.keys, keys)
