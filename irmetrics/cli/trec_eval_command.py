@@ -185,8 +185,16 @@ UNINSPECTING = ('num_q', 'runid')
 _RESET = ('num_ret', 'utility', 'relstring', 'rbp_resid')
 
 
-def run(inv: Invocation, out: Callable[[str], object]) -> None:
-    """Evaluate as ``inv`` says and write trec_eval's output with ``out``."""
+def run(inv: Invocation, out: Callable[[str], object], places: int = 4) -> None:
+    """Evaluate as ``inv`` says and write trec_eval's output with ``out``: values with ``places`` decimals as
+    trec_eval prints them, or, with -1, every digit (17 significant: a trec_eval rebuilt to print ``%.17g``)."""
+    query_ids, columns = evaluate(inv)
+    write(out, query_ids, columns, inv.by_query, inv.summary, places)
+
+
+def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
+    """The values trec_eval prints for ``inv``, before formatting: the queries in output order and one
+    column per line of :func:`plan`."""
     from ..api.calc import evaluator
     from ..data.trec.reader import read_trec_qrels
     from ..measures import NumRel, NumRet
@@ -219,7 +227,7 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
             summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
         columns.append(Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
                               None if ln.entry.lines == 'query' else summary, integer=how == 'sum'))
-    write(out, [qids[i] for i in order], columns, inv.by_query, inv.summary)
+    return [qids[i] for i in order], columns
 
 
 def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
