@@ -2,10 +2,10 @@
 trec_eval's averages of the nDCG curve, nDCGRel and RnDCG.
 
 Every kernel here sums DCG as trec_eval does (m_ndcg.c, m_ndcg_cut.c): query by query from the top, each
-term the gain divided by log2(rank + 1) (:func:`discounted`; a product with 1 / log2(rank + 1) can differ
-in the last bit), and nDCG the DCG divided by the ideal DCG summed the same way, so that the values are
-trec_eval's to the last bit.  Only the expectation over tied documents (``ties='expected'``) weighs each
-gain by the mean of 1 / log2(rank + 1) over its group's ranks.
+term the gain divided by log2(rank + 1) (:func:`discounted`, the C library's log2; a product with
+1 / log2(rank + 1) can differ in the last bit), and nDCG the DCG divided by the ideal DCG summed the same
+way, so that the values are trec_eval's to the last bit.  Only the expectation over tied documents
+(``ties='expected'``) weighs each gain by the mean of 1 / log2(rank + 1) over its group's ranks.
 """
 import numpy as np
 
@@ -14,6 +14,7 @@ from ...data.segments import offsets_of, running_sum
 from ...errors import MeasureError
 from ...measures import DCG, IDCG, RnDCG, nDCG, nDCGRel
 from .kernels import cutoff_of, kernel, safe_divide
+from .libm import log2_rank
 from .table import QrelsIndex, RankedTable
 from .ties import expects, sum_within
 
@@ -40,12 +41,13 @@ def gain_of(grades: np.ndarray, gains: tuple | None, exp: bool = False) -> np.nd
 
 def discount(rank: np.ndarray) -> np.ndarray:
     """1 / log2(rank + 2) for 0-based ranks (the weights averaged over a tie group)."""
-    return 1.0 / np.log2(rank + 2.0)
+    return 1.0 / log2_rank(rank)
 
 
 def discounted(gain: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """gain / log2(rank + 2) for 0-based ranks: a term of DCG as trec_eval computes it."""
-    return gain / np.log2(rank + 2.0)
+    """gain / log2(rank + 2) for 0-based ranks: a term of DCG as trec_eval computes it (the C library's
+    log2, :mod:`.libm`)."""
+    return gain / log2_rank(rank)
 
 
 def ideal_ranking(index: QrelsIndex, gains: tuple | None, exp: bool = False) -> tuple[np.ndarray, np.ndarray,
