@@ -132,6 +132,9 @@ def test_help_and_version():
     assert '-c, --complete_rel_info_wanted' in proc.stdout
     proc = irmetrics('trec_eval', '-h', '-m', 'ndcg_rel')
     assert proc.returncode == 0 and 'ndcg_rel               nDCGRel' in proc.stdout and 'nDCGRel: nDCG' in proc.stdout
+    proc = irmetrics('trec_eval', '-h', '-m', 'rbp_resid.p=1')
+    assert proc.returncode == 0 and "rbp_resid_p=1          (trec_eval's rbp_resid at p=1, where irmetrics' " \
+        "RBPResidual has no value: see docs/cli.md)" in proc.stdout
     for flag in ('-v', '--version', '--vers'):
         proc = irmetrics('trec_eval', flag, 'ignored', '-Z', 'z')
         assert proc.returncode == 0 and proc.stdout.startswith('irmetrics trec_eval ') and 'trec_eval 10' in proc.stdout
