@@ -255,7 +255,10 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
     ev = evaluator(measures, qrels)
     values = np.array(ev.calc(rankings[0]).values)             # filled in below: a copy
     if missing.any():
-        values[missing] = ev.calc(rankings[1]).values[missing]
+        # the stand-ins hold the missing queries only: their values, without the warnings a whole run gets
+        # (calc would warn that every other query is missing from them)
+        stand_ins = ev.query_values(rankings[1])
+        values[stand_ins.codes] = stand_ins.values
     column = {m: values[:, j] for j, m in enumerate(measures)}
     empty = column[ranking_length] == 0
     columns = []

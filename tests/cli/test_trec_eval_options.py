@@ -3,7 +3,7 @@ irmetrics does not have (one error line, exit 2), help and version, and the plan
 import re
 
 import pytest
-from cli_support import QRELS, RUN_A, irmetrics, run_in_process
+from cli_support import MISSING_Q3, QRELS, RUN_A, irmetrics, run_in_process, warnings_only
 
 from irmetrics.cli.gnu_getopt import GetoptError, Option, parse
 from irmetrics.cli.trec_eval_command import OPTIONS, parse_invocation, plan
@@ -118,6 +118,16 @@ def test_an_empty_run_is_an_error(files):
     (files / 'run').write_text('# nothing\n')
     status, out, err = run_in_process(['trec_eval', '-c', str(files / 'qrels'), str(files / 'run')])
     assert status == 2 and 'the run holds no ranking' in err
+
+
+def test_c_warns_once_naming_the_queries_missing_from_the_run(files):
+    """The stand-in rankings -c evaluates for the missing queries are no run of the user's: no warning
+    about them (they lack every query the run has)."""
+    (files / 'run').write_text(RUN_A)                              # q3 of the qrels is not in the run
+    proc = irmetrics('trec_eval', '-c', '-q', '-m', 'num_q', '-m', 'map', 'qrels', 'run', cwd=files)
+    assert proc.returncode == 0
+    assert warnings_only(proc.stderr) == [MISSING_Q3.replace('a.run', 'run')]
+    assert 'map                   \tq3\t0.0000\n' in proc.stdout and 'num_q                 \tall\t3\n' in proc.stdout
 
 
 def test_runid_is_the_tag_of_the_last_line_and_stdin_works(files):
