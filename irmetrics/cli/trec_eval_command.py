@@ -14,6 +14,7 @@ at p = 0 and 1.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -297,7 +298,7 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
     ranked, tag = read_trec_run_as_trec_eval(read_stdin() if run_path == '-' else run_path,
                                              qrels.query_ids, inv.depth if inspects else 0)
     if tag is None:
-        raise InputError('the run holds no ranking (trec_eval refuses an empty run file)', run_path)
+        raise InputError(_no_ranking(run_path), run_path)
     missing = qrels.query_ids.lookup(ranked.query_ids) < 0
     qids = qrels.query_ids.to_list()
     if missing.any() and not inv.complete:
@@ -314,6 +315,17 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
     if inv.depth is not None:
         rankings = [r.top(inv.depth) for r in rankings]
     return rankings, missing, tag
+
+
+def _no_ranking(run_path: str) -> str:
+    """Why a run without a single ranking line is refused, and what trec_eval 10 does with it: it refuses a
+    file of 0 bytes, and evaluates one of blank or comment lines (or empty standard input) as a run that
+    misses every query, printing a runid read from memory it never set."""
+    if run_path != '-' and os.path.isfile(run_path) and os.path.getsize(run_path) == 0:
+        return 'the run file is empty (0 bytes); trec_eval refuses it too ("Cannot read results file")'
+    return ('the run holds no ranking, only blank or comment lines (or nothing at all on standard input); '
+            'trec_eval evaluates such a run as one missing every query (with -c; without -c it stops) and '
+            'prints a runid from memory it never set: irmetrics refuses it')
 
 
 def _zero_by_zero(measure: Measure, values: np.ndarray, empty: np.ndarray, num_rel: np.ndarray) -> np.ndarray:
