@@ -3,7 +3,7 @@
     >>> import irmetrics as irm
     >>> from irmetrics import AP, P, nDCG
     >>> irm.calc_aggregate([AP, nDCG@10, P(rel=2)@5], 'examples/qrels.txt', 'examples/run_bm25.txt')
-    {'AP': 0.4086513386923678, 'nDCG@10': 0.43614839520262716, 'P(rel=2)@5': 0.4}
+    {'AP': 0.4086513386923678, 'nDCG@10': 0.4361483952026271, 'P(rel=2)@5': 0.4}
 
 The public API only: everything is defined in the packages below it (docs/architecture.md):
 :mod:`irmetrics.data` (qrels and runs in columns, the readers), :mod:`irmetrics.algebra` (what a measure

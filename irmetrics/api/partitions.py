@@ -6,7 +6,7 @@
     >>> halves = frame.groupby(frame.query_id.astype(int) % 2)         # in Spark: groupBy('bucket').applyInPandas(
     >>> per_query = [parts.calc(half) for _, half in halves]           #     parts.calc, schema=parts.schema)
     >>> parts.combine(per_query).aggregated
-    {'AP': 0.4086513386923678, 'nDCG@10': 0.43614839520262716}
+    {'AP': 0.4086513386923678, 'nDCG@10': 0.4361483952026271}
 
 A query's values depend on its own rows and judgments only, so each part gives exactly the values
 the whole run gives; :meth:`Partitions.combine` aggregates them in the qrels' order, as in memory.

@@ -8,11 +8,13 @@ trec_eval measure is an irmetrics measure (:mod:`irmetrics.dialects.trec_eval`),
 become its parameters (``-l`` rel, ``-J`` judged_only, ``-N`` num_docs, trec_eval 10's rounding of recall
 levels).  What is trec_eval's own arithmetic rather than a measure is done here and said where: the run
 cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty ranking's
-interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstring``.
+interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstring``, rbp and rbp_resid
+at p = 0 and 1.
 """
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ from ..data.qrels import Qrels
 from ..data.run import Run
 from ..dialects.trec_eval import LONG_MAX, NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..errors import InputError, MeasureError
+from ..measures import NumRel, NumRet
 from .args import UsageError
 from .gnu_getopt import GetoptError, Option, parse
 from .trec_layout import Column, sequential_summary, trec_order, write
@@ -166,12 +169,54 @@ def plan(inv: Invocation) -> list[Line]:
     lines = []
     for entry in TREC_NAMES:
         if entry.trec in marked:
+            bound = _at_bound(entry, params.get(entry.trec))
+            if bound is not None:
+                lines.append(bound)
+                continue
             for name, item in trec_lines(entry, params.get(entry.trec), inv.settings):
                 if isinstance(item, Measure):
                     lines.append(Line(name, entry, item))
                 else:
                     lines.append(Line(name, entry, None, item))
     return lines
+
+
+# --- rbp and rbp_resid at p = 0 and p = 1 ---------------------------------------------------------------
+#: The trec_eval measures whose persistence p trec_eval takes at 0 and at 1, where irmetrics' RBP and
+#: RBPResidual (whose p lies strictly between, as a user's persistence does) refuse it.
+AT_BOUNDS = ('rbp', 'rbp_resid')
+
+
+def _at_bound(entry: TrecName, text: str | None) -> Line | None:
+    """The line of ``-m rbp_resid.p=0`` (or ``p=1``, or rbp's), computed by :func:`_bound_terms`; else None."""
+    if entry.trec not in AT_BOUNDS or text is None:
+        return None
+    ((name, params),) = entry.form.lines(entry, text)
+    return Line(name, entry, None, params) if params.get('p') in (0.0, 1.0) else None
+
+
+def _bound_terms(ln: Line, inv: Invocation) -> tuple[list[Measure], Callable[[list[np.ndarray]], np.ndarray]]:
+    """The value of trec_eval's loop at p = 0 or 1 (m_rbp_resid.c, m_rbp.c) from irmetrics measures: the
+    measures, and how their per-query values make it.
+
+    rbp_resid is p^n + (1 - p) * (the sum of p^i over the unjudged ranks i = 0..n-1), printed where some
+    retrieved document is unjudged (else 0).  At p = 0 every power but 0^0 = 1 is 0: 1 when the first
+    document is unjudged (Unjudged@1), else 0.  At p = 1: 1 when some document is unjudged, else 0.
+    rbp is (1 - p) * (the sum of gain_i * p^i): 0 at p = 1; at p = 0 the first document's (scaled) gain,
+    which is RBP@1 at p = 1/2, doubled (both steps exact in binary floating point).
+    """
+    from ..measures import Unjudged
+    judged_only, p = inv.judged_only, ln.params['p']
+    if ln.entry.trec == 'rbp_resid' and p == 0.0:
+        return [Unjudged(judged_only=judged_only) @ 1], lambda v: v[0]
+    if ln.entry.trec == 'rbp_resid':
+        return [NumRet(judged_only=judged_only), NumRet(judged_only=True)], lambda v: (v[0] > v[1]).astype(float)
+    if p == 1.0:
+        return [NumRet(judged_only=judged_only)], lambda v: np.zeros(len(v[0]))
+    assert ln.entry.measure is not None
+    half = ln.entry.measure(**{**ln.entry.preset, **ln.params, 'p': 0.5, 'cutoff': 1,
+                               **inv.settings.params(ln.entry.settings)})
+    return [half], lambda v: 2.0 * v[0]
 
 
 # --- evaluation ----------------------------------------------------------------------------------------
@@ -185,11 +230,18 @@ UNINSPECTING = ('num_q', 'runid')
 _RESET = ('num_ret', 'utility', 'relstring', 'rbp_resid')
 
 
-def run(inv: Invocation, out: Callable[[str], object]) -> None:
-    """Evaluate as ``inv`` says and write trec_eval's output with ``out``."""
+def run(inv: Invocation, out: Callable[[str], object], places: int = 4) -> None:
+    """Evaluate as ``inv`` says and write trec_eval's output with ``out``: values with ``places`` decimals as
+    trec_eval prints them, or, with -1, every digit (17 significant: a trec_eval rebuilt to print ``%.17g``)."""
+    query_ids, columns = evaluate(inv)
+    write(out, query_ids, columns, inv.by_query, inv.summary, places)
+
+
+def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
+    """The values trec_eval prints for ``inv``, before formatting: the queries in output order and one
+    column per line of :func:`plan`."""
     from ..api.calc import evaluator
     from ..data.trec.reader import read_trec_qrels
-    from ..measures import NumRel, NumRet
     lines = plan(inv)
     inspects = any(ln.entry.trec not in UNINSPECTING for ln in lines)
     qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max')
@@ -197,29 +249,43 @@ def run(inv: Invocation, out: Callable[[str], object]) -> None:
     order = trec_order(qids)
     rankings, missing, tag = _rankings(inv, qrels, order, inspects)
     ranking_length, num_rel, num_rel_1 = NumRet(judged_only=inv.judged_only), NumRel(rel=inv.rel), NumRel
+    bounds = {ln.name: _bound_terms(ln, inv) for ln in lines if _is_bound(ln)}
     measures = list(dict.fromkeys([ln.measure for ln in lines if ln.measure is not None]
+                                  + [m for terms, _ in bounds.values() for m in terms]
                                   + [ranking_length, num_rel, num_rel_1]))
     ev = evaluator(measures, qrels)
     values = np.array(ev.calc(rankings[0]).values)             # filled in below: a copy
     if missing.any():
-        values[missing] = ev.calc(rankings[1]).values[missing]
+        # the stand-ins hold the missing queries only: their values, without the warnings a whole run gets
+        # (calc would warn that every other query is missing from them)
+        stand_ins = ev.query_values(rankings[1])
+        values[stand_ins.codes] = stand_ins.values
     column = {m: values[:, j] for j, m in enumerate(measures)}
     empty = column[ranking_length] == 0
     columns = []
     for ln in lines:
         reset = ln.name in _RESET or ln.name.startswith('unj')
-        if ln.measure is None:
+        if ln.name in bounds:
+            terms, combine = bounds[ln.name]
+            per_query, how = combine([column[m] for m in terms]), 'mean'
+        elif ln.measure is None:
             columns.append(_text_column(ln, inv, ev, rankings, missing, reset, tag, order))
             continue
-        per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
+        else:
+            per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
+            how = ln.measure.aggregation
         per_query = np.where(missing & reset, 0.0, per_query)[order]
-        how = ln.measure.aggregation
         summary = sequential_summary(how, per_query)
         if ln.entry.trec == 'num_rel' and inv.complete:
             summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
         columns.append(Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
                               None if ln.entry.lines == 'query' else summary, integer=how == 'sum'))
-    write(out, [qids[i] for i in order], columns, inv.by_query, inv.summary)
+    return [qids[i] for i in order], columns
+
+
+def _is_bound(ln: Line) -> bool:
+    """Whether ``ln`` is an rbp or rbp_resid line at p = 0 or 1 (a measure of trec_eval's, not irmetrics')."""
+    return ln.measure is None and ln.entry.measure is not None
 
 
 def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
@@ -232,7 +298,7 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
     ranked, tag = read_trec_run_as_trec_eval(read_stdin() if run_path == '-' else run_path,
                                              qrels.query_ids, inv.depth if inspects else 0)
     if tag is None:
-        raise InputError('the run holds no ranking (trec_eval refuses an empty run file)', run_path)
+        raise InputError(_no_ranking(run_path), run_path)
     missing = qrels.query_ids.lookup(ranked.query_ids) < 0
     qids = qrels.query_ids.to_list()
     if missing.any() and not inv.complete:
@@ -249,6 +315,17 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
     if inv.depth is not None:
         rankings = [r.top(inv.depth) for r in rankings]
     return rankings, missing, tag
+
+
+def _no_ranking(run_path: str) -> str:
+    """Why a run without a single ranking line is refused, and what trec_eval 10 does with it: it refuses a
+    file of 0 bytes, and evaluates one of blank or comment lines (or empty standard input) as a run that
+    misses every query, printing a runid read from memory it never set."""
+    if run_path != '-' and os.path.isfile(run_path) and os.path.getsize(run_path) == 0:
+        return 'the run file is empty (0 bytes); trec_eval refuses it too ("Cannot read results file")'
+    return ('the run holds no ranking, only blank or comment lines (or nothing at all on standard input); '
+            'trec_eval evaluates such a run as one missing every query (with -c; without -c it stops) and '
+            'prints a runid from memory it never set: irmetrics refuses it')
 
 
 def _zero_by_zero(measure: Measure, values: np.ndarray, empty: np.ndarray, num_rel: np.ndarray) -> np.ndarray:
@@ -327,6 +404,8 @@ def help_text(inv: Invocation) -> str:
     if not lines:
         return HELP
     measures = ''.join(f'  {ln.name:<22} {ln.measure!r}\n' if ln.measure is not None else
+                       f'  {ln.name:<22} (trec_eval\'s {ln.entry.trec} at p={ln.params["p"]:g}, where irmetrics\' '
+                       f'{ln.entry.measure!r} has no value: see docs/cli.md)\n' if _is_bound(ln) else
                        f'  {ln.name:<22} (a line of the output, not a measure)\n' for ln in lines)
     return HELP + '\nThe measures:\n' + measures + ''.join(f'\n-----------------------\n{measure_text(d)}'
                                                             for d in families)

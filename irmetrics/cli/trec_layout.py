@@ -42,6 +42,13 @@ class Column(NamedTuple):
 
 #: trec_eval's 0/0, as C's printf prints it with ``%6.4f``.
 NAN_TEXT = '  -nan'
+#: ``places`` for every digit: 17 significant (``%.17g``), as a trec_eval rebuilt to print them prints a value.
+EVERY_DIGIT = -1
+
+
+def _spec(places: int) -> str:
+    """The ``%`` conversion of a value: ``%6.<places>f``, or ``%.17g`` for :data:`EVERY_DIGIT`."""
+    return '%.17g' if places == EVERY_DIGIT else f'%6.{places}f'
 
 
 def trec_order(query_ids: Sequence[str]) -> np.ndarray:
@@ -69,10 +76,10 @@ def sequential_summary(aggregation: str, values: np.ndarray, skip_undefined: boo
 
 
 def cell(value: float, integer: bool = False, places: int = 4) -> str:
-    """One value as trec_eval prints it."""
+    """One value as trec_eval prints it (``places``: decimals, or :data:`EVERY_DIGIT`)."""
     if value != value:
-        return NAN_TEXT
-    return f'{value:.0f}' if integer else f'{value:6.{places}f}'
+        return NAN_TEXT.strip() if places == EVERY_DIGIT else NAN_TEXT
+    return f'{value:.0f}' if integer else _spec(places) % value
 
 
 def write(out: Callable[[str], object], query_ids: Sequence[str], columns: Sequence[Column],
@@ -133,4 +140,4 @@ def _cells(column: Column, start: int, stop: int, places: int) -> tuple[str, lis
     part = values[start:stop]
     if np.isnan(part).any():
         return '%s', [cell(v, column.integer, places) for v in part.tolist()]
-    return ('%d' if column.integer else f'%6.{places}f'), part.tolist()
+    return ('%d' if column.integer else _spec(places)), part.tolist()

@@ -3,7 +3,7 @@
     >>> import irmetrics.dask as irmd
     >>> run = irmd.read_trec_run('examples/run_bm25.txt')   # a glob of files too; or dask.dataframe.read_parquet
     >>> irmd.calc_aggregate(['AP', 'nDCG@10'], 'examples/qrels.txt', run)
-    {'AP': 0.4086513386923678, 'nDCG@10': 0.43614839520262716}
+    {'AP': 0.4086513386923678, 'nDCG@10': 0.4361483952026271}
 
 The qrels are prepared once on the client and shared with the workers; each partition of the run
 is evaluated by the engine-neutral partition function (:meth:`irmetrics.Evaluator.calc_queries`)

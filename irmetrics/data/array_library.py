@@ -44,9 +44,6 @@ class Numpy:
     def where(self, condition: Any, a: Any, b: Any) -> Any:
         return np.where(condition, a, b)
 
-    def log2(self, x: Any) -> Any:
-        return np.log2(x)
-
     def searchsorted(self, ordered: Any, values: Any) -> Any:
         return np.searchsorted(ordered, values)
 
@@ -82,9 +79,6 @@ class Torch:
 
     def where(self, condition: Any, a: Any, b: Any) -> Any:
         return self.torch.where(condition, a, b)
-
-    def log2(self, x: Any) -> Any:
-        return self.torch.log2(x)
 
     def searchsorted(self, ordered: Any, values: Any) -> Any:
         return self.torch.searchsorted(ordered, values.contiguous())

@@ -3,7 +3,7 @@ irmetrics does not have (one error line, exit 2), help and version, and the plan
 import re
 
 import pytest
-from cli_support import QRELS, RUN_A, irmetrics, run_in_process
+from cli_support import MISSING_Q3, QRELS, RUN_A, assert_user_error, irmetrics, run_in_process, warnings_only
 
 from irmetrics.cli.gnu_getopt import GetoptError, Option, parse
 from irmetrics.cli.trec_eval_command import OPTIONS, parse_invocation, plan
@@ -114,10 +114,37 @@ def test_missing_query_without_c_is_an_error_naming_it(files):
     assert status == 2 and out == b'' and "query 'q3' of the qrels is not in the run" in err and '-c' in err
 
 
-def test_an_empty_run_is_an_error(files):
-    (files / 'run').write_text('# nothing\n')
-    status, out, err = run_in_process(['trec_eval', '-c', str(files / 'qrels'), str(files / 'run')])
-    assert status == 2 and 'the run holds no ranking' in err
+def test_a_run_file_of_0_bytes_is_refused_as_trec_eval_refuses_it(files):
+    """trec_eval 10: "Cannot read results file" (exit 2)."""
+    (files / 'run').write_bytes(b'')
+    proc = irmetrics('trec_eval', '-c', 'qrels', 'run', cwd=files)
+    assert_user_error(proc, 'run: the run file is empty (0 bytes); trec_eval refuses it too')
+
+
+@pytest.mark.parametrize('text', ['# nothing\n', '\n\n', '  \n# a comment\n\t\n', None])
+def test_a_run_of_blank_or_comment_lines_is_refused_saying_what_trec_eval_does(files, text):
+    """trec_eval 10 reads such a run (and empty standard input, None here) as one missing every query:
+    with -c it prints 0 for each and a runid from memory it never set; irmetrics refuses it."""
+    if text is None:
+        status, out, err = run_in_process(['trec_eval', '-c', str(files / 'qrels'), '-'], b'')
+    else:
+        (files / 'run').write_text(text)
+        status, out, err = run_in_process(['trec_eval', '-c', str(files / 'qrels'), str(files / 'run')])
+    error = [line for line in err.splitlines() if 'error' in line]
+    assert (status, out) == (2, b'') and len(error) == 1, err
+    assert 'the run holds no ranking, only blank or comment lines' in error[0]
+    assert 'trec_eval evaluates such a run as one missing every query' in error[0]
+    assert 'refuses an empty run file' not in err
+
+
+def test_c_warns_once_naming_the_queries_missing_from_the_run(files):
+    """The stand-in rankings -c evaluates for the missing queries are no run of the user's: no warning
+    about them (they lack every query the run has)."""
+    (files / 'run').write_text(RUN_A)                              # q3 of the qrels is not in the run
+    proc = irmetrics('trec_eval', '-c', '-q', '-m', 'num_q', '-m', 'map', 'qrels', 'run', cwd=files)
+    assert proc.returncode == 0
+    assert warnings_only(proc.stderr) == [MISSING_Q3.replace('a.run', 'run')]
+    assert 'map                   \tq3\t0.0000\n' in proc.stdout and 'num_q                 \tall\t3\n' in proc.stdout
 
 
 def test_runid_is_the_tag_of_the_last_line_and_stdin_works(files):
@@ -132,6 +159,9 @@ def test_help_and_version():
     assert '-c, --complete_rel_info_wanted' in proc.stdout
     proc = irmetrics('trec_eval', '-h', '-m', 'ndcg_rel')
     assert proc.returncode == 0 and 'ndcg_rel               nDCGRel' in proc.stdout and 'nDCGRel: nDCG' in proc.stdout
+    proc = irmetrics('trec_eval', '-h', '-m', 'rbp_resid.p=1')
+    assert proc.returncode == 0 and "rbp_resid_p=1          (trec_eval's rbp_resid at p=1, where irmetrics' " \
+        "RBPResidual has no value: see docs/cli.md)" in proc.stdout
     for flag in ('-v', '--version', '--vers'):
         proc = irmetrics('trec_eval', flag, 'ignored', '-Z', 'z')
         assert proc.returncode == 0 and proc.stdout.startswith('irmetrics trec_eval ') and 'trec_eval 10' in proc.stdout

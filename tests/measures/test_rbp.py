@@ -160,3 +160,50 @@ def test_rbp_is_computed_in_the_order_of_m_rbp_c_to_the_last_bit(seed):
         results = irm.calc([RBP(rel=1, p=p)], qrels, run)
         got = dict(zip(results.query_ids, results.values[:, 0].tolist(), strict=True))
         assert got == {q: m_rbp_c(g, p) for q, g in expected.items()}
+
+
+def m_rbp_resid_c(unjudged, p):
+    """m_rbp_resid.c's loop, step for step in doubles: over the ranks, sum += cur_p where the document is
+    unjudged, cur_p = cur_p * p; then cur_p + (1 - p) * sum (printed only where some document is unjudged)."""
+    total, cur_p = 0.0, 1.0
+    for flag in unjudged:
+        if flag:
+            total += cur_p
+        cur_p = cur_p * p
+    return cur_p + (1 - p) * total
+
+
+@pytest.mark.parametrize('seed', range(4))
+def test_residual_is_computed_in_the_order_of_m_rbp_resid_c_to_the_last_bit(seed):
+    """The residual as p^d plus the unjudged ranks' weights, not 1 minus the judged ranks' (equal in exact
+    arithmetic, not always in doubles): 4-query means printed at a midpoint differ otherwise
+    (tests/cli/test_trec_eval_digits.py)."""
+    rng = np.random.default_rng(seed)
+    run, qrels, unjudged = {}, {}, {}
+    for q in range(60):
+        depth = int(rng.integers(1, 60))
+        kind = rng.choice([-1, 0, 1, 2], size=depth, p=[0.1, 0.3, 0.3, 0.3])   # -1: not in the qrels
+        run[f'q{q}'] = {f'd{i}': float(depth - i) for i in range(depth)}
+        qrels[f'q{q}'] = {f'd{i}': int(g) - 1 for i, g in enumerate(kind) if g >= 0} | {'judged': 1}
+        unjudged[f'q{q}'] = kind <= 0                                       # absent, or a negative grade
+    for p in (0.5, 0.8, 0.9, 0.95, 0.99):
+        for k in (None, 5):
+            always, if_unjudged = (RBPResidual(p=p, tail=t) if k is None else RBPResidual(p=p, tail=t) @ k
+                                   for t in ('always', 'if_unjudged'))
+            results = irm.calc([always, if_unjudged], qrels, run)
+            cut = {q: u[:k] for q, u in unjudged.items()}
+            assert per_query(results, always) == {q: m_rbp_resid_c(u, p) for q, u in cut.items()}
+            assert per_query(results, if_unjudged) == {q: m_rbp_resid_c(u, p) if u.any() else 0.0
+                                                       for q, u in cut.items()}
+
+
+def test_residual_of_four_queries_at_a_midpoint():
+    """Means 0, 0, 0.9^3 + 0.1 and 0.9 + 0.1 (trec_eval's rbp_resid on the four queries of
+    tests/cli/test_trec_eval_digits.py): the per-query doubles are m_rbp_resid.c's, and their sum over 4
+    is 0.45725000000000005, above the midpoint 0.45725 (printed 0.4573, as trec_eval prints it)."""
+    qrels = {'q1': {'a': 1}, 'q2': {'a': 1}, 'q3': {'b': 1, 'c': 0}, 'q4': {'d': 1}}
+    run = {'q1': {'a': 1.0}, 'q2': {'a': 1.0}, 'q3': {'x': 3.0, 'b': 2.0, 'c': 1.0}, 'q4': {'y': 1.0}}
+    resid = RBPResidual(p=0.9, tail='if_unjudged')
+    values = per_query(irm.calc([resid], qrels, run), resid)
+    assert values == {'q1': 0.0, 'q2': 0.0, 'q3': 0.9 * 0.9 * 0.9 + (1 - 0.9) * 1.0, 'q4': 0.9 + (1 - 0.9) * 1.0}
+    assert (values['q1'] + values['q2'] + values['q3'] + values['q4']) / 4 == 0.45725000000000005

@@ -5,6 +5,7 @@ import numpy as np
 from ...algebra.measure import Measure
 from ...measures import AP, YAAP
 from .kernels import cutoff_of, kernel, safe_divide
+from .libm import log
 from .table import RankedTable
 from .ties import expected_ap, expects
 
@@ -31,4 +32,4 @@ def yet_another_average_precision(measure: Measure, t: RankedTable):
     mask = t.relevant(rel)
     precision_at = (t.count_before(mask) + 1) / (t.rank_in(measure['judged_only'])[mask] + 1.0)
     found = t.total(mask, precision_at)                          # R * AP
-    return np.log((1.0 + found) / ((1.0 + t.index.num_rel(rel)) - found))
+    return log((1.0 + found) / ((1.0 + t.index.num_rel(rel)) - found))      # the C library's, as m_yaap.c's

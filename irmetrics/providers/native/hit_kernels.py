@@ -27,6 +27,7 @@ import numpy as np
 from ...algebra.measure import Measure, MeasureDef
 from ...measures import AP, DCG, RR, Hits, Judged, P, R, Success, nDCG
 from .hit_matrix import HitMatrix
+from .libm import log2_rank
 from .ndcg import dcg_form, ideal_dcg
 from .table import QrelsIndex
 
@@ -147,8 +148,7 @@ def _dcg(measure: Measure, h: HitMatrix) -> Any:
     k = min(measure['cutoff'], h.k)
     lib = h.library
     gain = h.gain(*dcg_form(measure))
-    discount = 1.0 / lib.log2(lib.f64(lib.arange(k)) + 2.0)
-    return _total(h, gain[:, :k] * discount)
+    return _total(h, gain[:, :k] / lib.from_host(log2_rank(np.arange(k))))      # each term as the engine's
 
 
 @_hit_kernel(DCG, 'dcg', 'gains')

@@ -1,8 +1,11 @@
 """nDCG and DCG with log2 discount: linear gains (trec_eval ndcg / ndcg_cut) or exponential (gdeval, Burges);
 trec_eval's averages of the nDCG curve, nDCGRel and RnDCG.
 
-The curve kernels sum DCG as trec_eval does, query by query from the top (``running_sum``), dividing
-each gain by log2(rank + 1), so that their points are trec_eval's to the last bit.
+Every kernel here sums DCG as trec_eval does (m_ndcg.c, m_ndcg_cut.c): query by query from the top, each
+term the gain divided by log2(rank + 1) (:func:`discounted`, the C library's log2; a product with
+1 / log2(rank + 1) can differ in the last bit), and nDCG the DCG divided by the ideal DCG summed the same
+way, so that the values are trec_eval's to the last bit.  Only the expectation over tied documents
+(``ties='expected'``) weighs each gain by the mean of 1 / log2(rank + 1) over its group's ranks.
 """
 import numpy as np
 
@@ -11,6 +14,7 @@ from ...data.segments import offsets_of, running_sum
 from ...errors import MeasureError
 from ...measures import DCG, IDCG, RnDCG, nDCG, nDCGRel
 from .kernels import cutoff_of, kernel, safe_divide
+from .libm import log2_rank
 from .table import QrelsIndex, RankedTable
 from .ties import expects, sum_within
 
@@ -36,8 +40,14 @@ def gain_of(grades: np.ndarray, gains: tuple | None, exp: bool = False) -> np.nd
 
 
 def discount(rank: np.ndarray) -> np.ndarray:
-    """1 / log2(rank + 2) for 0-based ranks."""
-    return 1.0 / np.log2(rank + 2.0)
+    """1 / log2(rank + 2) for 0-based ranks (the weights averaged over a tie group)."""
+    return 1.0 / log2_rank(rank)
+
+
+def discounted(gain: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """gain / log2(rank + 2) for 0-based ranks: a term of DCG as trec_eval computes it (the C library's
+    log2, :mod:`.libm`)."""
+    return gain / log2_rank(rank)
 
 
 def ideal_ranking(index: QrelsIndex, gains: tuple | None, exp: bool = False) -> tuple[np.ndarray, np.ndarray,
@@ -51,7 +61,7 @@ def ideal_dcg(index: QrelsIndex, gains: tuple | None, cutoff: float, exp: bool =
     def compute():
         q, position, g = ideal_ranking(index, gains, exp)
         within = position < cutoff
-        return np.bincount(q[within], weights=g[within] * discount(position[within]), minlength=index.nq)
+        return np.bincount(q[within], weights=discounted(g[within], position[within]), minlength=index.nq)
     return index.cached(('ideal_dcg', gains, cutoff, exp), compute)
 
 
@@ -61,10 +71,19 @@ def dcg_form(measure: Measure) -> tuple[tuple | None, bool]:
 
 
 def _dcg(measure: Measure, t: RankedTable) -> np.ndarray:
+    """Per query, DCG at the cutoff: the terms summed from the top (rows of a query are in ranked order)."""
     gains, exp = dcg_form(measure)
-    ranked = t.rank_in(measure['judged_only']) >= 0
-    return sum_within(t, ranked, gain_of(t.grade[ranked], gains, exp), discount, cutoff_of(measure),
-                      measure['judged_only'], expects(measure))
+    judged_only, cutoff = measure['judged_only'], cutoff_of(measure)
+    rank = t.rank_in(judged_only)
+    within = (rank >= 0) & (rank < cutoff)
+    if not expects(measure):
+        return t.total(within, discounted(gain_of(t.grade[within], gains, exp), rank[within]))
+    # a document tied with no other is at its rank in every order: its term is trec_eval's, so that a
+    # ranking without ties gives trec_eval's value to the bit
+    size = t.tie_groups(judged_only)[2]
+    alone, tied = within & (size == 1), (rank >= 0) & (size > 1)
+    return (t.total(alone, discounted(gain_of(t.grade[alone], gains, exp), rank[alone]))
+            + sum_within(t, tied, gain_of(t.grade[tied], gains, exp), discount, cutoff, judged_only, True))
 
 
 @kernel(nDCG)
@@ -103,7 +122,7 @@ def ideal_curve(ideal: tuple[np.ndarray, np.ndarray, np.ndarray], nq: int) -> tu
     and the running DCG."""
     q, position, gain = ideal
     offsets = offsets_of(q, nq)
-    return offsets, gain, running_sum(gain / np.log2(position + 2.0), offsets)
+    return offsets, gain, running_sum(discounted(gain, position), offsets)
 
 
 def ranking_curve(t: RankedTable, gain_of_grades, judged_only: bool):
@@ -114,7 +133,7 @@ def ranking_curve(t: RankedTable, gain_of_grades, judged_only: bool):
     query, rank = t.query[keep], rank[keep]
     gain = gain_of_grades(t.grade[keep])
     offsets = offsets_of(query, t.nq)
-    return query, rank, gain, offsets, running_sum(gain / np.log2(rank + 2.0), offsets)
+    return query, rank, gain, offsets, running_sum(discounted(gain, rank), offsets)
 
 
 def _curves(measure: Measure, t: RankedTable):

@@ -1,7 +1,8 @@
 """G (and binG = G(rel=r)): each gain discounted by log2(2 + the ideal's cost so far - the gain so far).
 
 The ideal's cost after i ranks is the running sum of max(ideal gain, 1) over its first i positions
-(1 per rank beyond it), summed per query as trec_eval sums it.
+(1 per rank beyond it), summed per query as trec_eval sums it; the logarithms are the C library's, as
+m_G.c's (:mod:`.libm`).
 """
 import numpy as np
 
@@ -10,6 +11,7 @@ from ...algebra.params import NOT_PROVIDED
 from ...data.segments import running_sum
 from ...measures import G
 from .kernels import kernel, safe_divide
+from .libm import log2
 from .ndcg import gain_of, gains_of, ideal_curve, ideal_ranking, ranking_curve, value_at
 from .table import RankedTable
 
@@ -33,5 +35,5 @@ def normalized_gain(measure: Measure, t: RankedTable):
     within = np.minimum(rank + 1, np.diff(ideal_offsets)[query])
     cost = value_at(cost_at, ideal_offsets, query, within) + (rank + 1 - within)
     some = g != 0
-    terms = g[some] / np.log2((2.0 + cost[some]) - collected[some])
+    terms = g[some] / log2((2.0 + cost[some]) - collected[some])
     return safe_divide(np.bincount(query[some], weights=terms, minlength=t.nq), ideal_total)

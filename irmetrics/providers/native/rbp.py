@@ -3,6 +3,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...algebra.params import NOT_PROVIDED
+from ...data.segments import ranges
 from ...measures import RBP, RBPResidual
 from .kernels import cutoff_of, kernel
 from .ndcg import gain_of, gains_of
@@ -72,12 +73,19 @@ def rank_biased_precision(measure: Measure, t: RankedTable):
 
 @kernel(RBPResidual)
 def rbp_residual(measure: Measure, t: RankedTable):
-    # The weights of ranks 1..d and of the tail beyond d sum to 1; what is not on a judged rank is unknown.
+    """m_rbp_resid.c's order: p**d (a running product over the d ranks, d = min(k, n)) plus (1 - p) times the
+    sum of p**i over the unjudged ranks i, added from the top; the weight of what is not on a judged rank."""
     p, k, judged_only = measure['p'], cutoff_of(measure), measure['judged_only']
+    depth = np.minimum(t.ret_count(judged_only), k).astype(np.int64)
+    powers = running_powers(p, int(depth.max(initial=0)) + 1)
+    # every rank above the depth, query by query, weighing p**i where the document is unjudged (the table
+    # holds only the documents of the qrels) and 0 where it is judged: adding 0 changes no sum
     rank = t.rank_in(judged_only)
-    judged = (t.grade >= 0) & (rank < k)
-    residual = 1.0 - t.total(judged, (1.0 - p) * np.power(p, rank[judged]))
+    judged = (t.grade >= 0) & (rank >= 0) & (rank < depth[t.query])
+    weight = powers[ranges(depth)]
+    weight[(np.cumsum(depth) - depth)[t.query[judged]] + rank[judged]] = 0.0
+    residual = powers[depth] + (1.0 - p) * np.bincount(np.repeat(np.arange(t.nq), depth), weights=weight,
+                                                       minlength=t.nq)
     if measure['tail'] == 'if_unjudged':
-        unjudged = np.minimum(t.ret_count(judged_only), k) - t.count(judged)
-        return np.where(unjudged > 0, residual, 0.0)
+        return np.where(depth > t.count(judged), residual, 0.0)
     return residual
