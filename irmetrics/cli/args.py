@@ -441,8 +441,9 @@ def agree_parser() -> argparse.ArgumentParser:
     p.add_argument('--qrels-b', '--qrels_b', dest='qrels_b', metavar='QRELS_B',
                    help='the judgments of the second evaluation (default: QRELS)')
     p.add_argument('--tie-variant', '--tie_variant', dest='tie_variant', choices=['a', 'b'], default='a',
-                   help='tied means: a (uncertainty, default; tau_AP needs a first ranking without ties) or b '
-                        '(agreement), for tau_AP and RBO (Urbano & Marrero 2017, Corsi & Urbano 2024)')
+                   help='tied means: a (uncertainty, default; tau_AP is NaN, with a warning, when the first '
+                        'ranking ties) or b (agreement), for tau_AP and RBO (Urbano & Marrero 2017, Corsi & Urbano '
+                        '2024)')
     p.add_argument('--systems', action='store_true', help="print each system's means and ranks instead")
     p.add_argument('--plot', metavar='FILE', help='save the systems under one evaluation against the other '
                                                   '(PNG, SVG or PDF by the suffix; needs matplotlib)')

@@ -55,7 +55,9 @@ class Items:
 
     ``popularity``: the number of interactions of each item (in the training data, as a rule), and
     ``users``: how many users those interactions come from (novelty reads the share
-    ``popularity / users``).  An item without a popularity has popularity 0.  ``features``: a vector per
+    ``popularity / users``).  An item without a popularity has popularity 0 in ARP and Novelty, but not in the
+    head/tail split (TailShare, HeadRecall, TailRecall): there an item listed with popularity 0 is one of
+    the items the head is taken from, and an item left out is always in the tail.  ``features``: a vector per
     item (a 2-D array, row ``j`` the item ``'j'``, or ``{item_id: vector}``), compared by cosine
     distance; or ``distances``: a square array of item-to-item distances (row and column ``j`` the item
     ``'j'``).

@@ -53,18 +53,21 @@ def running_sum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
     Each segment is summed on its own, left to right, as a C loop over one query adds: no rounding
     from other segments leaks in (as it would through a global cumulative sum minus an offset).  The
-    loop runs over positions within a segment (as many as the longest segment), each step vectorised
-    over every segment that long.
+    segments of like length (within a factor of 2) are the rows of one 2-D array, zero-padded on the
+    right, summed along its rows by ``np.cumsum`` (sequential, as the loop): a few numpy calls for each
+    power of 2, however long the longest segment.
     """
     out = np.array(values, dtype=np.float64)
-    position = ranges(np.diff(offsets))
-    if not len(out):
-        return out
-    by_position = np.argsort(position, kind='stable')
-    bounds = np.cumsum(np.bincount(position))
-    for start, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        rows = by_position[start:stop]
-        out[rows] += out[rows - 1]
+    sizes = np.diff(offsets)
+    buckets = np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.int64)
+    for bucket in np.unique(buckets[sizes > 1]):
+        segments = np.flatnonzero((buckets == bucket) & (sizes > 1))
+        columns = np.arange(int(sizes[segments].max()))
+        inside = columns < sizes[segments][:, None]
+        rows = (offsets[segments][:, None] + columns)[inside]
+        block = np.zeros(inside.shape)
+        block[inside] = out[rows]
+        out[rows] = np.cumsum(block, axis=1)[inside]
     return out
 
 

@@ -45,8 +45,8 @@ Gini = register(MeasureDef(
 # --- popularity bias, novelty and diversity: per user, from the top k and what is known of the items ----
 
 HEAD = Param('head', Float(0.0, 1.0, low_open=True, high_open=True), 0.2,
-             'share of the items with a popularity that form the head: the most popular ones (the rest is the '
-             'tail)')
+             'share of the items the popularity lists (popularity 0 included) that form the head: the most '
+             'popular ones (the rest, and every item the popularity leaves out, is the tail)')
 
 ARP = register(MeasureDef(
     name='ARP',
@@ -105,10 +105,13 @@ TailShare = register(MeasureDef(
     params=(CUTOFF_REQUIRED, HEAD),
     summary='Share of long-tail items among the recommended ones (APLT).',
     formula='TailShare@k(u) = |L ∩ tail| / |L|, L the top k of u; the head is the ceil(head * n) most popular of '
-            'the n items with a popularity (ties by item id), the tail every other item',
+            'the n items the popularity lists, ties by item id descending as text (byte-wise: of items equally '
+            'popular, the greater id, \'9\' before \'10\', is in the head first); the tail is every other item',
     citation='H. Abdollahpouri, R. Burke, B. Mobasher. Controlling popularity bias in learning-to-rank '
              'recommendation. RecSys 2017.',
-    notes='Needs item popularity. 0 for an empty ranking.',
+    notes='Needs item popularity. An item listed with popularity 0 is one of the n and is in the head when fewer '
+          'than ceil(head * n) items are more popular (by id among the ties); an item the popularity leaves out '
+          'is not one of the n and is always in the tail. 0 for an empty ranking.',
     items=('popularity',),
 ))
 
@@ -121,8 +124,9 @@ def _split_recall(name: str, side: str) -> Measure:
         formula=f'{name}@k(u) = |top_k(u) ∩ R_u ∩ {side}| / |R_u ∩ {side}|, R_u the items judged >= rel',
         citation='H. Abdollahpouri, R. Burke, B. Mobasher. Managing popularity bias in recommender systems with '
                  'personalized re-ranking. FLAIRS 2019 (accuracy split by popularity).',
-        notes=f'Needs item popularity; head and tail as for TailShare. Undefined (left out of the mean) for a user '
-              f'without a relevant {side} item; 0 for a user with one who is missing from the run.',
+        notes=f'Needs item popularity; head and tail as for TailShare (an item listed with popularity 0 counts '
+              f'towards the split, an item the popularity leaves out is in the tail). Undefined (left out of the '
+              f'mean) for a user without a relevant {side} item; 0 for a user with one who is missing from the run.',
         skips_undefined=True,
         missing_value=COMPUTED,
         items=('popularity',),

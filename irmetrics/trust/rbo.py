@@ -12,9 +12,15 @@ mapping) follow Corsi & Urbano's generalisation, where each item *contributes* t
 ties are equality, a tie group is seen whole as soon as its best rank is reached and
 ``A_d = 2 X_d / (|S_d| + |L_d|)``; ``'a'`` ties are uncertainty, an item of a group at ranks ``t..b``
 contributes ``(d-t+1)/(b-t+1)`` at depth ``t <= d < b`` (its chance of being in the prefix under a
-random order of the group) and RBO^a is the expected RBO over those orders; ``'b'`` corrects RBO^a
-for the information the ties lose, ``A_d = X_d / sqrt(sum c_S^2 sum c_L^2)`` (as tau-b does tau).
-Without ties the three are Webber et al.'s RBO.
+random order of the group), so the agreement at each depth is its expectation over the orders of the
+groups, and so are RBO^a's RBO_MIN, and its RBO_EXT and RBO_RES when the lists have one length.  When
+they differ in length and the longer one ties items below the shorter one's end, RBO_EXT (and RBO_RES)
+is Corsi & Urbano's formula but not the expected RBO_EXT over the orders: the extrapolation weighs the
+longer list's unmatched items by their mean contribution at each depth, a ratio of two sums over the
+orders (``rbo(['a', 'b'], {'a': 3, 'c': 2, 'b': 1, 'd': 1}, p=0.9)``: RBO_EXT 0.742375, where the mean
+over the two orders of b and d is 0.74575).  ``'b'`` corrects RBO^a for the information the ties lose,
+``A_d = X_d / sqrt(sum c_S^2 sum c_L^2)`` (as tau-b does tau).  Without ties the three are Webber et
+al.'s RBO.
 
 Every sum over depths is a cumulative count (items whose contribution is 1 from a depth on) plus
 the contributions inside tie windows, summed by depth with one ``bincount``: no loop over depths.
@@ -91,9 +97,12 @@ def rbo(a: Any, b: Any, *, p: float = 0.9, tie_variant: str = 'a') -> RBO:
     p : float
         The persistence, 0 < p < 1.
     tie_variant : str
-        Corsi & Urbano's variants: ``'a'`` (default; ties are uncertainty: the expected RBO over the orders
-        of each tie group), ``'b'`` (the same, corrected for the information ties lose) or ``'w'`` (ties are
-        equality); the same number when nothing ties.
+        Corsi & Urbano's variants: ``'a'`` (default; ties are uncertainty: a tied item counts its chance of
+        being in each prefix, which makes RBO_MIN, and RBO_EXT and RBO_RES of lists of one length, the
+        expected values over the orders of each tie group; not RBO_EXT of lists of different lengths whose
+        longer one ties items below the shorter one's end: see the module docstring), ``'b'`` (the same,
+        corrected for the information ties lose) or ``'w'`` (ties are equality); the same number when
+        nothing ties.
 
     Returns
     -------

@@ -20,7 +20,11 @@ The queries are the qrels' and a qrels query missing from a run scores the measu
 those both of the run and of the qrels, so its numbers differ where a run leaves out a qrels query.  A
 measure undefined on some queries (NaN) counts the queries where both runs compared are defined.  ER with
 no original improvement and RI with a baseline mean of 0 are undefined: NaN, with an
-:class:`~irmetrics.IrmetricsWarning`.
+:class:`~irmetrics.IrmetricsWarning`.  A mean (of improvements, or a baseline's) is 0 when it is within the
+rounding of a mean of n floating-point values, ``2 n eps`` times their mean magnitude: per-query values
+that are fractions (P@5's fifths) whose differences add up to exactly 0 leave a floating-point mean of
+about 1e-17, which would otherwise give an ER of about 1e16.  A numerator within its rounding of 0 is 0 too
+(ER and RI exactly 0, not 1e-16).
 """
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ from ..rendering.result import Table, Tabled
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+_EPS = np.finfo(np.float64).eps
 COLUMNS = ('measure', 'original_baseline', 'original_advanced', 'reproduced_baseline', 'reproduced_advanced',
            'rmse_baseline', 'rmse_advanced', 'effect_ratio', 'ri_original', 'ri_reproduced', 'delta_ri')
 
@@ -165,8 +170,8 @@ def reproducibility(measures: Any, qrels: Any, original_baseline: Any, original_
         reproduced_advanced=means[3], rmse_baseline=root_mean_square_error(ob, rb) if same else nan,
         rmse_advanced=root_mean_square_error(oa, ra) if same else nan,
         effect_ratio=effect_ratio_of(ob, oa, rb, ra, chosen),
-        ri_original=relative_improvement(means[0], means[1], chosen, 'original'),
-        ri_reproduced=relative_improvement(means[2], means[3], chosen, 'reproduced'))
+        ri_original=relative_improvement(ob, oa, chosen, 'original'),
+        ri_reproduced=relative_improvement(rb, ra, chosen, 'reproduced'))
 
 
 def _evaluated(measures: Any, qrels: Any, runs: tuple[Any, Any, Any, Any], reproduced_qrels: Any,
@@ -332,7 +337,7 @@ def delta_relative_improvement(measures: Any, qrels: Any, original_baseline: Any
     """
     chosen, runs = _evaluated(measures, qrels, (original_baseline, original_advanced, reproduced_baseline,
                               reproduced_advanced), reproduced_qrels, Options.of(options, 'delta_relative_improvement'))
-    ob, oa, rb, ra = (_means(v, chosen) for v in runs)
+    ob, oa, rb, ra = runs
     delta = relative_improvement(ob, oa, chosen, 'original') - relative_improvement(rb, ra, chosen, 'reproduced')
     return MeasureValues(zip(chosen, map(float, delta), strict=True))
 
@@ -345,33 +350,53 @@ def root_mean_square_error(original: np.ndarray, reproduced: np.ndarray) -> np.n
         return np.sqrt(np.where(defined, squares, 0.0).sum(axis=0) / defined.sum(axis=0))
 
 
-def _mean_improvement(baseline: np.ndarray, advanced: np.ndarray) -> np.ndarray:
-    """Each column's mean per-query improvement ``advanced - baseline`` over the queries both define."""
+def _mean_improvement(baseline: np.ndarray, advanced: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each column's mean per-query improvement ``advanced - baseline`` over the queries both define, and the
+    bound of its rounding (:func:`_rounding_bound` of ``|advanced| + |baseline|``: each value is a rounded
+    number, each difference and each partial sum rounded once more)."""
     diff = advanced - baseline
     defined = ~np.isnan(diff)
     with np.errstate(invalid='ignore', divide='ignore'):
-        return np.where(defined, diff, 0.0).sum(axis=0) / defined.sum(axis=0)
+        mean = np.where(defined, diff, 0.0).sum(axis=0) / defined.sum(axis=0)
+    return mean, _rounding_bound(np.abs(advanced) + np.abs(baseline))
+
+
+def _rounding_bound(sizes: np.ndarray) -> np.ndarray:
+    """A bound on the rounding of the mean of each column of n values (over the rows where ``sizes``, their
+    magnitudes, is defined): ``2 n eps`` times the mean of the magnitudes, since a sum of n rounded terms is
+    off by less than ``n eps`` times the sum of their magnitudes.  A mean within it of 0 is 0: with P@5,
+    whose values are fifths, per-query differences that add up to 0 leave a mean of about 1e-17, not 0."""
+    defined = ~np.isnan(sizes)
+    with np.errstate(invalid='ignore'):
+        return 2 * _EPS * np.where(defined, sizes, 0.0).sum(axis=0)
 
 
 def effect_ratio_of(ob: np.ndarray, oa: np.ndarray, rb: np.ndarray, ra: np.ndarray,
                     measures: list[Measure]) -> np.ndarray:
     """ER of each measure from the four runs' per-query values (NaN, with a warning, where the original
-    improvement is 0)."""
-    original, reproduced = _mean_improvement(ob, oa), _mean_improvement(rb, ra)
-    _warn_zero(original, measures, 'the original runs improve by 0 on average: the effect ratio is undefined (NaN)')
-    with np.errstate(invalid='ignore', divide='ignore'):
-        return np.where(original != 0, reproduced / np.where(original != 0, original, 1.0), np.nan)
+    improvement is 0 up to the rounding of its mean; a reproduced improvement within its rounding of 0 is 0)."""
+    (original, slack), (reproduced, reproduced_slack) = _mean_improvement(ob, oa), _mean_improvement(rb, ra)
+    return _ratio(np.where(np.abs(reproduced) <= reproduced_slack, 0.0, reproduced), original, slack, measures,
+                  'the original runs improve by 0 on average: the effect ratio is undefined (NaN)')
 
 
 def relative_improvement(baseline: np.ndarray, advanced: np.ndarray, measures: list[Measure], which: str) -> np.ndarray:
-    """``(advanced - baseline) / baseline`` of each measure's means (NaN, with a warning, where the
-    baseline's mean is 0)."""
-    _warn_zero(baseline, measures, f'the {which} baseline\'s mean is 0: its relative improvement is undefined (NaN)')
+    """``(mean(advanced) - mean(baseline)) / mean(baseline)`` of each measure from the two runs' per-query
+    values (NaN, with a warning, where the baseline's mean is 0 up to its rounding; a difference of the means
+    within their rounding is 0)."""
+    low, high = _means(baseline, measures), _means(advanced, measures)
+    low_slack, high_slack = _rounding_bound(np.abs(baseline)), _rounding_bound(np.abs(advanced))
+    gain = np.where(np.abs(high - low) <= low_slack + high_slack, 0.0, high - low)
+    return _ratio(gain, low, low_slack, measures, f'the {which} baseline\'s mean is 0: its relative improvement is '
+                                                  f'undefined (NaN)')
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray, slack: np.ndarray, measures: list[Measure],
+           problem: str) -> np.ndarray:
+    """``numerator / denominator``, NaN with a warning naming the measures where the denominator is 0 up to
+    ``slack``, the bound of its rounding."""
+    zero = np.abs(denominator) <= slack
+    if zero.any():
+        warn(f'{", ".join(str(m) for m, z in zip(measures, zero, strict=True) if z)}: {problem}')
     with np.errstate(invalid='ignore', divide='ignore'):
-        return np.where(baseline != 0, (advanced - baseline) / np.where(baseline != 0, baseline, 1.0), np.nan)
-
-
-def _warn_zero(values: np.ndarray, measures: list[Measure], problem: str) -> None:
-    zero = [str(m) for m, v in zip(measures, values, strict=True) if v == 0]
-    if zero:
-        warn(f'{", ".join(zero)}: {problem}')
+        return np.where(zero, np.nan, numerator / np.where(zero, 1.0, denominator))

@@ -82,7 +82,10 @@ def run_agreement(run_a: Any, run_b: Any, *, depth: int | None = None, p: float 
     union sorted by document id, and KTU is Kendall's tau between the two sequences of codes, paired
     rank by rank: ``(n_c - n_d) / (k(k-1)/2)`` (no ties: a ranking holds a document once).  It is 1
     when the rankings are the same; NaN (and one warning) for queries with fewer than 3 documents.
-    RBO is :func:`irmetrics.rbo` of the two rankings (RBO_EXT, p = ``p``), uneven lengths allowed.
+    RBO is :func:`irmetrics.rbo` of the two rankings (Webber et al.'s extrapolated RBO_EXT, p = ``p``,
+    with its bounds RBO_MIN and RBO_RES), uneven lengths allowed: not repro_eval's RBO, which is the sum
+    truncated at the depth and normalised by its weights, ``sum_{d<=k} p^(d-1) A_d / sum_{d<=k} p^(d-1)``,
+    and differs on the same rankings.
 
     Parameters
     ----------

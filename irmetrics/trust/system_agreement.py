@@ -8,6 +8,7 @@ their mean, and the rankings are correlated with :func:`~.rank_correlation.kenda
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,9 +21,10 @@ from ..api.run_names import stem
 from ..comparing.vocabulary import RunsLike, name_runs
 from ..data.inputs import source_path, to_qrels, to_run
 from ..dialects import parse_measures
-from ..errors import InputError
+from ..errors import InputError, warn
 from ..rendering.result import Table, Tabled
 from .rank_correlation import TIE_VARIANT, KendallTau, TauAP, kendall_tau, tau_ap
+from .rankings import FEWEST_ITEMS
 from .rbo import RBO, rbo
 
 if TYPE_CHECKING:
@@ -124,9 +126,10 @@ def system_agreement(measure: Any, qrels: Any, runs: RunsLike, *, qrels_b: Any =
     p : float
         RBO's persistence.
     tie_variant : str
-        ``'a'`` (ties are uncertainty; tau_AP then needs a reference ranking without ties) or ``'b'`` (ties
-        are agreement), for tau_AP (Urbano & Marrero) and RBO (Corsi & Urbano); tau-b always corrects for
-        ties.
+        ``'a'`` (ties are uncertainty) or ``'b'`` (ties are agreement), for tau_AP (Urbano & Marrero) and RBO
+        (Corsi & Urbano); tau-b always corrects for ties.  tau_AP_a is not defined for a reference ranking
+        with ties (it reads the reference as the truth): when the first evaluation's means tie, tau_AP is
+        NaN with a warning, and tau-b and RBO^a are given as ever.
     labels : tuple of two str, optional
         What to call the two evaluations (default: the measure and the qrels file's stem).
     **options
@@ -180,8 +183,21 @@ def system_agreement(measure: Any, qrels: Any, runs: RunsLike, *, qrels_b: Any =
     label_a, label_b = labels or (_label(first, qrels, 'qrels'),
                                   _label(second, qrels if qrels_b is None else qrels_b, 'qrels_b'))
     return SystemAgreement(tuple(names), values_a, values_b, label_a, label_b, sign_a > 0, sign_b > 0,
-                           kendall_tau(ranked_a, ranked_b), tau_ap(ranked_a, ranked_b, tie_variant=tie_variant),
+                           kendall_tau(ranked_a, ranked_b), _tau_ap(ranked_a, ranked_b, tie_variant, label_a),
                            rbo(ranked_a, ranked_b, p=p, tie_variant=tie_variant))
+
+
+def _tau_ap(reference: dict[str, float], estimate: dict[str, float], tie_variant: str, label: str) -> TauAP:
+    """tau_AP of the two system rankings; NaN with a warning, rather than an error, where tau_AP_a is not
+    defined (a reference ranking with ties), so that tau-b and RBO, defined there, are still given."""
+    counts = Counter(reference.values())
+    tied = sorted(name for name, value in reference.items() if counts[value] > 1)
+    if tie_variant == 'a' and tied and len(reference) >= FEWEST_ITEMS:
+        warn(f"tau_AP is NaN: under {label} (the reference) the systems {', '.join(map(repr, tied))} tie, and "
+             f"tau_AP_a (tie_variant='a') reads the reference as the truth, without ties; tie_variant='b' "
+             f"(irmetrics agree --tie-variant b) reads ties as equality in both rankings")
+        return TauAP(math.nan, len(reference), tie_variant)
+    return tau_ap(reference, estimate, tie_variant=tie_variant)
 
 
 def _one_measure(given: Any, name: str) -> Measure:

@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -96,7 +97,6 @@ def test_runs_mode():
     ([QRELS, BM25, DENSE, '-m', 'AP', '-m', 'P@5', '--rbo-p', '1.5'], "invalid value 1.5 for option 'p'"),
     (['--runs', BM25, DENSE, '--depth', '0'], 'depth=0'),
     ([QRELS, BM25, DENSE, '-m', 'AP', '--qrels-b', 'nowhere.txt'], 'nowhere.txt'),
-    ([QRELS, f'a={BM25}', f'b={BM25}', DENSE, '-m', 'AP', '-m', 'P@5'], '--tie-variant b'),
 ])
 def test_user_errors_are_one_line_and_exit_2(args, message):
     proc = irmetrics('agree', *args)
@@ -108,6 +108,22 @@ def test_user_errors_are_one_line_and_exit_2(args, message):
 def test_help():
     proc = irmetrics('agree', '--help')
     assert proc.returncode == 0 and '--qrels-b' in proc.stdout and '--runs' in proc.stdout
+
+
+def test_a_tied_first_ranking_gives_tau_ap_nan_with_a_warning_and_keeps_tau_and_rbo():
+    args = (QRELS, f'a={BM25}', f'b={BM25}', DENSE, '-m', 'AP', '-m', 'P@5')
+    proc = irmetrics('agree', *args, '-f', 'json')
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"warning: tau_AP is NaN: under AP on \S*qrels.txt \(the reference\) the systems 'a', 'b' tie",
+                     proc.stderr), proc.stderr
+    assert '--tie-variant b' in proc.stderr
+    document = json.loads(proc.stdout)
+    assert document['tau_ap']['statistic'] is None and document['tau']['statistic'] == pytest.approx(1.0)
+    with pytest.warns(irm.IrmetricsWarning, match='tau_AP is NaN'):
+        found = irm.system_agreement('AP', QRELS, {'a': BM25, 'b': BM25, 'run_dense': DENSE}, measure_b='P@5')
+    assert document['rbo']['extrapolated'] == found.rbo.extrapolated and document['tau'] == found.tau.to_dict()
+    table = irmetrics('agree', *args, '--tie-variant', 'b')
+    assert table.returncode == 0 and table.stdout.splitlines()[2].split()[:2] == ['tau_AP', '(b)']
 
 
 def test_two_systems_print_nan_and_json_null():

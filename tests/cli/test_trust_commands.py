@@ -83,6 +83,27 @@ def test_reproduce_prints_the_functions_numbers(tmp_path):
     assert row['rmse_baseline'] is None and row['effect_ratio'] is not None
 
 
+def test_reproduce_gives_nan_and_the_warning_for_an_improvement_of_0_in_tenths(tmp_path):
+    # P@10 in tenths: the original improvements -0.1, -0.1, +0.2 add up to 0 (9.3e-18 in floating point)
+    levels = {'ob': [10, 1, 2], 'oa': [9, 0, 4], 'rb': [1, 2, 3], 'ra': [2, 3, 4]}
+    (tmp_path / 'qrels').write_text(''.join(f'q{q} 0 {d}{i} {int(d == "r")}\n' for q in range(3) for d in 'rn'
+                                            for i in range(10)))
+    for name, row in levels.items():
+        (tmp_path / name).write_text(''.join(
+            f'q{q} Q0 {doc} {rank + 1} {20 - rank} {name}\n' for q, k in enumerate(row)
+            for rank, doc in enumerate([f'r{i}' for i in range(k)] + [f'n{i}' for i in range(10 - k)])))
+    proc = irmetrics('reproduce', 'qrels', '--original', 'ob', 'oa', '--reproduced', 'rb', 'ra', '-m', 'P@10',
+                     '-f', 'json', cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)
+    assert row['effect_ratio'] is None and row['ri_original'] == 0.0
+    assert 'P@10: the original runs improve by 0 on average: the effect ratio is undefined (NaN)' in proc.stderr
+    with pytest.warns(irm.IrmetricsWarning, match='improve by 0'):
+        found = irm.reproducibility('P@10', *(str(tmp_path / n) for n in ('qrels', 'ob', 'oa', 'rb', 'ra')))
+    assert [row[k] for k in ('original_baseline', 'ri_reproduced')] == \
+        [found.original_baseline[0], found.ri_reproduced[0]]
+
+
 def test_user_errors():
     assert_user_error(at_root('discriminate', QRELS, BM25, '-m', 'AP'), 'two runs or more')
     assert_user_error(at_root('discriminate', QRELS, BM25, DENSE), '-m/--measure')

@@ -104,6 +104,33 @@ def test_head_and_tail_hand_computed():
     assert per_user('HeadRecall(head=0.5)@3')[0]['0'] == 1.0                   # user 0's item 1 is now head
 
 
+def test_an_item_listed_with_popularity_0_counts_in_the_split_an_item_left_out_is_tail():
+    qrels = {'u': {'2': 1, '6': 1}}
+    run = {'u': {'5': 3.0, '2': 2.0, '6': 1.0}}
+    listed = {'1': 3, '2': 0, '3': 0, '4': 0, '5': 0}
+    # n = 5 listed items, head=0.5 -> 3: item 1, then two of the four of popularity 0 by id descending: 5, 4
+    measures = ['TailShare(head=0.5)@3', 'HeadRecall(head=0.5)@3', 'TailRecall(head=0.5)@3', 'ARP@3']
+    got = irm.calc_aggregate(measures, qrels, run, items=irm.Items(listed))
+    assert got['TailShare(head=0.5)@3'] == 2 / 3                     # 5 is head (popularity 0), 2 and 6 tail
+    assert np.isnan(got['HeadRecall(head=0.5)@3']) and got['TailRecall(head=0.5)@3'] == 1.0
+    # item 6 listed with popularity 0: n = 6, the head is 1, 6, 5 (as text '6' > '5' > '4'), so 6 leaves the tail
+    got = irm.calc_aggregate(measures, qrels, run, items=irm.Items({**listed, '6': 0}))
+    assert got['TailShare(head=0.5)@3'] == 1 / 3
+    assert got['HeadRecall(head=0.5)@3'] == 1.0 and got['TailRecall(head=0.5)@3'] == 1.0
+    assert got['ARP@3'] == 0.0                                       # ARP reads both as 0
+
+
+def test_tail_share_breaks_ties_by_item_id_descending_as_text():
+    # items 9 and 10 equally popular, one head place: '9' > '10' as text, so 9 is head and 10 tail
+    items = irm.Items({'9': 4, '10': 4})
+    qrels = {'a': {'9': 1}, 'b': {'10': 1}}
+    run = {'a': {'9': 1.0}, 'b': {'10': 1.0}}
+    got = irm.calc(['TailShare(head=0.5)@1'], qrels, run, items=items)
+    assert dict(zip(got.query_ids, got.values[:, 0].tolist(), strict=True)) == {'a': 0.0, 'b': 1.0}
+    text = irmetrics('measures', 'TailShare').stdout
+    assert 'ties by item id descending as text' in ' '.join(text.split())
+
+
 def brute_force(name, k, top, grades, popularity, users, features):
     """Each measure of one user straight from its formula, item by item (the reference of the kernels)."""
     n = len(popularity)

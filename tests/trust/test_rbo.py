@@ -214,6 +214,27 @@ def test_variant_a_is_the_mean_rbo_over_the_orders_of_the_ties():
             assert got.extrapolated == pytest.approx(np.mean([v.extrapolated for v in values]), abs=1e-13)
 
 
+def test_variant_a_of_uneven_lists_tied_below_the_shorter_end_is_not_the_mean_over_the_orders():
+    # the docs' case: s = 2, l = 4, b and d tied at ranks 3-4 of the longer list.  A_1 = 1, A_2 = 1/2; below
+    # depth 2 the overlap X_3 = 1.5 (b is in the top 3 half the time), X_4 = 2, plus (d - s) A_s times the
+    # unmatched items' mean contribution (c whole, d half: 0.75 at depth 3; 1 at depth 4); the tail
+    # (X_l + (l - s) A_s) / l p^(l+1) / (1 - p)
+    short, longer = ['a', 'b'], {'a': 3, 'c': 2, 'b': 1, 'd': 1}
+    p = 0.9
+    agreement = [1, 1 / 2, (1.5 + 1 * 0.5 * 0.75) / 3, (2 + 2 * 0.5 * 1) / 4]
+    want = (1 - p) / p * (sum(a * p ** d for d, a in enumerate(agreement, 1)) + (2 + 2 * 0.5) / 4 * p ** 5 / (1 - p))
+    got = irm.rbo(short, longer, p=p, tie_variant='a')
+    assert got.extrapolated == pytest.approx(want, abs=1e-15) and want == pytest.approx(0.742375, abs=1e-15)
+    each = [irm.rbo(short, order, p=p) for order in orders(longer)]
+    assert np.mean([r.extrapolated for r in each]) == pytest.approx(0.74575, abs=1e-15)      # b, d: 0.75925, 0.73225
+    assert got.minimum == pytest.approx(np.mean([r.minimum for r in each]), abs=1e-15)        # RBO_MIN is the mean
+    # the same lists cut to one length: RBO_EXT and RBO_RES are the means over the orders too
+    even = {'a': 3, 'b': 1, 'd': 1}
+    got, each = irm.rbo(['a', 'c', 'b'], even, p=p), [irm.rbo(['a', 'c', 'b'], o, p=p) for o in orders(even)]
+    assert got.extrapolated == pytest.approx(np.mean([r.extrapolated for r in each]), abs=1e-15)
+    assert got.residual == pytest.approx(np.mean([r.residual for r in each]), abs=1e-15)
+
+
 def test_identical_tied_rankings():
     x = {'a': 3, 'b': 2, 'c': 2, 'd': 1}
     assert irm.rbo(x, x, p=0.9, tie_variant='w').extrapolated == pytest.approx(1.0)

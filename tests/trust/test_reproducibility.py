@@ -148,6 +148,37 @@ def test_undefined_ratios_are_nan_with_a_warning():
     assert result.ri_original[0] == 0.0
 
 
+def test_an_improvement_of_0_in_tenths_is_0_not_its_rounding():
+    """P@10 in tenths: the original improvements -0.1, -0.1 and +0.2 add up to exactly 0, but the mean of their
+    floating-point values is 9.3e-18 (ER was 1.1e16, with no warning); both original means are 1.3 / 3 in
+    tenths, their floating-point sums 1.3000000000000003 and 1.3 (RI was 2.6e-16)."""
+    levels = [[10, 1, 2], [9, 0, 4], [1, 2, 3], [2, 3, 4]]
+    assert (np.array(levels[1]) / 10 - np.array(levels[0]) / 10).mean() != 0        # the rounding is there
+    qrels, runs = precision_runs(levels, names=['ob', 'oa', 'rb', 'ra'])
+    four = (runs['ob'], runs['oa'], runs['rb'], runs['ra'])
+    with pytest.warns(irm.IrmetricsWarning, match='original runs improve by 0 on average'):
+        result = irm.reproducibility('P@10', qrels, *four)
+    assert np.isnan(result.effect_ratio[0]) and result.ri_original[0] == 0.0
+    assert result.ri_reproduced[0] == pytest.approx(0.5, rel=1e-15)                # 0.3 / 0.6
+    with pytest.warns(irm.IrmetricsWarning, match='the effect ratio is undefined'):
+        assert math.isnan(irm.effect_ratio('P@10', qrels, *four)['P@10'])
+    assert irm.delta_relative_improvement('P@10', qrels, *four)['P@10'] == pytest.approx(-0.5, rel=1e-15)
+    # a reproduced improvement of 0 in tenths (-0.1 + 0.1; 1.4e-17 in floating point) is an effect ratio of 0
+    levels = [[2, 4], [4, 6], [10, 1], [9, 2]]
+    assert (np.array(levels[3]) / 10 - np.array(levels[2]) / 10).mean() != 0
+    qrels, runs = precision_runs(levels, names=['ob', 'oa', 'rb', 'ra'])
+    assert irm.effect_ratio('P@10', qrels, runs['ob'], runs['oa'], runs['rb'], runs['ra'])['P@10'] == 0.0
+
+
+def test_a_baseline_mean_of_0_up_to_rounding_is_undefined():
+    # values of both signs whose mean is 0 in exact arithmetic (0.1 + 0.2 - 0.3 is 5.6e-17 in floating point)
+    from irmetrics.trust.reproducibility import relative_improvement
+    baseline, advanced = np.array([[0.1], [0.2], [-0.3]]), np.array([[0.2], [0.2], [0.2]])
+    assert baseline.mean() != 0
+    with pytest.warns(irm.IrmetricsWarning, match="the original baseline's mean is 0"):
+        assert np.isnan(relative_improvement(baseline, advanced, [irm.parse_measure('AP')], 'original')).all()
+
+
 def test_errors_and_result_object():
     with pytest.raises(irm.MeasureError, match='summed over queries'):
         irm.reproducibility('NumRet', QRELS, BM25, DENSE, BM25, DENSE)

@@ -49,6 +49,21 @@ def test_rbo_is_the_rbo_of_each_querys_rankings(depth):
     assert got.mean_rbo == pytest.approx(float(got.rbo.mean()))
 
 
+def test_rbo_is_webber_s_extrapolated_rbo_not_repro_eval_s_truncated_sum():
+    # two rankings of 3 documents sharing the first: A_1 = 1, A_2 = 1/2, A_3 = 1/3, p = 0.9
+    a = {'q': {'d1': 3.0, 'd2': 2.0, 'd3': 1.0}}
+    b = {'q': {'d1': 3.0, 'x2': 2.0, 'x3': 1.0}}
+    p, agreement = 0.9, [1, 1 / 2, 1 / 3]
+    extrapolated = (1 - p) / p * sum(x * p ** d for d, x in enumerate(agreement, 1)) + agreement[-1] * p ** 3
+    truncated = sum(x * p ** (d - 1) for d, x in enumerate(agreement, 1)) / sum(p ** (d - 1) for d in range(1, 4))
+    got = irm.run_agreement(a, b, p=p)
+    assert got.rbo[0] == pytest.approx(extrapolated, abs=1e-15) and extrapolated == pytest.approx(0.415, abs=1e-15)
+    assert truncated == pytest.approx(1.72 / 2.71, abs=1e-15)
+    assert document_order.RBO(b, a, p=p, depth=3, pbar=False, per_topic=True)['q'] == pytest.approx(truncated,
+                                                                                                     abs=1e-15)
+    assert got.rbo[0] < truncated - 0.2
+
+
 def run_frame(rows):
     import pandas as pd
     return pd.DataFrame(rows, columns=['query_id', 'doc_id', 'score'])

@@ -94,12 +94,21 @@ def test_the_same_evaluation_twice_and_bad_arguments_are_errors():
         irm.system_agreement('AP', QRELS, runs(), measure_b='P@5', tie_variant='w')
 
 
-def test_tied_reference_needs_tie_variant_b():
+def test_a_tied_reference_leaves_tau_ap_a_undefined_and_keeps_tau_and_rbo():
     tied = {'r1': BM25, 'r2': BM25, 'r3': DENSE}
-    with pytest.raises(irm.InputError, match="tie_variant='b'"):
-        irm.system_agreement('AP', QRELS, tied, measure_b='P@5')
-    result = irm.system_agreement('AP', QRELS, tied, measure_b='P@5', tie_variant='b')
-    assert result.tau.statistic == pytest.approx(1.0)
+    with pytest.warns(irm.IrmetricsWarning, match=r"tau_AP is NaN: under AP \(qrels\).*'r1', 'r2' tie.*"
+                                                  r"tie_variant='b'"):
+        result = irm.system_agreement('AP', QRELS, tied, measure_b='P@5')
+    assert math.isnan(result.tau_ap.statistic) and result.tau_ap.n == 3 and result.tau_ap.tie_variant == 'a'
+    means = {name: dict(zip(result.systems, values, strict=True)) for name, values in
+             (('a', result.values_a.tolist()), ('b', result.values_b.tolist()))}
+    assert result.tau == irm.kendall_tau(means['a'], means['b'])
+    assert result.rbo == irm.rbo(means['a'], means['b'], p=0.9, tie_variant='a')
+    assert result.rbo.extrapolated > 0 and result.tau.statistic == pytest.approx(1.0)
+    b = irm.system_agreement('AP', QRELS, tied, measure_b='P@5', tie_variant='b')
+    assert b.tau == result.tau and not math.isnan(b.tau_ap.statistic)
+    with pytest.raises(irm.InputError, match="tie_variant='b'"):                  # tau_ap itself still refuses
+        irm.tau_ap(means['a'], means['b'])
 
 
 @pytest.mark.parametrize('by', ['score', 'rank'])

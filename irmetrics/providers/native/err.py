@@ -7,11 +7,11 @@ number of documents of grade g above rank i: integer counts, no running product 
 import numpy as np
 
 from ...algebra.measure import Measure
-from ...data.segments import offsets_of, ranges, run_starts, running_count
+from ...data.segments import offsets_of, ranges, run_starts, running_count, running_sum
 from ...measures import ERR, nERR
 from .kernels import cutoff_of, kernel, safe_divide
 from .table import QrelsIndex, RankedTable
-from .ties import expects, log_choose
+from .ties import expects
 
 
 def stop_probability(grade: np.ndarray, max_rel: int) -> np.ndarray:
@@ -45,14 +45,19 @@ def expected_err(t: RankedTable, max_rel: int, depth: float) -> np.ndarray:
     ERR sums, over ranks r, ``R_r / r`` times the chance ``prod_{i<r} (1 - R_i)`` of reaching r.  A tie group
     of n documents starting at rank s + 1, of which v have R > 0 (the set V) and u = n - v have R = 0, is
     reached with the chance ``B`` of passing every group above it; the document at its j-th rank is x with
-    chance 1/n, and the j - 1 above it are a uniform (j-1)-subset of the others, so the group adds
+    chance 1/n, and the j - 1 above it are a uniform (j-1)-subset of the others, i of them in V with the
+    hypergeometric chance ``H(i, j) = C(v-1, i) C(u, j-1-i) / C(n-1, j-1)`` and then each i-subset of
+    V minus x alike, so the group adds
 
-        B / n * sum_{i=0}^{v-1} T_i * W_i,   W_i = sum_{j=1}^{n} C(u, j-1-i) / C(n-1, j-1) / (s + j)
+        B / n * sum_{i=0}^{v-1} T_i * W_i,   W_i = sum_{j=i+1}^{i+1+u} H(i, j) / (s + j)
 
-    (ranks beyond the cutoff left out), with ``T_i = sum_{x in V} R_x e_i({1 - R_y : y in V, y != x})``, e_i
-    the elementary symmetric polynomials: the coefficients of ``sum_x R_x prod_{y != x} (1 + (1 - R_y) t)``,
-    built one document at a time (no subtraction, so no cancellation).  A group of one document adds
-    ``R B / (s + 1)`` as in trec_eval's order.
+    (ranks beyond the cutoff left out), with ``T_i = sum_{x in V} R_x m_i(V - x)`` and ``m_i(S)`` the mean of
+    ``prod (1 - R_y)`` over the i-subsets of S (an elementary symmetric polynomial over its number of terms).
+    Every factor is a mean or a probability, so nothing overflows at any group size: ``m_i`` grows one
+    document at a time by convex combinations (:func:`_stopping_sums`), and ``log H(i, j)`` is a running sum
+    of logarithms of ratios of small integers, first down i at j = i + 1, then along j (:func:`_group_sums`),
+    never a difference of large log-factorials.  A group of one document adds ``R B / (s + 1)`` as in
+    trec_eval's order.
     """
     group, start, size = t.tie_groups(False)
     grade = np.minimum(t.grade, max_rel)
@@ -76,37 +81,68 @@ def expected_err(t: RankedTable, max_rel: int, depth: float) -> np.ndarray:
 def _group_sums(stop: np.ndarray, first: np.ndarray, v: np.ndarray, s: np.ndarray, n: np.ndarray,
                 depth: float) -> np.ndarray:
     """``sum_i T_i W_i`` of each tie group of :func:`expected_err` (its positive documents are the rows
-    ``first .. first + v - 1`` of ``stop``)."""
-    out = np.zeros(len(first))
-    for bucket in np.unique(np.ceil(np.log2(v)).astype(np.int64)):     # groups of like v, padded to 2^bucket
-        at = np.flatnonzero(np.ceil(np.log2(v)).astype(np.int64) == bucket)
-        width = int(v[at].max())
-        p = np.zeros((len(at), width + 1))
-        p[:, 0] = 1.0
-        coefficients = np.zeros((len(at), width + 1))
-        for c in range(width):                               # one positive document of each group at a time
-            live = np.flatnonzero(v[at] > c)
-            r = stop[first[at[live]] + c][:, None]
-            shifted_p = np.zeros_like(p[live])
-            shifted_p[:, 1:] = p[live, :-1]
-            shifted_q = np.zeros_like(coefficients[live])
-            shifted_q[:, 1:] = coefficients[live, :-1]
-            coefficients[live] = coefficients[live] + (1.0 - r) * shifted_q + r * p[live]
-            p[live] = p[live] + (1.0 - r) * shifted_p
-        vv, ss, nn = v[at], s[at], n[at]
-        uu = nn - vv
-        i = ranges(vv)                                       # i = 0 .. v-1 of each group
-        owner = np.repeat(np.arange(len(at)), vv)
-        t_i = coefficients[owner, i]
-        # j from i + 1 to min(n, u + i + 1, depth - s)
-        last = np.minimum(np.minimum(nn[owner], uu[owner] + i + 1), np.clip(depth - ss[owner], 0, None))
-        count = np.clip(last - i, 0, None).astype(np.int64)
-        j = np.repeat(i, count) + 1 + ranges(count)
-        term_of = np.repeat(np.arange(len(i)), count)
-        ui, ni, si, ii = uu[owner][term_of], nn[owner][term_of], ss[owner][term_of], i[term_of]
-        w = np.exp(log_choose(ui, j - 1 - ii) - log_choose(ni - 1, j - 1)) / (si + j)
-        weights = np.bincount(term_of, weights=w, minlength=len(i))
-        out[at] = np.bincount(owner, weights=t_i * weights, minlength=len(at))
+    ``first .. first + v - 1`` of ``stop``); only i below the group's ranks within the cutoff can count."""
+    ranks = np.clip(np.minimum(n, depth - s), 0, None).astype(np.int64)
+    width = np.minimum(v, ranks)                           # i = 0 .. width-1 of each group
+    t_i = _stopping_sums(stop, first, v, width)
+    owner = np.repeat(np.arange(len(first)), width)
+    i = ranges(width)
+    n_i, s_i, u_i = n[owner], s[owner], (n - v)[owner]
+    # log H(i, i + 1) = log prod_{h < i} (v - 1 - h) / (n - 1 - h), a running sum down i within each group
+    down = np.zeros(len(i))
+    np.log1p(-u_i / (n_i - i), out=down, where=i > 0)
+    # then j = i + 1 + w for w = 0 .. min(u, ranks - 1 - i), a running sum along w from log H(i, i + 1)
+    count = np.minimum(u_i + 1, ranks[owner] - i)
+    w = ranges(count)
+    pair = np.repeat(np.arange(len(i)), count)
+    step = running_sum(down, np.append(0, np.cumsum(width)))[pair]
+    ii, uu, nn, later = i[pair], u_i[pair], n_i[pair], w > 0
+    ii, uu, nn, wl = ii[later], uu[later], nn[later], w[later]
+    # H(i, j + 1) / H(i, j) = (u - w + 1)(i + w) / (w (n - i - w)) at j = i + 1 + w: products of integers
+    step[later] = np.log((uu - wl + 1.0) * (ii + wl) / (wl * (nn - ii - wl + 0.0)))
+    chance = np.exp(running_sum(step, np.append(0, np.cumsum(count))))
+    weights = np.bincount(pair, weights=chance / (s_i[pair] + i[pair] + w + 1.0), minlength=len(i))
+    return np.bincount(owner, weights=t_i * weights, minlength=len(first))
+
+
+def _stopping_sums(stop: np.ndarray, first: np.ndarray, v: np.ndarray, width: np.ndarray) -> np.ndarray:
+    """``T_i = sum_{x in V} R_x m_i(V - x)`` of :func:`expected_err` for i = 0 .. width-1 of each group, the
+    groups one after the other.  Adding a document z (R = r, 1 - R = q) to m documents, the means ``m_i``
+    of the whole set and the sums ``c_i`` of ``R_x m_i(others)`` become
+
+        m'_i = ((m + 1 - i) m_i + i q m_{i-1}) / (m + 1),   c'_i = ((m - i) c_i + i q c_{i-1}) / m + r m_i
+
+    (nonnegative terms, no subtraction, no growth: ``m_i <= 1``, ``c_i <= m``); ``c_i`` needs ``m_h`` and
+    ``c_h`` for h <= i only, so each group keeps its first width of them.  A group whose positive documents
+    share one grade (every group, with binary judgments) has ``T_i = v r q^i`` at once."""
+    out = np.zeros(int(width.sum()))
+    offsets = np.cumsum(width) - width
+    chances = stop[np.repeat(first, v) + ranges(v)]        # each group's, one group after another
+    alike = np.minimum.reduceat(chances, np.cumsum(v) - v) == np.maximum.reduceat(chances, np.cumsum(v) - v)
+    one = np.repeat(np.flatnonzero(alike), width[alike])
+    i = ranges(width[alike])
+    r = stop[first[one]]
+    out[offsets[one] + i] = v[one] * r * (1.0 - r) ** i
+    buckets = np.ceil(np.log2(np.maximum(width, 1))).astype(np.int64)
+    for bucket in np.unique(buckets[(width > 0) & ~alike]):  # groups of like width, padded to 2^bucket
+        at = np.flatnonzero((buckets == bucket) & (width > 0) & ~alike)
+        at = at[np.argsort(-v[at], kind='stable')]         # most documents first: the live groups lead
+        columns = int(width[at].max())
+        docs = np.zeros((len(at), int(v[at].max())))       # each group's stopping chances, left-aligned
+        docs[np.repeat(np.arange(len(at)), v[at]), ranges(v[at])] = stop[np.repeat(first[at], v[at]) + ranges(v[at])]
+        live_counts = np.searchsorted(-v[at], -np.arange(docs.shape[1]), side='left')   # groups with v > m
+        means = np.zeros((len(at), columns + 1))           # column 0 stays 0: m_{-1}, c_{-1}
+        means[:, 1] = 1.0
+        sums = np.zeros((len(at), columns + 1))
+        i = np.arange(columns, dtype=np.float64)
+        for m in range(docs.shape[1]):                     # one positive document of each group at a time
+            live = slice(0, int(live_counts[m]))
+            r = docs[live, m, None]
+            keep, shift = np.maximum(m - i, 0) / max(m, 1), i / max(m, 1)
+            sums[live, 1:] = keep * sums[live, 1:] + shift * (1.0 - r) * sums[live, :-1] + r * means[live, 1:]
+            means[live, 1:] = ((m + 1 - i).clip(0) * means[live, 1:] + i * (1.0 - r) * means[live, :-1]) / (m + 1)
+        kept = ranges(width[at])
+        out[np.repeat(offsets[at], width[at]) + kept] = sums[np.repeat(np.arange(len(at)), width[at]), kept + 1]
     return out
 
 
@@ -119,8 +155,9 @@ def ideal_err(index: QrelsIndex, max_rel: int, cutoff: float) -> np.ndarray:
 
 
 def _err(measure: Measure, t: RankedTable) -> np.ndarray:
-    if expects(measure):
-        return expected_err(t, measure['max_rel'], cutoff_of(measure))
+    if expects(measure):                                   # ERR and nERR share it
+        return t.memo(('expected_err', measure['max_rel'], cutoff_of(measure)),
+                      lambda: expected_err(t, measure['max_rel'], cutoff_of(measure)))
     within = t.rank < cutoff_of(measure)
     return expected_reciprocal_rank(t.query[within], t.rank[within], t.grade[within], t.nq, measure['max_rel'])
 
