@@ -28,6 +28,7 @@ from .base import (
     html_table,
     latex_escape,
     markdown_escape,
+    text_cell,
     text_table,
 )
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
@@ -363,8 +364,13 @@ def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
 
 
 def delimited(frame: Any, fmt: str, places: int | None) -> str:
-    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given."""
+    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given; its text cells (run names,
+    query ids, the column names) as :func:`~irmetrics.rendering.formats.text_cell` writes them."""
     number = None if places is None or places < 0 else f'%.{places}f'
+    frame = frame.rename(columns=lambda c: text_cell(c) if isinstance(c, str) else c)
+    for column in frame.columns:
+        if frame[column].dtype.kind == 'O':
+            frame[column] = frame[column].map(lambda v: text_cell(v) if isinstance(v, str) else v)
     return frame.to_csv(index=False, sep=',' if fmt == 'csv' else '\t', float_format=number)
 
 
