@@ -22,6 +22,7 @@ from .base import (
     ComparisonError,
     OptionError,
     checked_format,
+    checked_places,
     figure_svg,
     format_value,
     html_page,
@@ -381,6 +382,7 @@ def render(cmp: ComparisonView, fmt: str, places: int | None = None, show: Seque
     p-values, and the warnings; the formats programs read hold every column already (``show`` adds nothing
     to them), every digit by default, and JSON the settings and the warnings too."""
     checked_format(fmt)
+    places = checked_places(places)
     shown = check_show(cmp, show)
     if fmt in ('json', 'jsonl'):
         doc = to_dict(cmp, places)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .evaluation import tsv_field
-from .formats import checked_format, text_cell
+from .formats import checked_format, checked_places, text_cell
 from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 
@@ -50,6 +50,7 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
     :data:`FORMATS`; the formats people read right-align the columns from ``numeric_from`` on and put ``notes``
     (lines saying what the columns hold) after the table."""
     checked_format(fmt)
+    places = checked_places(places)
     if places is None:
         places = -1 if fmt in ('csv', 'json', 'jsonl') else DEFAULT_PLACES
     if fmt in ('json', 'jsonl'):
