@@ -9,6 +9,7 @@ in memory takes about :data:`TEXT_FOOTPRINT` times the size of its TREC text, or
 from __future__ import annotations
 
 import contextlib
+import math
 import numbers
 import os
 import re
@@ -73,6 +74,15 @@ def parse_size(size: int | str, what: str) -> int:
     if size > MAX_INTEGER:
         raise OptionError(f'{what} {shown(given)} is too large: at most 2**63 - 1 bytes (8 EiB)')
     return int(size)
+
+
+def size_text(size: int) -> str:
+    """A size as :func:`parse_size` reads it, rounded up to one decimal of its unit (``7340032`` -> ``'7M'``)."""
+    for letter in 'TGMK':
+        unit = _UNITS[letter.lower()]
+        if size >= unit:
+            return f'{math.ceil(size * 10 / unit) / 10:g}{letter}'
+    return str(size)
 
 
 def physical_memory() -> int:

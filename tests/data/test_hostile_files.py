@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
 import pytest
 from repo_paths import ROOT
 
@@ -303,3 +305,55 @@ def test_the_line_of_text_that_is_not_utf8_is_found_block_by_block():
     with pytest.raises(InputError, match='ids must be valid UTF-8') as info:
         irm.read_trec_run(text)
     assert info.value.line == 50_000 + (3 << 20) + 1
+
+
+def test_a_budget_too_small_for_a_large_ungrouped_run_is_refused_at_once(tmp_path):
+    """200,000 lines of 10 queries, shuffled, under --memory-limit 1k: one error line within a second, naming
+    the budget that would do (before: nothing for minutes, thousands of temporary files); under that budget
+    the run is spilled and evaluated in seconds, with the numbers of the whole run, and nothing is left in
+    TMPDIR."""
+    rng = random.Random(11)
+    rows = [f'q{q} Q0 d{q}-{d} {d + 1} {-d} r\n' for q in range(10) for d in range(20_000)]
+    rng.shuffle(rows)
+    run = tmp_path / 'run.txt'
+    run.write_text(''.join(rows))
+    qrels = tmp_path / 'qrels.txt'
+    qrels.write_text(''.join(f'q{q} 0 d{q}-{d} {rng.randint(0, 2)}\n' for q in range(10)
+                             for d in rng.sample(range(20_000), 200)))
+    spill = tmp_path / 'tmp'
+    spill.mkdir()
+    env = dict(os.environ, TMPDIR=str(spill))
+
+    def timed(*limit: str) -> tuple[subprocess.CompletedProcess, float]:
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, '-m', 'irmetrics', str(qrels), str(run), '-m', 'AP nDCG@10', '-f',
+                               'csv', *limit], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+        return done, time.monotonic() - start
+    refused, seconds = timed('--memory-limit', '1k')
+    assert refused.returncode == 2 and refused.stderr.count('\n') == 1 and seconds < 10, (refused.stderr, seconds)
+    assert 'a memory limit of 1K cuts this run' in refused.stderr and 'more than 1,024 chunks' in refused.stderr
+    least = refused.stderr.rsplit('give a memory limit of ', 1)[1].split()[0]
+    chunked, seconds = timed('--memory-limit', least)
+    whole, _ = timed()
+    assert chunked.returncode == 0 and chunked.stdout == whole.stdout and seconds < 30, (chunked.stderr, seconds)
+    assert list(spill.iterdir()) == []
+
+
+@pytest.mark.parametrize('buckets', [2, 63, 64, 65, 200, 4097])
+def test_a_spill_of_any_number_of_buckets_gives_each_once_in_file_order(tmp_path, buckets):
+    """Rows go to ranges of buckets, at most MAX_OPEN_SPILLS files written at once, a range split again until a
+    file is one bucket's: every bucket comes out once, whole, its rows in file order; no file is left."""
+    rng = np.random.default_rng(buckets)
+    queries = [f'q{i}' for i in rng.integers(0, 5000, 3000)]
+    table = pa.table({'query_id': queries, 'doc_id': [f'd{i}' for i in range(3000)],
+                      'score': rng.random(3000), 'position': np.arange(1, 3001)})
+    tables = iter([table.slice(i, 300) for i in range(0, 3000, 300)])
+    out = list(chunks.spilled(tables, buckets, str(tmp_path)))
+    got = pa.concat_tables(out)
+    assert sorted(got.column('position').to_pylist()) == list(range(1, 3001))
+    seen = set()
+    for part in out:
+        names = set(part.column('query_id').to_pylist())
+        assert not names & seen and part.column('position').to_pylist() == sorted(part.column('position').to_pylist())
+        seen |= names
+    assert len(out) <= buckets and list(tmp_path.iterdir()) == []
