@@ -14,6 +14,11 @@ from typing import Any, NamedTuple
 
 from .errors import IrmetricsError, MeasureError, OptionError
 
+#: The largest magnitude of an integer parameter or option: what numpy's int64 holds (and trec_eval's C long,
+#: whose atol stops a larger cutoff there).  Every :class:`Int` is bounded by it, whatever its own bounds, so
+#: that no cutoff, count or grade overflows an array's integers.
+MAX_INTEGER = 2 ** 63 - 1
+
 
 class Constraint:
     """Validates a raw parameter value and returns its canonical form."""
@@ -30,11 +35,19 @@ class Constraint:
         try:
             return self.check(value)
         except (TypeError, ValueError) as ex:
-            raise error(f'invalid value {value!r} for {what} {name!r}: expected {self.description}'
+            raise error(f'invalid value {shown(value)} for {what} {name!r}: expected {self.description}'
                         + (f' ({ex})' if str(ex) else '')) from None
 
     def repr_value(self, value: Any) -> str:
         return repr(value)
+
+
+def shown(value: Any) -> str:
+    """``repr(value)``, but an integer of more than 40 digits by its size (Python writes at most 4,300 digits,
+    and a message needs none of them)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 132:
+        return f'{"-" if value < 0 else ""}<an integer of {value.bit_length()} bits>'
+    return repr(value)
 
 
 class Int(Constraint):
@@ -52,7 +65,10 @@ class Int(Constraint):
         value = int(value)
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise ValueError('')
-        return int(value)
+        if abs(value) > MAX_INTEGER:
+            raise ValueError(f'{"at most 2**63 - 1" if value > 0 else "at least -(2**63 - 1)"}: what numpy\'s int64 '
+                             f'holds')
+        return value
 
 
 class Float(Constraint):

@@ -17,7 +17,7 @@ from ..algebra.measure import Measure
 from ..algebra.params import GEOMETRIC_MEAN_FLOOR
 from ..constraints import Choice, Option
 from ..rendering.evaluation import RENDERERS, SUMMARY_QID, Options, RunResults
-from ..rendering.formats import FORMATS
+from ..rendering.formats import FORMATS, checked_places
 from ..rendering.markup import html_table
 from ..rendering.text import text_table
 from ..rendering.values import format_value
@@ -300,7 +300,7 @@ class CalcResults:
         <BLANKLINE>
         """
         renderer = FORMAT.check(format)
-        options = Options(by_query=by_query, places=places, width=10 ** 6)
+        options = Options(by_query=by_query, places=checked_places(places), width=10 ** 6)
         return RENDERERS[renderer]([RunResults(run, self)], options)
 
     def to_dict(self) -> dict[str, Any]:

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+from collections.abc import Callable
 
 from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.formats import FORMATS
@@ -115,19 +117,36 @@ class _EvaluateParser(_Parser):
         return args
 
 
+def integer(text: str) -> int:
+    """An integer option's value, at most :data:`~irmetrics.constraints.MAX_INTEGER` in magnitude (what numpy's
+    int64 holds), so that no option overflows; each command checks its option's own bounds."""
+    from ..constraints import MAX_INTEGER
+    if not re.fullmatch(r'\s*[+-]?[0-9]+\s*', text):
+        raise argparse.ArgumentTypeError(f'{text[:40]!r} is not an integer')
+    digits = text.strip().lstrip('+-').lstrip('0')
+    if len(digits) > len(str(MAX_INTEGER)) or abs(int(text)) > MAX_INTEGER:
+        shown = text.strip() if len(text.strip()) <= 40 else f'{text.strip()[:20]}... ({len(digits)} digits)'
+        raise argparse.ArgumentTypeError(f'{shown} is too large: at most 2**63 - 1 in magnitude, what numpy\'s '
+                                         f'int64 holds')
+    return int(text)
+
+
 def places(text: str) -> int:
-    value = int(text)
-    if value < -1:
-        raise argparse.ArgumentTypeError(f'{text} is not a number of places (0 or more, or -1 for every digit)')
+    """Decimal places: 0 to :data:`~irmetrics.rendering.formats.MAX_PLACES`, or -1 for every digit."""
+    from ..rendering.formats import MAX_PLACES
+    value = integer(text)
+    if not -1 <= value <= MAX_PLACES:
+        raise argparse.ArgumentTypeError(f'{text} is not a number of places (0 to {MAX_PLACES}, or -1 for every '
+                                         f'digit)')
     return value
 
 
 def memory_limit(text: str) -> int:
     from ..data.budget import parse_size
-    from ..errors import InputError
+    from ..errors import OptionError
     try:
         return parse_size(text, 'memory limit')
-    except InputError as ex:
+    except OptionError as ex:
         raise argparse.ArgumentTypeError(str(ex)) from None
 
 
@@ -278,9 +297,9 @@ def compare_parser() -> argparse.ArgumentParser:
     p.add_argument('--ci', type=float, default=0.95, help='confidence level of the intervals (default 0.95)')
     p.add_argument('--ci-method', '--ci_method', dest='ci_method', choices=list(CI_METHODS), default='t',
                    help='intervals: t (default), bootstrap (percentile) or bca')
-    p.add_argument('--resamples', type=int, default=10000, metavar='N',
+    p.add_argument('--resamples', type=integer, default=10000, metavar='N',
                    help='resamples of the randomisation, bootstrap and Tukey tests (default 10000)')
-    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
+    p.add_argument('--seed', type=integer, default=0, metavar='N', help='random seed (default 0)')
     _format_options(p)
     p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout ("-": stdout)')
     p.add_argument('--ranks', action='store_true',
@@ -365,7 +384,7 @@ def kappa_parser() -> argparse.ArgumentParser:
                             '(docs/checking.md).')
     p.add_argument('qrels_a', metavar='QRELS_A', help='the first qrels (TREC file; e.g. human assessors)')
     p.add_argument('qrels_b', metavar='QRELS_B', help='the second qrels (e.g. an LLM judge)')
-    p.add_argument('--rel', type=int, default=1, help="the lowest relevant grade of Cohen's kappa (default 1)")
+    p.add_argument('--rel', type=integer, default=1, help="the lowest relevant grade of Cohen's kappa (default 1)")
     _table_options(p, "Cohen's kappa of each query instead")
     _duplicates_options(p, run=False)
     return p
@@ -377,7 +396,7 @@ def pool_parser() -> argparse.ArgumentParser:
                             "trec_eval's order; prints each run's documents in the pool and those no other run "
                             'pooled; -o writes the pool as a qrels file to judge (grade -1: pooled, not judged).')
     p.add_argument('runs', nargs='+', metavar='RUN', help=RUN_FILES)
-    p.add_argument('--depth', '-k', type=int, required=True, help='documents of each ranking to pool')
+    p.add_argument('--depth', '-k', type=integer, required=True, help='documents of each ranking to pool')
     p.add_argument('--qrels', metavar='QRELS', help='judgments made already: their pairs are left out of the file')
     p.add_argument('-o', '--output', metavar='FILE', help='write the pairs to judge to FILE (TREC qrels format)')
     _table_options(p, 'one row per query: pool size, judged already, to judge, unique per run')
@@ -390,7 +409,7 @@ def qrels_stats_parser() -> argparse.ArgumentParser:
                 description='What the qrels hold: judgments, judgments of each grade, relevant (grade >= --rel) and '
                             'their share, over all queries (-q: per query too).')
     _qrels_argument(p)
-    p.add_argument('--rel', type=int, default=1, help='the lowest relevant grade (default 1)')
+    p.add_argument('--rel', type=integer, default=1, help='the lowest relevant grade (default 1)')
     _table_options(p, 'one row per query, then the whole qrels (all)')
     _duplicates_options(p, run=False)
     return p
@@ -402,8 +421,8 @@ def judged_parser() -> argparse.ArgumentParser:
                             'retrieved)), averaged over the qrels\' queries.')
     _qrels_argument(p)
     p.add_argument('runs', nargs='+', metavar='RUN', help=RUN_FILES)
-    p.add_argument('-k', '--cutoff', type=int, action='append', metavar='K', help='a cutoff k; repeatable (default 10 '
-                   'and 100)')
+    p.add_argument('-k', '--cutoff', type=integer, action='append', metavar='K',
+                   help='a cutoff k; repeatable (default 10 and 100)')
     _table_options(p, 'one row per run and query')
     _duplicates_options(p)
     return p
@@ -418,7 +437,7 @@ def unjudged_parser() -> argparse.ArgumentParser:
     _qrels_argument(p)
     p.add_argument('run', metavar='RUN', help='the run (PATH or NAME=PATH)')
     _measures_option(p)
-    p.add_argument('--grade', type=int, default=None,
+    p.add_argument('--grade', type=integer, default=None,
                    help='the grade of an unjudged document assumed relevant (default: the highest grade of the qrels)')
     _table_options(p, 'one row per query and measure')
     _evaluation_options(p)
@@ -451,7 +470,7 @@ def agree_parser() -> argparse.ArgumentParser:
                    help='the plot\'s axes: the means (score, default) or the ranks')
     p.add_argument('--runs', dest='runs_mode', action='store_true',
                    help='compare two runs\' document rankings query by query: KTU and RBO (no qrels)')
-    p.add_argument('--depth', type=int, default=None, metavar='K', help='with --runs: compare the first K '
+    p.add_argument('--depth', type=integer, default=None, metavar='K', help='with --runs: compare the first K '
                                                                        'documents of each ranking (default: all)')
     p.add_argument('--rbo-p', '--rbo_p', dest='p', type=float, default=0.9, metavar='P',
                    help="RBO's persistence p, 0 < p < 1 (default 0.9)")
@@ -470,7 +489,7 @@ def _trust_options(p: argparse.ArgumentParser, by_query: str | None = None) -> N
 def _compared_runs(p: argparse.ArgumentParser) -> None:
     """The runs of a command comparing two or more, and the seed of its random draws."""
     p.add_argument('runs', nargs='*', metavar='RUN', help=f'two or more {RUN_FILES}')
-    p.add_argument('--seed', type=int, default=0, metavar='N', help='random seed (default 0)')
+    p.add_argument('--seed', type=integer, default=0, metavar='N', help='random seed (default 0)')
 
 
 def discriminate_parser() -> argparse.ArgumentParser:
@@ -485,7 +504,7 @@ def discriminate_parser() -> argparse.ArgumentParser:
                    help='tukey (randomised Tukey HSD over all runs, default) or bootstrap (paired bootstrap test of '
                         'each pair)')
     p.add_argument('--alpha', type=float, default=0.05, help='significance level (default 0.05)')
-    p.add_argument('--resamples', type=int, default=1000, metavar='N', help='resamples B (default 1000)')
+    p.add_argument('--resamples', type=integer, default=1000, metavar='N', help='resamples B (default 1000)')
     p.add_argument('--by-pair', '--by_pair', dest='by_pair', action='store_true',
                    help='one row per pair of runs: difference, critical difference, p-value, significant')
     _trust_options(p)
@@ -499,8 +518,8 @@ def swap_rates_parser() -> argparse.ArgumentParser:
                             'the difference on the first half (see docs/checking.md).')
     _qrels_argument(p)
     _compared_runs(p)
-    p.add_argument('--trials', type=int, default=1000, metavar='N', help='random splits (default 1000)')
-    p.add_argument('--size', type=int, default=None, metavar='N',
+    p.add_argument('--trials', type=integer, default=1000, metavar='N', help='random splits (default 1000)')
+    p.add_argument('--size', type=integer, default=None, metavar='N',
                    help='queries in each half (default: half of the queries)')
     p.add_argument('--bin-width', '--bin_width', dest='bin_width', type=float, default=0.01, metavar='W',
                    help='width of the bins of the difference on the first half (default 0.01)')
@@ -526,14 +545,17 @@ def reproduce_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: The parser of each command but ``trec_eval`` (``evaluate``: ``irmetrics QRELS RUN ...``).
+PARSERS: dict[str, Callable[[], argparse.ArgumentParser]] = {
+    'evaluate': evaluate_parser, 'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
+    'providers': providers_parser, 'ties': ties_parser, 'agree': agree_parser, 'kappa': kappa_parser,
+    'pool': pool_parser, 'qrels-stats': qrels_stats_parser, 'judged': judged_parser, 'unjudged': unjudged_parser,
+    'discriminate': discriminate_parser, 'swap-rates': swap_rates_parser, 'reproduce': reproduce_parser}
+
+
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
     """(command, arguments) of the commands but ``trec_eval`` (:mod:`.trec_eval_command` reads its own
     command line); raises :class:`UsageError`."""
     if argv and argv[0] in COMMANDS:
-        parsers = {'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
-                   'providers': providers_parser, 'ties': ties_parser, 'agree': agree_parser, 'kappa': kappa_parser,
-                   'pool': pool_parser, 'qrels-stats': qrels_stats_parser, 'judged': judged_parser,
-                   'unjudged': unjudged_parser, 'discriminate': discriminate_parser,
-                   'swap-rates': swap_rates_parser, 'reproduce': reproduce_parser}
-        return argv[0], parsers[argv[0]]().parse_args(argv[1:])
-    return 'evaluate', evaluate_parser().parse_args(argv)
+        return argv[0], PARSERS[argv[0]]().parse_args(argv[1:])
+    return 'evaluate', PARSERS['evaluate']().parse_args(argv)

@@ -15,6 +15,7 @@ from ..comparing import ComparisonError
 from ..comparing.gate import gate, stored_values
 from ..comparing.vocabulary import TESTS
 from ..rendering.text import text_table
+from ..rendering.values import fixed
 from .sources import load_qrels, load_run
 
 
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for v in result.verdicts:
         verdict = ('FAIL: significantly worse' if v.failed == 'worse' else
                    f'FAIL: dropped by more than {args.margin:g}' if v.failed == 'margin' else 'ok')
-        rows.append([str(v.measure), f'{v.stored:.{places}f}', f'{v.new:.{places}f}', f'{v.delta:+.{places}f}',
+        rows.append([str(v.measure), fixed(v.stored, places), fixed(v.new, places), fixed(v.delta, places, '+'),
                      f'{v.p_adjusted:.3g}', verdict])
     out.write(text_table(['measure', 'stored', name, 'delta', 'p adjusted', 'verdict'], rows, numeric_from=1,
                          numeric_to=5))

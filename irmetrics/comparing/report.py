@@ -22,12 +22,14 @@ from .base import (
     ComparisonError,
     OptionError,
     checked_format,
+    checked_places,
     figure_svg,
     format_value,
     html_page,
     html_table,
     latex_escape,
     markdown_escape,
+    text_cell,
     text_table,
 )
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
@@ -363,8 +365,13 @@ def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
 
 
 def delimited(frame: Any, fmt: str, places: int | None) -> str:
-    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given."""
+    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given; its text cells (run names,
+    query ids, the column names) as :func:`~irmetrics.rendering.formats.text_cell` writes them."""
     number = None if places is None or places < 0 else f'%.{places}f'
+    frame = frame.rename(columns=lambda c: text_cell(c) if isinstance(c, str) else c)
+    for column in frame.columns:
+        if frame[column].dtype.kind == 'O':
+            frame[column] = frame[column].map(lambda v: text_cell(v) if isinstance(v, str) else v)
     return frame.to_csv(index=False, sep=',' if fmt == 'csv' else '\t', float_format=number)
 
 
@@ -375,6 +382,7 @@ def render(cmp: ComparisonView, fmt: str, places: int | None = None, show: Seque
     p-values, and the warnings; the formats programs read hold every column already (``show`` adds nothing
     to them), every digit by default, and JSON the settings and the warnings too."""
     checked_format(fmt)
+    places = checked_places(places)
     shown = check_show(cmp, show)
     if fmt in ('json', 'jsonl'):
         doc = to_dict(cmp, places)

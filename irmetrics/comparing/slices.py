@@ -24,6 +24,7 @@ from .base import (
     EvaluationOptions,
     Options,
     checked_format,
+    checked_places,
     html_page,
     latex_escape,
     measures_first,
@@ -78,6 +79,7 @@ class SlicedComparison(Mapping[str, Comparison]):
         label ends with it; in HTML, one page); in CSV and TSV :meth:`to_dataframe`'s rows, in JSON
         :meth:`to_dict`, in JSON lines each row with its ``slice``."""
         checked_format(format)
+        places = checked_places(places)
         report.check_show(self._first, show)
         if format in ('csv', 'tsv'):
             return report.delimited(self.to_dataframe(), format, places)

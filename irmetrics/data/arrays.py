@@ -398,9 +398,14 @@ def _host_matrix(obj: Any, name: str) -> np.ndarray:
 
 
 def _check_shape(array: Any, name: str) -> None:
+    """A 2-D array with at least one row and one column: an array of no value (a dimension of size 0) is
+    an error, as a tensor without data is (:func:`.array_library.in_own_library`)."""
     if array.ndim != 2:
         raise InputError(f'expected a 2-D array (users x items), got {array.ndim} dimension(s) of shape '
                          f'{tuple(array.shape)}', name)
+    if 0 in tuple(array.shape):
+        raise InputError(f'the array holds no value (shape {tuple(int(n) for n in array.shape)}): give at least '
+                         f'one user (row) and one item (column)', name)
 
 
 def _indices(items: np.ndarray, name: str) -> np.ndarray:

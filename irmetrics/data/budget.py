@@ -9,12 +9,15 @@ in memory takes about :data:`TEXT_FOOTPRINT` times the size of its TREC text, or
 from __future__ import annotations
 
 import contextlib
+import math
+import numbers
 import os
 import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from ..errors import InputError
+from ..constraints import MAX_INTEGER, shown
+from ..errors import InputError, OptionError
 
 #: peak bytes of evaluating a run in memory, per byte of its TREC text / per row of a Parquet run
 TEXT_FOOTPRINT = 3.0
@@ -55,15 +58,31 @@ def available_memory() -> int:
 
 
 def parse_size(size: int | str, what: str) -> int:
-    """Bytes of a size: a number, or text such as ``'512M'``, ``'4G'``, ``'1.5GiB'`` (powers of 1024)."""
+    """Bytes of a size: a number, or text such as ``'512M'``, ``'4G'``, ``'1.5GiB'`` (powers of 1024), from 1 to
+    :data:`~irmetrics.constraints.MAX_INTEGER` (8 EiB); else an :class:`~irmetrics.errors.OptionError`."""
+    given = size
     if isinstance(size, str):
         match = re.fullmatch(r'\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(?:i?b)?\s*', size.lower())
         if not match:
-            raise InputError(f'{what} {size!r} is not a size (such as 512M, 4G or 1.5GiB)')
-        size = int(float(match.group(1)) * _UNITS[match.group(2)])
+            raise OptionError(f'{what} {size[:40]!r} is not a size (such as 512M, 4G or 1.5GiB)')
+        number = float(match.group(1)) * _UNITS[match.group(2)]
+        size = int(number) if number < MAX_INTEGER else MAX_INTEGER + 1
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral):
+        raise OptionError(f'{what} {given!r} is not a size (a number of bytes, or text such as 512M, 4G or 1.5GiB)')
     if size <= 0:
-        raise InputError(f'{what} {size!r} must be positive')
+        raise OptionError(f'{what} {shown(given)} must be positive')
+    if size > MAX_INTEGER:
+        raise OptionError(f'{what} {shown(given)} is too large: at most 2**63 - 1 bytes (8 EiB)')
     return int(size)
+
+
+def size_text(size: int) -> str:
+    """A size as :func:`parse_size` reads it, rounded up to one decimal of its unit (``7340032`` -> ``'7M'``)."""
+    for letter in 'TGMK':
+        unit = _UNITS[letter.lower()]
+        if size >= unit:
+            return f'{math.ceil(size * 10 / unit) / 10:g}{letter}'
+    return str(size)
 
 
 def physical_memory() -> int:

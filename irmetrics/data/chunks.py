@@ -10,7 +10,9 @@ item number in a Parquet run).  Two ways to cut them into chunks of complete que
   :class:`NotGrouped` is raised (a set of the fingerprints of the queries seen so far tells).
 * :func:`spilled`, for any run: a first pass writes every row to the temporary Parquet file of
   its query's hash bucket (rows keep their file order within a bucket), then each bucket file is
-  a chunk.  Costs a write and a read of the run; needs that much free disk space (``TMPDIR``).
+  a chunk.  Costs a write and a read of the run (one more of each for more buckets than files are
+  written at once, :data:`MAX_OPEN_SPILLS`, and again for more than its square); needs that much
+  free disk space (``TMPDIR``).
 
 Peak memory is bounded by a chunk (a table, plus the rows of one query carried over), not the run.
 """
@@ -79,44 +81,84 @@ def aligned(tables: Iterator[pa.Table], source: str, most: int) -> Iterator[pa.T
         yield carry
 
 
-#: Spill files open at once, at most (the least recently written is closed first; far below the usual
-#: limit of 1,024 open files).
+#: Spill files written at once, at most (far below the usual limit of 1,024 open files).
 MAX_OPEN_SPILLS = 64
+#: Rows are spilled this many bytes at a time, at least (small tables, those of a small budget, are joined
+#: first: a write per table and file would cost more than the rows)
+SPILL_BATCH = 1 << 20
 
 
 def spilled(tables: Iterator[pa.Table], buckets: int, directory: str) -> Iterator[pa.Table]:
-    """Tables of complete queries of any run: each row to its query's bucket, then bucket by bucket.
+    """Tables of complete queries of any run: each row to its query's bucket (of ``buckets``), then bucket
+    by bucket.
 
-    A bucket is one or more Parquet files (``B-K.parquet``, K = 0, 1, ...): at most
-    :data:`MAX_OPEN_SPILLS` are open at once, and a bucket whose file was closed to make room goes on
-    in a new one; its files are read back in order, so rows keep their file order within a bucket."""
-    writers: dict[int, pq.ParquetWriter] = {}       # open, least recently written first
-    parts: dict[int, int] = {}                      # files of each bucket so far
+    At most :data:`MAX_OPEN_SPILLS` files are written at once, every one until its rows end: the rows go to
+    that many ranges of buckets (a Parquet file each), and a range of more than one bucket is split the same
+    way again, read back a row group at a time, until each file holds one bucket.  So the run is written
+    once for up to MAX_OPEN_SPILLS buckets, twice for up to its square, and no bucket's file is closed and
+    reopened.  Rows keep their file order within a file at every step."""
+    yield from _spill_range(tables, 0, buckets, buckets, directory)
+
+
+def _spill_range(tables: Iterator[pa.Table], lo: int, hi: int, buckets: int, directory: str) -> Iterator[pa.Table]:
+    """The buckets ``[lo, hi)`` of ``tables`` (whose rows are of those buckets only), bucket by bucket."""
+    width = -(-(hi - lo) // MAX_OPEN_SPILLS)                    # buckets a file holds at this step
+    files = _write_ranges(tables, lo, width, buckets, directory)
+    for r, path in sorted(files.items()):
+        start, end = lo + r * width, min(lo + (r + 1) * width, hi)
+        if end - start == 1:
+            table = pq.read_table(path)
+            os.remove(path)
+            yield table
+        else:
+            yield from _spill_range(_read_back(path), start, end, buckets, directory)
+
+
+def _write_ranges(tables: Iterator[pa.Table], lo: int, width: int, buckets: int, directory: str) -> dict[int, str]:
+    """Each row of ``tables`` to the file of its bucket's range (``(bucket - lo) // width``); the files written."""
+    writers: dict[int, pq.ParquetWriter] = {}
+    paths: dict[int, str] = {}
     try:
-        for table in tables:
+        for table in _joined(tables, SPILL_BATCH):
             bucket = (ids.column(table.column('query_id')).fingerprint() % np.uint64(buckets)).astype(np.int64)
-            order = np.argsort(bucket, kind='stable')                  # file order kept within a bucket
-            bounds = np.searchsorted(bucket[order], np.arange(buckets + 1))
-            for b in np.flatnonzero(np.diff(bounds)).tolist():
-                part = table.take(pa.array(order[bounds[b]:bounds[b + 1]]))
-                writer = writers.pop(b, None)
-                if writer is None:
-                    if len(writers) >= MAX_OPEN_SPILLS:
-                        writers.pop(next(iter(writers))).close()
-                    parts[b] = parts.get(b, 0) + 1
-                    writer = pq.ParquetWriter(_spill_path(directory, b, parts[b] - 1), part.schema)
-                writers[b] = writer
-                writer.write_table(part.cast(writer.schema))
+            group = (bucket - lo) // width
+            order = np.argsort(group, kind='stable')                   # file order kept within a range
+            bounds = np.searchsorted(group[order], np.arange(int(group.max(initial=0)) + 2))
+            for g in np.flatnonzero(np.diff(bounds)).tolist():
+                part = table.take(pa.array(order[bounds[g]:bounds[g + 1]]))
+                if g not in writers:
+                    paths[g] = _spill_path(directory, lo + g * width, width)
+                    writers[g] = pq.ParquetWriter(paths[g], part.schema)
+                writers[g].write_table(part.cast(writers[g].schema))
     finally:
         for writer in writers.values():
             writer.close()
-    for b in sorted(parts):
-        paths = [_spill_path(directory, b, k) for k in range(parts[b])]
-        table = pa.concat_tables([pq.read_table(path) for path in paths], promote_options='permissive')
-        for path in paths:
-            os.remove(path)
-        yield table
+    return paths
 
 
-def _spill_path(directory: str, bucket: int, part: int) -> str:
-    return os.path.join(directory, f'{bucket}-{part}.parquet')
+def _joined(tables: Iterator[pa.Table], least: int) -> Iterator[pa.Table]:
+    """``tables`` in order, consecutive ones joined until they hold ``least`` bytes (the last may hold fewer)."""
+    pending: list[pa.Table] = []
+    size = 0
+    for table in tables:
+        pending.append(table)
+        size += table.nbytes
+        if size >= least:
+            yield pa.concat_tables(pending, promote_options='permissive')
+            pending, size = [], 0
+    if pending:
+        yield pa.concat_tables(pending, promote_options='permissive')
+
+
+def _read_back(path: str) -> Iterator[pa.Table]:
+    """A spill file's rows in order, a row group at a time; the file is removed once read."""
+    try:
+        for batch in pq.ParquetFile(path).iter_batches():
+            yield pa.Table.from_batches([batch])
+    finally:
+        os.remove(path)
+
+
+def _spill_path(directory: str, first: int, width: int) -> str:
+    """The file of the buckets ``first`` to ``first + width - 1`` (a name no other step of the spill takes)."""
+    return os.path.join(directory, f'{first}-{width}.parquet')

@@ -10,11 +10,13 @@ otherwise split by query hash into temporary Parquet files first.  The parts com
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
-from .budget import ROW_FOOTPRINT, TEXT_FOOTPRINT
+from ..errors import InputError
+from .budget import ROW_FOOTPRINT, TEXT_FOOTPRINT, size_text
 from .locate import RowLocator
 from .paths import compression_of
 from .run import Run
@@ -26,6 +28,12 @@ CHUNK_SHARE = 0.25
 #: the rows of one query read in chunks may take a chunk, or this many bytes if more (64 MiB: a budget
 #: of a few KB still evaluates queries of thousands of rows); beyond, the query is an error
 QUERY_FLOOR = 1 << 26
+#: chunks smaller than this (those of a budget below 4 MiB) cost more to read and evaluate, each on its own
+#: (milliseconds), than what they hold: a run is cut into at most :data:`MAX_SMALL_CHUNKS` of them, and a
+#: budget that would cut it into more (``--memory-limit 1k`` on 300 MB: millions) is refused at once, naming
+#: the budget that would do
+SMALL_CHUNK = 1 << 20
+MAX_SMALL_CHUNKS = 1024
 
 
 class Reading(NamedTuple):
@@ -104,7 +112,19 @@ def query_chunks(source: str | os.PathLike[str], budget: int, duplicates: str, p
     file order, so ``duplicates`` resolves as for the whole run.  ``footprint``: the run's expected
     footprint in memory, which sets how many files a run not grouped by query is split into."""
     path = os.fspath(source)
-    return RunParts(path, _passes(path, max(int(budget * CHUNK_SHARE), 1), duplicates, parquet, footprint))
+    chunk = max(int(budget * CHUNK_SHARE), 1)
+    if chunk < SMALL_CHUNK and footprint > MAX_SMALL_CHUNKS * chunk:
+        least = min(math.ceil(footprint / MAX_SMALL_CHUNKS / CHUNK_SHARE), int(SMALL_CHUNK / CHUNK_SHARE))
+        raise InputError(too_small(budget, f'this run (about {size_text(footprint)} to evaluate)', size_text(least)),
+                         path)
+    return RunParts(path, _passes(path, chunk, duplicates, parquet, footprint))
+
+
+def too_small(budget: int, what: str, least: str) -> str:
+    """The message refusing a budget that cuts ``what`` into too many small chunks."""
+    return (f'a memory limit of {size_text(budget)} cuts {what} into more than {MAX_SMALL_CHUNKS:,} chunks of less '
+            f'than {size_text(SMALL_CHUNK)}, each read and evaluated on its own: give a memory limit of {least} or '
+            f'more')
 
 
 def _passes(path: str, chunk: int, duplicates: str, parquet: bool, footprint: int) -> Iterator[Iterator[Run]]:
@@ -113,7 +133,12 @@ def _passes(path: str, chunk: int, duplicates: str, parquet: bool, footprint: in
     from .tables import run_from_table
 
     def tables():
-        return run_tables(path, parquet, max(chunk // ROW_FOOTPRINT, 1), max(int(chunk / TEXT_FOOTPRINT), 1))
+        for count, table in enumerate(run_tables(path, parquet, max(chunk // ROW_FOOTPRINT, 1),
+                                                 max(int(chunk / TEXT_FOOTPRINT), 1))):
+            if chunk < SMALL_CHUNK and count == 2 * MAX_SMALL_CHUNKS:   # compressed text its file underestimated
+                raise InputError(too_small(int(chunk / CHUNK_SHARE), 'this run\'s text',
+                                           size_text(int(SMALL_CHUNK / CHUNK_SHARE))), path)
+            yield table
 
     def run_of(table):
         positions = table.column('position').to_numpy()

@@ -23,6 +23,7 @@ import shutil
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
+from .formats import text_cell
 from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 from .values import format_value, json_value
@@ -84,10 +85,15 @@ def _tidy_rows(runs: Sequence[RunResults], opts: Options, value: Callable) -> It
         yield ([name] if several else []) + ([qid] if opts.by_query else []) + [str(measure), value(measure, v)]
 
 
+def _delimited_rows(runs: Sequence[RunResults], opts: Options, places: int | None) -> Iterator[list[str]]:
+    """The tidy rows of CSV and TSV: their text cells (run, query id, measure) as :func:`.formats.text_cell`
+    writes them, and the value."""
+    for row in _tidy_rows(runs, opts, lambda m, v: format_value(m, v, places)):
+        yield [*map(text_cell, row[:-1]), row[-1]]
+
+
 def render_tsv(runs: Sequence[RunResults], opts: Options) -> str:
-    places = _places(opts)
-    lines = ['\t'.join(map(tsv_field, row)) for row in _tidy_rows(runs, opts, lambda m, v: format_value(m, v, places))]
-    return ''.join(line + '\n' for line in lines)
+    return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in _delimited_rows(runs, opts, _places(opts)))
 
 
 _TSV_ESCAPES = str.maketrans({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})
@@ -106,7 +112,7 @@ def render_csv(runs: Sequence[RunResults], opts: Options) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator='\n')
     writer.writerow(_columns(runs, opts))
-    writer.writerows(_tidy_rows(runs, opts, lambda m, v: format_value(m, v, opts.places)))
+    writer.writerows(_delimited_rows(runs, opts, opts.places))
     return out.getvalue()
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .evaluation import tsv_field
-from .formats import checked_format
+from .formats import checked_format, checked_places, text_cell
 from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 
@@ -50,23 +50,16 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
     :data:`FORMATS`; the formats people read right-align the columns from ``numeric_from`` on and put ``notes``
     (lines saying what the columns hold) after the table."""
     checked_format(fmt)
+    places = checked_places(places)
     if places is None:
         places = -1 if fmt in ('csv', 'json', 'jsonl') else DEFAULT_PLACES
     if fmt in ('json', 'jsonl'):
         import json
         records = [{c: _json(v, places) for c, v in zip(columns, row, strict=True)} for row in rows]
         return json.dumps(records, indent=2) + '\n' if fmt == 'json' else ''.join(json.dumps(r) + '\n' for r in records)
-    if fmt == 'csv':
-        import csv
-        import io
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator='\n')
-        writer.writerow(columns)
-        writer.writerows([_text(v, places) for v in row] for row in rows)
-        return out.getvalue()
+    if fmt in ('csv', 'tsv'):
+        return _delimited(columns, rows, fmt, places)
     cells = [[_text(v, places) for v in row] for row in rows]
-    if fmt == 'tsv':
-        return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in [list(columns), *cells])
     if fmt == 'table':
         return text_table(list(columns), cells, numeric_from=numeric_from) + notes
     if fmt == 'markdown':
@@ -79,6 +72,19 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
     table = html_table([html.escape(c) for c in columns], [[html.escape(c) for c in row] for row in cells],
                        html.escape(' '.join(notes.split())), set(range(numeric_from, len(columns))))
     return html_page('irmetrics', [table])
+
+
+def _delimited(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int) -> str:
+    """CSV or TSV: text cells (the column names among them) as :func:`.formats.text_cell` writes them."""
+    lines = [[text_cell(c) for c in columns]]
+    lines += [[text_cell(v) if isinstance(v, str) else _text(v, places) for v in row] for row in rows]
+    if fmt == 'tsv':
+        return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in lines)
+    import csv
+    import io
+    out = io.StringIO()
+    csv.writer(out, lineterminator='\n').writerows(lines)
+    return out.getvalue()
 
 
 def _latex(columns: Sequence[str], cells: list[list[str]], numeric_from: int, notes: str) -> str:

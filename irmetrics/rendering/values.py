@@ -16,6 +16,12 @@ def format_value(measure: Any, value: float, places: int | None = 4) -> str:
     return f'{value:.{places}f}'
 
 
+def fixed(value: float, places: int, sign: str = '') -> str:
+    """``value`` with ``places`` decimals, or every digit (Python's shortest repr) when ``places`` < 0; ``sign``
+    '+' writes the sign of a positive value too."""
+    return f'{value:{sign}}' if places < 0 else f'{value:{sign}.{places}f}'
+
+
 def json_value(measure: Any, value: float, places: int | None) -> Any:
     """A value as a JSON number (None for NaN or infinity), rounded only when ``places`` is given;
     counts (summed measures) as integers."""

@@ -33,6 +33,7 @@ from ..comparing.base import (
     Int,
     Measure,
     Option,
+    OptionError,
     Options,
     measures_first,
 )
@@ -51,6 +52,8 @@ TRIALS = Option('trials', Int(minimum=1, maximum=10 ** 7))
 BIN_WIDTH = Option('bin_width', Float(0, math.inf, low_open=True, high_open=True))
 SIZE = Option('size', Int(minimum=1))
 COLUMNS = ('measure', 'low', 'high', 'pairs', 'swaps', 'swap_rate')
+#: the most bins of the difference counted (a bin width so small that a difference falls beyond is an error)
+MAX_BINS = 10 ** 6
 _EPS = np.finfo(np.float64).eps
 
 
@@ -201,7 +204,13 @@ def count_swaps(values: np.ndarray, pairs: list[tuple[int, int]], size: int, tri
         (d1, slack1), (d2, slack2) = (_pair_differences(_membership(h, n_queries), columns, defined, base, other,
                                                         n_runs) for h in (first, second))
         ok = np.isfinite(d1) & np.isfinite(d2) & (np.abs(d1) > slack1)     # (trials, pairs, measures)
-        bins = np.where(ok, np.floor((np.abs(d1) + slack1) / bin_width), 0).astype(np.int64)
+        scaled = np.where(ok, np.floor((np.abs(d1) + slack1) / bin_width), 0)
+        if scaled.max(initial=0) >= MAX_BINS:
+            largest = float(np.abs(d1)[ok].max())
+            raise OptionError(f'bin_width={bin_width:g}: a difference of {largest:g} falls in bin '
+                              f'{scaled.max():.3g}, beyond the {MAX_BINS:,} bins counted at most: give a bin width '
+                              f'of at least {2 * largest / MAX_BINS:.2g}')
+        bins = scaled.astype(np.int64)
         flipped = ok & (d1 * d2 < 0) & (np.abs(d2) > slack2)
         width = max(observations.shape[1], int(bins.max(initial=0)) + 1)
         observations, swaps = _widen(observations, width), _widen(swaps, width)

@@ -29,7 +29,7 @@ from ..api.options import Options
 from ..api.results import MeasureValues, aggregate
 from ..constraints import Int, Option
 from ..data.inputs import to_qrels, to_run
-from ..data.qrels import Qrels
+from ..data.qrels import LARGEST_GRADE, Qrels
 from ..data.run import Run
 from ..data.segments import ranges
 from ..errors import IrmetricsWarning, MeasureError
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from ..api.options import EvaluationOptions
 
-GRADE = Option('grade', Int(minimum=1))
+GRADE = Option('grade', Int(minimum=1, maximum=LARGEST_GRADE - 1))      # a grade the qrels can hold
 
 #: Families whose value can only grow when the grade of a ranked document grows, and that read no
 #: judgment beyond the ranking (no R): their two values bound the value under any judgment.

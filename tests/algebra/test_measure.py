@@ -361,3 +361,39 @@ def test_the_cutoff_hint_is_given_only_when_the_cutoff_is_all_that_is_missing():
     assert '@10' not in str(info.value) and 'max_rel' in str(info.value)
     with pytest.raises(MeasureError, match=r'e\.g\. P@10'):
         irm.parse_measure('P')
+
+
+def _integer_parameters():
+    """(definition, parameter) of every integer parameter of every measure definition."""
+    from irmetrics.constraints import Int, IntOrChoice
+    return [(definition, param.name) for definition in REGISTRY.definitions() for param in definition.params
+            if isinstance(param.constraint, (Int, IntOrChoice))]
+
+
+@pytest.mark.parametrize('definition, param', _integer_parameters(), ids=lambda x: getattr(x, 'name', x))
+def test_every_integer_parameter_is_bounded_by_what_int64_holds(definition, param):
+    """Beyond 2**63 - 1 (or below its negative) an integer parameter is a MeasureError naming the bound, from
+    Python or from a measure's text: no value reaches an array's integers to overflow them (before:
+    Judged@9223372036854775808 was an OverflowError from numpy)."""
+    for value in (2 ** 63, -2 ** 63, 10 ** 400):
+        with pytest.raises(MeasureError, match=f"for parameter '{param}': expected") as info:
+            definition.bare(**{param: value})
+        assert '2**63 - 1' in str(info.value) or 'expected an integer >=' in str(info.value)
+
+
+def test_a_cutoff_beyond_int64_in_a_measures_text_is_a_measure_error():
+    with pytest.raises(MeasureError, match=r"value 9223372036854775808 for parameter 'cutoff'.*at most 2\*\*63"):
+        irm.parse_measure('Judged@9223372036854775808')
+    assert irm.parse_measure('Judged@9223372036854775807')['cutoff'] == 2 ** 63 - 1
+    with pytest.raises(MeasureError, match=r'<an integer of 1329 bits>'):         # (Python writes no such number)
+        P(cutoff=10 ** 400)
+
+
+def test_options_and_places_beyond_their_bounds_are_option_errors():
+    results = irm.calc(['AP'], 'examples/qrels.txt', 'examples/run_bm25.txt')
+    for places in (2 ** 63, 18, -2, 1.5, True):
+        with pytest.raises(irm.OptionError, match="for option 'places'"):
+            results.render('csv', places=places)
+    assert results.render('csv', places=17).splitlines()[1] == 'AP,0.40865133869236780'
+    with pytest.raises(irm.OptionError, match="invalid value 9223372036854775808 for option 'cutoffs'"):
+        irm.judgment_coverage('examples/qrels.txt', ['examples/run_bm25.txt'], cutoffs=[2 ** 63])

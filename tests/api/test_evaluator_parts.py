@@ -15,7 +15,7 @@ import pytest
 from scale_support import FAMILY_MEASURES, NINE, assert_same_results, collection
 
 import irmetrics as irm
-from irmetrics import DuplicateError, InputError
+from irmetrics import DuplicateError, InputError, OptionError
 from irmetrics.data import chunks
 from irmetrics.data.budget import memory_budget
 
@@ -163,9 +163,13 @@ def test_memory_limits(text, size):
     assert memory_budget(text) == size
 
 
-@pytest.mark.parametrize('text', ['lots', '4X', '-1G', 0, '0'])
-def test_bad_memory_limits(text):
-    with pytest.raises(InputError, match='memory limit'):
+@pytest.mark.parametrize('text, problem', [('lots', 'is not a size'), ('4X', 'is not a size'), ('-1G', 'is not a size'),
+                                           (0, 'must be positive'), ('0', 'must be positive'), (1.5, 'is not a size'),
+                                           ('9' * 400, 'is too large'), ('99999999999T', 'is too large'),
+                                           (2 ** 63, 'is too large'), (10 ** 400, 'is too large')])
+def test_bad_memory_limits_are_option_errors(text, problem):
+    """A size beyond what int64 holds (8 EiB) too: before, 400 digits overflowed a float into a traceback."""
+    with pytest.raises(OptionError, match=f'memory limit .*{problem}'):
         memory_budget(text)
 
 

@@ -30,7 +30,7 @@ def fake_module(tmp_path, name: str, source: str) -> dict:
     (['qrels', 'a.run', 'b.run', '-m', 'AP', '--trec-eval'], '--trec-eval prints one run'),
     (['qrels', 'a.run', 'AP', '--trec-eval', '--format', 'tsv'], 'not allowed with argument'),
     (['qrels', 'a.run', 'AP', '--format', 'xml'], "invalid choice: 'xml'"),
-    (['qrels', 'a.run', 'AP', '-p', 'four'], "invalid places value: 'four'"),
+    (['qrels', 'a.run', 'AP', '-p', 'four'], "argument -p/--places: 'four' is not an integer"),
     (['qrels', 'a.run', 'AP', '--no-such-flag'], 'unrecognized arguments: --no-such-flag'),
     (['qrels', 'a.run', 'AP', '--duplicates', 'sum'], "invalid choice: 'sum'"),
     (['measures', '--bogus'], 'unrecognized arguments: --bogus'),

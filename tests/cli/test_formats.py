@@ -94,6 +94,17 @@ def test_csv_quotes_measures_holding_commas(here):
     assert out == 'measure,value\n"P(judged_only=True,rel=2)@3",0.1111111111111111\n'
 
 
+
+def test_csv_and_tsv_write_names_that_start_as_formulas_as_text(here):
+    """A run named @SUM(A1) and a query id -1+2 get a single quote (a spreadsheet's text); the values stay."""
+    (here / 'f.run').write_text('-1+2 Q0 d1 1 2 r\nq1 Q0 d1 1 1 r\n')
+    (here / 'f.qrels').write_text('-1+2 0 d1 1\nq1 0 d2 1\n')
+    out = run_ok(here, 'f.qrels', '@SUM(A1)=f.run', 'a.run', '-m', 'P@1', '-q', '-f', 'csv')
+    assert out.splitlines()[:3] == ['run,query_id,measure,value', "'@SUM(A1),'-1+2,P@1,1.0", "'@SUM(A1),q1,P@1,0.0"]
+    out = run_ok(here, 'f.qrels', '@SUM(A1)=f.run', 'a.run', '-m', 'P@1', '-q', '-f', 'tsv')
+    assert out.splitlines()[0] == "'@SUM(A1)\t'-1+2\tP@1\t1.0000"
+
+
 # --- jsonl: the ir_measures layout --------------------------------------------------------------
 def test_jsonl(here):
     assert run_ok(here, 'qrels', 'a.run', 'AP', 'NumRet', '-f', 'jsonl') == (

@@ -87,7 +87,7 @@ def test_unjudged_prints_both_values_and_whether_they_bound():
     (['kappa', 'a.txt', 'b.txt'], 'no (query, document) pair in common'),
     (['pool', 'c.run', '--depth', '0'], "invalid value 0 for option 'depth'"),
     (['unjudged', 'a.txt', 'c.run', '-m', 'alpha_nDCG@5'], 'cannot be bounded'),
-    (['kappa', 'a.txt', 'b.txt', '--rel', 'x'], "argument --rel: invalid int value: 'x'"),
+    (['kappa', 'a.txt', 'b.txt', '--rel', 'x'], "argument --rel: 'x' is not an integer"),
     (['pool', 'a.txt'], 'the following arguments are required: --depth'),
 ])
 def test_errors_are_one_line_with_status_2(tmp_path, args, message):

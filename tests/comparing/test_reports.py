@@ -1,5 +1,7 @@
 """What every report of a comparison carries: its formats, the warnings raised while it was made, and why a
 comparison whose p-value is at most alpha is not marked significant."""
+import csv
+import io
 import json
 import warnings
 
@@ -118,3 +120,26 @@ def test_sliced_comparisons_render_in_every_format():
     page = sliced.render('html')
     assert page.count('<!DOCTYPE html>') == 1 and "<h2>Slice &#x27;long&#x27; (4 queries)</h2>" in page
     assert '(+0.' in sliced.render('markdown', show='delta')
+
+
+def test_csv_and_tsv_write_run_names_and_query_ids_that_start_as_formulas_as_text():
+    """A run named =HYPERLINK(...) or @SUM(A1) and a query id -1+2 are text in a spreadsheet that opens the
+    CSV or TSV of a comparison or of per-query values (a single quote first); the values, negative
+    differences included, stay numbers; to_dataframe keeps the names as they are."""
+    qrels = {'-1+2': {'d1': 1, 'd2': 1}, '401': {'d1': 1}}
+    runs = {'=HYPERLINK("http://evil")': {'-1+2': {'d1': 2.0, 'd2': 1.0}, '401': {'d1': 1.0}},
+            '@SUM(A1)': {'-1+2': {'d3': 2.0, 'd2': 1.0}, '401': {'d2': 2.0, 'd1': 1.0}}}
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', IrmetricsWarning)
+        cmp = irm.compare(['AP'], qrels, runs)
+        per_query = irm.evaluator(['AP'], qrels).calc(runs['@SUM(A1)'])
+    rows = list(csv.reader(io.StringIO(cmp.render('csv'))))
+    assert [row[0] for row in rows[1:]] == ['\'=HYPERLINK("http://evil")', "'@SUM(A1)"]
+    assert rows[2][rows[0].index('baseline')] == '\'=HYPERLINK("http://evil")'
+    assert rows[2][rows[0].index('delta')] == '-0.625'     # (0.25 + 0.5) / 2 - 1: a negative number stays a number
+    tsv = list(csv.reader(io.StringIO(cmp.render('tsv')), delimiter='\t'))
+    assert [row[0] for row in tsv[1:]] == ['\'=HYPERLINK("http://evil")', "'@SUM(A1)"]
+    assert list(cmp.to_dataframe()['run']) == list(runs)
+    by_query = list(csv.reader(io.StringIO(per_query.render('csv', by_query=True))))
+    assert by_query[1][:2] == ["'-1+2", 'AP'] and by_query[2][:2] == ['401', 'AP']
+    assert per_query.render('tsv', by_query=True).splitlines()[0].startswith("'-1+2\tAP\t")

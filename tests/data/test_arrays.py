@@ -118,11 +118,31 @@ def test_arrays_exposing_dlpack_are_read_without_numpy(data):
     ((np.array([[1, 2]]), np.array([[1.0]])), 'different shapes'),
     (sp.csr_matrix(np.eye(2)), 'give the run as a dense array'),
     (np.array([['a', 'b']]), 'expected numbers'),
+    (np.array([[1.0, None]], dtype=object), 'expected numbers, got an array of object'),
+    (np.array([[1, None]], dtype=object), 'expected numbers, got an array of object'),
+    (np.zeros((0, 3)), r'the array holds no value \(shape \(0, 3\)\)'),
+    (np.zeros((2, 0)), r'the array holds no value \(shape \(2, 0\)\)'),
+    (np.zeros((2, 0), dtype=np.int64), r'the array holds no value \(shape \(2, 0\)\)'),
+    (irm.TopK(np.zeros((0, 2), dtype=np.int64)), r'the array holds no value \(shape \(0, 2\)\)'),
+    (irm.Scores(np.zeros((0, 0))), r'the array holds no value \(shape \(0, 0\)\)'),
+    ((np.zeros((2, 0), dtype=np.int64), np.zeros((2, 0))), r'the array holds no value \(shape \(2, 0\)\)'),
 ])
 def test_a_bad_array_is_one_error_naming_it(run, message):
     with pytest.raises(InputError, match=message) as info:
         irm.to_run(run)
-    assert str(info.value).startswith('run array')
+    assert str(info.value).startswith(('run array', 'run items'))
+
+
+@pytest.mark.parametrize('shape', [(0, 3), (2, 0)])
+def test_an_array_without_values_is_one_error_as_judgments_and_as_a_batch(shape):
+    """A dimension of size 0 (no user, or no item): refused wherever an array is read, as a tensor on
+    torch's 'meta' device is (before: a top-k array of no column scored 0 with a warning that no query
+    was in the run, and a batch of no user was taken as nothing)."""
+    with pytest.raises(InputError, match=r'qrels array: the array holds no value'):
+        irm.to_qrels(np.zeros(shape, dtype=np.int64))
+    accumulator = irm.evaluator(['P@1'], np.eye(2, 3, dtype=np.int64)).accumulator()
+    with pytest.raises(InputError, match=r'run array: the array holds no value'):
+        accumulator.update(np.zeros(shape))
 
 
 def test_bad_judgments_and_duplicates_are_errors_naming_the_array():

@@ -3,16 +3,22 @@ spilled to disk under tiny budgets, signals during the spill.  Every bomb is gen
 stored), and each must end in one error line with memory bounded by what the reader checks, not by what
 the file decompresses to.
 """
+import bz2
 import gzip
 import io
+import lzma
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
 import pytest
 from repo_paths import ROOT
 
@@ -21,7 +27,7 @@ from irmetrics import InputError
 from irmetrics.data import chunks
 from irmetrics.data.budget import TextOverBudget, reading_within
 from irmetrics.data.trec.blocks import file_blocks
-from irmetrics.data.trec.format import FileData, is_single_spaced
+from irmetrics.data.trec.format import FileData, is_single_spaced, row_lines
 from irmetrics.data.trec.stream import MAX_BLANK_RUN, MAX_LINE
 
 QRELS = ROOT / 'examples' / 'qrels.txt'
@@ -201,3 +207,155 @@ def test_a_signal_during_the_spill_removes_the_spill_files(tmp_path, name):
     proc.send_signal(getattr(signal, name))
     assert proc.wait(60) == 128 + getattr(signal, name)
     assert list(spill.iterdir()) == []
+
+
+#: bytes of text in each piece of an evasive bomb (the reader's own piece of decompressed text)
+_PIECE = 16 << 20
+_COMPRESSORS = {'gz': gzip.compress, 'bz2': bz2.compress, 'xz': lzma.compress}
+
+
+def evasive_bomb(path: Path, pieces: int, filler: bytes = b'\n') -> tuple[Path, int]:
+    """``path`` (compressed by its suffix): ``pieces`` pieces of 16 MiB, each one valid run line followed by
+    ``filler`` to the piece's end, so that no piece is a flood of blank lines in a row; and the number of
+    blank lines it holds before its last field.  Each line is compressed alone and the filler once, and the
+    streams written one after the other (gzip, bz2 and xz read such a file as one): megabytes to write,
+    whatever the text's size."""
+    compress = _COMPRESSORS[path.suffix[1:]]
+    lines = [f'q1 Q0 d{i} {i + 1} {pieces - i} evasive\n'.encode() for i in range(pieces)]
+    fill = compress(filler * ((_PIECE - len(lines[0])) // len(filler)))
+    assert all(len(line) == len(lines[0]) for line in lines)
+    with open(path, 'wb') as f:
+        for line in lines:
+            f.write(compress(line))
+            f.write(fill)
+    blank = (_PIECE - len(lines[0])) // len(filler) if filler == b'\n' else 0
+    return path, blank * (pieces - 1)
+
+
+@pytest.fixture(scope='module')
+def ordinary_peak(tmp_path_factory) -> float:
+    """Peak MB of evaluating a small, ordinary compressed run under a budget of 128 MB (the interpreter,
+    numpy and Arrow, which a bomb's reading imports too)."""
+    run = tmp_path_factory.mktemp('ordinary') / 'plain.gz'
+    run.write_bytes(gzip.compress(''.join(f'{401 + q} Q0 D{d} {d + 1} {-d} r\n'
+                                          for q in range(10) for d in range(40_000)).encode()))
+    status, err, peak = cli(str(QRELS), str(run), '-m', 'AP', '--memory-limit', '128M')
+    assert status == 0, err
+    return peak
+
+
+@pytest.mark.parametrize('suffix, filler', [('gz', b'\n'), ('bz2', b'\n'), ('xz', b'\n'), ('gz', b'#\n')])
+def test_an_evasive_bomb_is_read_within_the_budget(tmp_path, ordinary_peak, suffix, filler):
+    """32 MiB of text in pieces of one run line and 16 MiB of newlines (or of comment lines) each: the
+    blank-run check never fires, and the run is read in chunks whose memory follows the budget, whatever
+    the text's lines (before: 330 MB and more under a budget of 128 MB, as the line numbers of every blank
+    line were held; at 2 GiB, 15 GB with no option given).  Its lines' values and the blank lines' count
+    are those of the whole text."""
+    bomb, blank = evasive_bomb(tmp_path / f'run.{suffix}', 2, filler)
+    status, err, peak = cli(str(QRELS), str(bomb), '-m', 'P@10', '--memory-limit', '128M')
+    assert status == 0, err
+    assert peak < ordinary_peak + 128, (peak, ordinary_peak)
+    assert (f'{blank} blank lines skipped (the first is line 2)' in err) == (blank > 0), err
+
+
+def _data_limit(limit: int) -> Callable[[], None]:
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    return apply
+
+
+def test_the_default_budget_holds_an_evasive_bomb(tmp_path):
+    """With no --memory-limit, the budget is half the memory the process may use: under a data limit of
+    1.5 GB, 768 MB.  The evasive bomb stays within it (before: out of memory)."""
+    bomb, blank = evasive_bomb(tmp_path / 'run.gz', 2)
+    done = subprocess.run([sys.executable, '-c', _MEASURE, sys.executable, '-m', 'irmetrics', str(QRELS), str(bomb),
+                           '-m', 'AP'], capture_output=True, text=True, cwd=ROOT, preexec_fn=_data_limit(3 << 29))
+    status, peak = done.stdout.split()
+    assert int(status) == 0 and f'{blank} blank lines skipped' in done.stderr, done.stderr
+    assert int(peak) / 1024 < 768, peak
+
+
+@pytest.mark.parametrize('size', [100, 4096, 1 << 20])
+def test_blank_lines_are_counted_alike_in_blocks_of_any_size(tmp_path, size):
+    """Blank lines at the end of a block are no trailing blank lines of the file: the count of a file read in
+    blocks is that of the whole file (before: each block's trailing ones were lost, so that the count
+    depended on the memory budget)."""
+    pieces = [f'q1 Q0 d{i} 1 {i} r\n' + '\n' * (1000 * i + 7) for i in range(1, 9)]
+    run = tmp_path / 'run.txt'
+    run.write_text(''.join(pieces))
+    expected = sum(1000 * i + 7 for i in range(1, 8))
+    with pytest.warns(irm.IrmetricsWarning, match=f'{expected} blank lines skipped') as caught:
+        list(chunks.run_tables(str(run), False, 10, size))
+    assert len(caught) == 1
+    with pytest.warns(irm.IrmetricsWarning, match=f'{expected} blank lines skipped'):
+        irm.read_trec_run(run)
+
+
+def test_line_numbers_of_rows_among_millions_of_blank_lines(tmp_path):
+    """Each row's line is counted block by block (a flood of blank lines costs no memory a line), in bytes
+    and in a file alike, a row on either side of a block's edge included."""
+    text = b'a b c d 1 f\n' + b'\n' * ((1 << 22) - 13) + b'g h i j 2 l\n\n\nm n o p 3 r'
+    (tmp_path / 'f').write_bytes(text)
+    expected = [1, (1 << 22) - 11, (1 << 22) - 8]
+    assert row_lines(text).tolist() == expected
+    assert row_lines(FileData(str(tmp_path / 'f'))).tolist() == expected
+
+
+def test_the_line_of_text_that_is_not_utf8_is_found_block_by_block():
+    """Beyond the first blocks of lines, among a flood of blank lines (the text Arrow splits)."""
+    text = b'q1 Q0 a 1 2 r\n' * 50_000 + b'\n' * (3 << 20) + b'q1 Q0 b\xff 1 1 r\n'
+    with pytest.raises(InputError, match='ids must be valid UTF-8') as info:
+        irm.read_trec_run(text)
+    assert info.value.line == 50_000 + (3 << 20) + 1
+
+
+def test_a_budget_too_small_for_a_large_ungrouped_run_is_refused_at_once(tmp_path):
+    """200,000 lines of 10 queries, shuffled, under --memory-limit 1k: one error line within a second, naming
+    the budget that would do (before: nothing for minutes, thousands of temporary files); under that budget
+    the run is spilled and evaluated in seconds, with the numbers of the whole run, and nothing is left in
+    TMPDIR."""
+    rng = random.Random(11)
+    rows = [f'q{q} Q0 d{q}-{d} {d + 1} {-d} r\n' for q in range(10) for d in range(20_000)]
+    rng.shuffle(rows)
+    run = tmp_path / 'run.txt'
+    run.write_text(''.join(rows))
+    qrels = tmp_path / 'qrels.txt'
+    qrels.write_text(''.join(f'q{q} 0 d{q}-{d} {rng.randint(0, 2)}\n' for q in range(10)
+                             for d in rng.sample(range(20_000), 200)))
+    spill = tmp_path / 'tmp'
+    spill.mkdir()
+    env = dict(os.environ, TMPDIR=str(spill))
+
+    def timed(*limit: str) -> tuple[subprocess.CompletedProcess, float]:
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, '-m', 'irmetrics', str(qrels), str(run), '-m', 'AP nDCG@10', '-f',
+                               'csv', *limit], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+        return done, time.monotonic() - start
+    refused, seconds = timed('--memory-limit', '1k')
+    assert refused.returncode == 2 and refused.stderr.count('\n') == 1 and seconds < 10, (refused.stderr, seconds)
+    assert 'a memory limit of 1K cuts this run' in refused.stderr and 'more than 1,024 chunks' in refused.stderr
+    least = refused.stderr.rsplit('give a memory limit of ', 1)[1].split()[0]
+    chunked, seconds = timed('--memory-limit', least)
+    whole, _ = timed()
+    assert chunked.returncode == 0 and chunked.stdout == whole.stdout and seconds < 30, (chunked.stderr, seconds)
+    assert list(spill.iterdir()) == []
+
+
+@pytest.mark.parametrize('buckets', [2, 63, 64, 65, 200, 4097])
+def test_a_spill_of_any_number_of_buckets_gives_each_once_in_file_order(tmp_path, buckets):
+    """Rows go to ranges of buckets, at most MAX_OPEN_SPILLS files written at once, a range split again until a
+    file is one bucket's: every bucket comes out once, whole, its rows in file order; no file is left."""
+    rng = np.random.default_rng(buckets)
+    queries = [f'q{i}' for i in rng.integers(0, 5000, 3000)]
+    table = pa.table({'query_id': queries, 'doc_id': [f'd{i}' for i in range(3000)],
+                      'score': rng.random(3000), 'position': np.arange(1, 3001)})
+    tables = iter([table.slice(i, 300) for i in range(0, 3000, 300)])
+    out = list(chunks.spilled(tables, buckets, str(tmp_path)))
+    got = pa.concat_tables(out)
+    assert sorted(got.column('position').to_pylist()) == list(range(1, 3001))
+    seen = set()
+    for part in out:
+        names = set(part.column('query_id').to_pylist())
+        assert not names & seen and part.column('position').to_pylist() == sorted(part.column('position').to_pylist())
+        seen |= names
+    assert len(out) <= buckets and list(tmp_path.iterdir()) == []

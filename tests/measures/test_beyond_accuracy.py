@@ -245,3 +245,16 @@ def test_a_user_missing_from_the_run_is_undefined_where_the_measure_is():
     assert results.aggregated['ILD@3'] == ranked.aggregated['ILD@3']
     none_of_head = irm.calc(['HeadRecall(head=0.25)@3'], grades, run, items=items)
     assert np.isnan(none_of_head.values[1, 0])                          # user 1 has no relevant head item
+
+
+@pytest.mark.parametrize('catalogue', [5, 10 ** 12, 2 ** 63 - 1])
+def test_a_catalogue_of_any_size_costs_the_recommended_items_only(catalogue):
+    """The items never recommended are not held: a catalogue of 2**63 - 1 items (what the parameter takes) is
+    evaluated at once (before: an array of that size, a traceback), with the formula's exact value: slots
+    2, 1, 1 of 3 items, the others 0."""
+    got = irm.calc_aggregate([Coverage(catalogue=catalogue) @ 2, Gini(catalogue=catalogue) @ 2], QRELS, RUN)
+    n, m, total, weighted = catalogue, 3, 4, 1 * 1 + 2 * 1 + 3 * 2              # ascending slots 1, 1, 2
+    assert got[Coverage(catalogue=catalogue) @ 2] == 3 / n
+    assert got[Gini(catalogue=catalogue) @ 2] == ((n - 2 * m - 1) * total + 2 * weighted) / (n * total)
+    if catalogue == 5:
+        assert got[Gini(catalogue=5) @ 2] == pytest.approx(gini(np.array([2.0, 1.0, 1.0]), 5), abs=1e-15)

@@ -208,3 +208,26 @@ def test_evaluator_builds_the_ideal_once(monkeypatch):
     assert ev.calc_aggregate({'q': {'C': 2.0, 'A': 1.0}}) != first
     assert ev.calc_aggregate(HAND_RUN) == first
     assert built == [0.5] and len(placed) == 3     # one step per document with a gain, never repeated
+
+
+def test_the_ideal_sum_of_a_cutoff_beyond_a_block_is_summed_a_block_at_a_time():
+    """alpha_DCG and ERR-IA divide by S * sum_{i<k} (1 - alpha)^i w(i): beyond 2**20 ranks a block at a time,
+    within a few units of the last place of the sum of one array; up to the rank where (1 - alpha)^i stops
+    counting, so that a cutoff of 2**63 - 1 costs what that rank costs (before: an array of k doubles, a
+    traceback); a sum whose terms never stop counting (alpha = 0) beyond 10**8 terms is one error."""
+    import numpy as np
+
+    from irmetrics.providers.native import diversity as D
+    for alpha in (0.0, 0.1, 0.5):
+        for weight in (D.discount, D._reciprocal):
+            k = (1 << 20) + 1234
+            whole = float(np.sum(D.novelty_gains(alpha, k) * weight(np.arange(k))))
+            assert D._long_ideal_sum(alpha_DCG(alpha=alpha) @ k, weight) == pytest.approx(whole, rel=1e-14)
+    qrels = [Qrel('q1', 'd1', 1, '1'), Qrel('q1', 'd2', 1, '2'), Qrel('q2', 'd3', 1, '1')]
+    run = {'q1': {'d1': 2.0, 'd2': 1.0}, 'q2': {'d3': 1.0}}
+    for family in (alpha_DCG, ERR_IA):
+        huge, short = family(alpha=0.5) @ (2 ** 63 - 1), family(alpha=0.5) @ 200       # 0.5^200: nothing left
+        got = irm.calc_aggregate([huge, short], qrels, run)
+        assert got[huge] == pytest.approx(got[short], rel=1e-15)
+        with pytest.raises(MeasureError, match=r'a term for each of the first 9,223,372,036,854,775,807 ranks'):
+            irm.calc_aggregate([family(alpha=0.0) @ (2 ** 63 - 1)], qrels, run)

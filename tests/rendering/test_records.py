@@ -8,7 +8,7 @@ import math
 import pytest
 
 from irmetrics.errors import OptionError
-from irmetrics.rendering.formats import FORMATS
+from irmetrics.rendering.formats import FORMATS, text_cell
 from irmetrics.rendering.records import render_records
 
 COLUMNS = ['measure', 'count', 'value', 'flag']
@@ -40,3 +40,24 @@ def test_unknown_format():
     assert FORMATS == ('table', 'tsv', 'csv', 'json', 'jsonl', 'markdown', 'latex', 'html')
     with pytest.raises(OptionError, match="unknown format 'xlsx': one of table, tsv"):
         render_records(COLUMNS, ROWS, 'xlsx')
+
+
+@pytest.mark.parametrize('text, written', [
+    ('=HYPERLINK("http://evil")', '\'=HYPERLINK("http://evil")'), ('@SUM(A1)', "'@SUM(A1)"), ('-1+2', "'-1+2"),
+    ('+cmd', "'+cmd"), ('\tx', "'\tx"), ('\rx', "'\rx"),
+    ('-0.5', '-0.5'), ('-1', '-1'), ('+2e3', '+2e3'), ('a=b', 'a=b'), ('401', '401'), ('', ''),
+])
+def test_a_text_cell_that_starts_as_a_formula_gets_a_quote(text, written):
+    """OWASP's guidance on CSV injection: =, +, -, @, a tab or a carriage return at a text cell's start; a
+    number (negative ones included) is no formula and stays as it is."""
+    assert text_cell(text) == written
+
+
+def test_csv_and_tsv_quote_text_cells_that_start_as_formulas_and_leave_numbers():
+    columns = ['=run', 'query_id', 'value', 'count']
+    rows = [['@SUM(A1)', '-1+2', -0.5, -3], ['ok', '-7', 0.25, 1]]
+    assert list(csv.reader(io.StringIO(render_records(columns, rows, 'csv')))) == [
+        ["'=run", 'query_id', 'value', 'count'], ["'@SUM(A1)", "'-1+2", '-0.5', '-3'], ['ok', '-7', '0.25', '1']]
+    assert render_records(columns, rows, 'tsv').splitlines() == [
+        "'=run\tquery_id\tvalue\tcount", "'@SUM(A1)\t'-1+2\t-0.5000\t-3", 'ok\t-7\t0.2500\t1']
+    assert render_records(columns, rows, 'markdown').splitlines()[2].startswith('| @SUM(A1) |')     # no spreadsheet

@@ -142,3 +142,13 @@ def test_result_object():
     assert repr(result).startswith('<SwapRates: 2 runs, 10 trials of 1 + 1 of 2 queries, bins of 0.25; swaps '
                                    'overall: P@10 1.000>')
     assert str(result).splitlines()[0].split() == ['measure', 'low', 'high', 'pairs', 'swaps', 'swap_rate']
+
+
+def test_a_bin_width_that_needs_too_many_bins_is_one_option_error():
+    """A width so small that a difference falls beyond a million bins (1e-300: beyond what int64 holds, a
+    traceback before) names the width to give instead."""
+    qrels, runs = precision_runs([[1, 5, 9, 2, 7, 3], [4, 4, 6, 8, 1, 2]])
+    for width in (1e-300, 1e-9):
+        with pytest.raises(irm.OptionError, match=r'bin_width=.*beyond the 1,000,000 bins counted at most: give a '
+                                                  r'bin width of at least'):
+            irm.swap_rates(['P@10'], qrels, runs, trials=5, bin_width=width)

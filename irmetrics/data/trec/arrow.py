@@ -25,6 +25,7 @@ from .format import (
     FileData,
     Layout,
     integers_of_codes,
+    line_blocks,
     number_or_none,
     row_lines,
 )
@@ -119,19 +120,23 @@ def _numbers(values: pa.Array, column: str, name: str, lines: Callable[[], np.nd
 
 
 def _first_invalid_utf8_line(data: Data, layout: Layout) -> int | None:
-    """The first line with a kept field that is not UTF-8 (other fields are never read as text)."""
+    """The first line with a kept field that is not UTF-8 (other fields are never read as text), a block
+    of lines at a time."""
     raw = bytes(data)
     b = np.frombuffer(raw, dtype=np.uint8)
-    newlines = np.flatnonzero(b == 10)
-    lines = np.unique(np.searchsorted(newlines, np.flatnonzero(b >= 0x80)))     # 0-based, holding non-ASCII
-    starts = np.concatenate(([0], newlines + 1))
-    ends = np.append(newlines, len(b))
     kept = [layout.names.index(c) for c in layout.keep]
-    for i in lines.tolist():
-        fields = raw[starts[i]:ends[i]].split(b' ')
-        try:
-            for k in kept:
-                fields[k].decode('utf-8')
-        except UnicodeDecodeError:
-            return i + 1
+    lines_before = 0
+    for lo, hi in line_blocks(b):
+        block = b[lo:hi]
+        newlines = np.flatnonzero(block == 10)
+        starts = np.concatenate(([0], newlines + 1))
+        ends = np.append(newlines, len(block))
+        for i in np.unique(np.searchsorted(newlines, np.flatnonzero(block >= 0x80))).tolist():   # non-ASCII
+            fields = raw[lo + starts[i]:lo + ends[i]].split(b' ')
+            try:
+                for k in kept:
+                    fields[k].decode('utf-8')
+            except UnicodeDecodeError:
+                return lines_before + i + 1
+        lines_before += len(newlines)
     return None

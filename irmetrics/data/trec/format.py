@@ -41,6 +41,9 @@ SEPARATORS = b' \t\v\f\r'
 _OTHER_SEPARATORS = b'\t\v\f\r'
 BOM = b'\xef\xbb\xbf'
 _BLOCK = 1 << 22
+#: bytes of the blocks of whole lines that the passes over each line's positions take at a time (their
+#: arrays of positions take up to 8 bytes a byte: a flood of empty or comment lines costs a few MB)
+_LINE_BLOCK = 1 << 18
 #: a number as strtod reads it, without the hexadecimal forms (:data:`HEX_NUMBER`)
 DECIMAL_NUMBER = r'[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)'
 HEX_NUMBER = r'[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?'
@@ -92,8 +95,13 @@ class FileData:
             return f.read()
 
     def head(self, n: int) -> bytes:
+        return self.span(0, n)
+
+    def span(self, start: int, end: int) -> bytes:
+        """The file's bytes ``[start, end)``."""
         with open(self.path, 'rb') as f:
-            return f.read(n)
+            f.seek(start)
+            return f.read(max(end - start, 0))
 
 
 Data = bytes | FileData
@@ -102,32 +110,49 @@ Data = bytes | FileData
 # --- is the text single-spaced already? --------------------------------------------------------
 @dataclass
 class BlankLines:
-    """The blank lines a reader skipped (white space only), not counting those after the last field."""
+    """The blank lines a reader skipped (white space only): ``count`` those before the last field, and
+    ``trailing`` those after it, which a file may end with and which are no skipped lines (unless
+    more text follows: the tally of a file read block by block, :meth:`then`).  ``fields``: whether the
+    text holds anything but newlines."""
 
     count: int = 0
     first_offset: int | None = None           # byte offset inside the first blank line, while reading
-    first_line: int | None = None             # its line number, once :meth:`locate` has run
+    first_line: int | None = None             # its line number, once :meth:`end` has run
+    trailing: int = 0
+    fields: bool = False
 
     def add_pairs(self, newline: np.ndarray, start: int) -> None:
-        """Count the empty lines in a newline mask whose element 0 is at byte offset ``start``."""
-        pairs = np.flatnonzero(newline[1:] & newline[:-1])
-        if len(pairs):
-            self.count += len(pairs)
+        """Count the empty lines in a newline mask whose element 0 is at byte offset ``start`` (no array of
+        positions: a block of nothing but newlines costs its mask only)."""
+        pairs = newline[1:] & newline[:-1]
+        found = int(np.count_nonzero(pairs))
+        if found:
+            self.count += found
             if self.first_offset is None:
-                self.first_offset = start + int(pairs[0]) + 1
+                self.first_offset = start + int(np.argmax(pairs)) + 1
 
-    def drop_trailing(self, tail_newlines: int) -> None:
-        """Forget the blank lines after the last field (a file ending in several newlines)."""
-        self.count -= max(tail_newlines - 1, 0)
-        if self.count <= 0:
-            self.count, self.first_offset = 0, None
-
-    def locate(self, data: Data) -> BlankLines:
-        """Turn the first blank line's offset into its line number in ``data`` (the text it refers to)."""
+    def end(self, data: Data) -> BlankLines:
+        """Set the blank lines after the last field of ``data`` (the text counted) apart, and turn the
+        first blank line's offset into its line number in ``data``."""
+        tail = _trailing_newlines(data)
+        self.fields = tail < len(data)
+        self.trailing = max(tail - 1, 0) if self.fields else self.count
+        self.count -= self.trailing
         if self.first_offset is not None:
-            prefix = data.head(self.first_offset) if isinstance(data, FileData) else data[:self.first_offset]
-            self.first_line = prefix.count(b'\n') + 1
+            self.first_line = _count_newlines(data, self.first_offset) + 1
         return self
+
+    def then(self, later: BlankLines, first_line: int | None) -> None:
+        """Add the blank lines of the text that follows the text counted here (``first_line``: the line, in
+        the whole text, of the first blank line of ``later``)."""
+        if later.fields:
+            self.count += self.trailing + later.count
+            self.trailing = later.trailing
+            self.fields = True
+        else:
+            self.trailing += later.trailing
+        if self.first_line is None:
+            self.first_line = first_line
 
 
 def is_single_spaced(data: Data) -> tuple[bool, BlankLines]:
@@ -151,8 +176,7 @@ def is_single_spaced(data: Data) -> tuple[bool, BlankLines]:
         if not _spacing_ok(block, find, low[:len(block)], pairs[:len(block) - 1], blank, offset):
             return False, blank
         offset += len(block) - 1
-    blank.drop_trailing(_trailing_newlines(block))
-    return int(block[-1]) != 32, blank.locate(data)     # no space at the end of the last line
+    return int(block[-1]) != 32, blank.end(data)        # no space at the end of the last line
 
 
 def _spacing_ok(b: np.ndarray, find: Callable[[bytes], int], low: np.ndarray, pairs: np.ndarray,
@@ -174,10 +198,25 @@ def _spacing_ok(b: np.ndarray, find: Callable[[bytes], int], low: np.ndarray, pa
     return True
 
 
-def _trailing_newlines(b: np.ndarray) -> int:
-    """How many newlines end ``b`` (a block whose end is the end of the file)."""
-    content = np.flatnonzero(b[-(1 << 16):] != 10)
-    return len(b[-(1 << 16):]) - 1 - int(content[-1]) if len(content) else len(b[-(1 << 16):])
+def _trailing_newlines(data: Data) -> int:
+    """How many newlines end ``data`` (read backwards a block at a time, as far as they go)."""
+    end, count = len(data), 0
+    while end > 0:
+        start = max(end - _BLOCK, 0)
+        window = data.span(start, end) if isinstance(data, FileData) else data[start:end]
+        content = len(window.rstrip(b'\n'))
+        count += len(window) - content
+        if content:
+            break
+        end = start
+    return count
+
+
+def _count_newlines(data: Data, end: int) -> int:
+    """How many newlines ``data`` holds before byte ``end`` (a file read a block at a time)."""
+    if not isinstance(data, FileData):
+        return data.count(b'\n', 0, end)
+    return sum(data.span(start, min(start + _BLOCK, end)).count(b'\n') for start in range(0, end, _BLOCK))
 
 
 def _find(data: bytes | bytearray, lo: int, hi: int, ch: bytes) -> int:
@@ -222,10 +261,11 @@ def canonical(data: bytes, name: str, layout: Layout) -> tuple[bytes, BlankLines
     data = _single_spaced(data)
     blank = BlankLines()
     if b'\n\n' in data or data.startswith(b'\n'):
-        b = np.frombuffer(data, dtype=np.uint8)
-        blank.add_pairs(np.concatenate(([True], b == 10)), -1)
-        blank.drop_trailing(_trailing_newlines(b))
-        blank.locate(data)
+        offset = -1
+        for block, _ in _blocks(data):
+            blank.add_pairs(block == 10, offset)
+            offset += len(block) - 1
+    blank.end(data)
     if data.startswith(b'#') or b'\n#' in data:
         data = _empty_comment_lines(data)
     return _fit_fields(data, name, layout), blank
@@ -248,8 +288,14 @@ def _single_spaced(data: bytes) -> bytes:
 
 
 def _empty_comment_lines(data: bytes) -> bytes:
-    """Lines starting with '#' emptied (their newline kept)."""
+    """Lines starting with '#' emptied (their newline kept), a block of lines at a time (so that a
+    flood of comment lines costs a block's positions, not the file's)."""
     b = np.frombuffer(data, dtype=np.uint8)
+    return b''.join(_comments_emptied(b[lo:hi]).data for lo, hi in line_blocks(b))
+
+
+def _comments_emptied(b: np.ndarray) -> np.ndarray:
+    """The bytes of ``b`` (whole lines) without the text of its comment lines."""
     hashes = np.flatnonzero(b == 35)
     starts = hashes[(hashes == 0) | (b[np.maximum(hashes - 1, 0)] == 10)]
     newlines = np.flatnonzero(b == 10)
@@ -257,23 +303,24 @@ def _empty_comment_lines(data: bytes) -> bytes:
     return _without_ranges(b, starts, ends)
 
 
-def _without_ranges(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bytes:
-    """The bytes of ``b`` outside the disjoint ranges ``[starts[i], ends[i])``."""
+def _without_ranges(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The bytes of ``b`` outside the ranges ``[starts[i], ends[i])``: disjoint, none empty, and no range
+    ending where another starts (so each edge is set once, and inside a range the count is 1)."""
     if len(starts) == 0:
-        return b.tobytes()
+        return b
     edges = np.zeros(len(b) + 1, dtype=np.int8)
-    np.add.at(edges, starts, 1)
-    np.add.at(edges, ends, -1)
-    return b[np.cumsum(edges[:-1]) == 0].tobytes()
+    edges[starts] = 1
+    edges[ends] = -1
+    return b[np.cumsum(edges[:-1], dtype=np.int8) == 0]
 
 
 def _fit_fields(data: bytes, name: str, layout: Layout) -> bytes:
     """Check every line's field count in single-spaced ``data``; cut a run line's fields after the 6th."""
     b = np.frombuffer(data, dtype=np.uint8)
     width = layout.width
-    cut_from: list[np.ndarray] = []
-    cut_to: list[np.ndarray] = []
-    for lo, hi in _line_aligned_ranges(b):
+    kept: list[memoryview] = []                  # each block's bytes, its lines' fields after the 6th cut
+    cut = False
+    for lo, hi in line_blocks(b):
         block = b[lo:hi]
         newlines = np.flatnonzero(block == 10)
         starts = np.concatenate(([0], newlines + 1))
@@ -288,22 +335,20 @@ def _fit_fields(data: bytes, name: str, layout: Layout) -> bytes:
             raise InputError(width_problem(layout, text, int(fields[i])), name,
                              line_number(data, lo + int(starts[i])))
         long = np.flatnonzero(fields > width)
-        if len(long):
-            cut_from.append(lo + spaces[first_space[long] + width - 1])
-            cut_to.append(lo + ends[long])
-    if not cut_from:
-        return data
-    return _without_ranges(b, np.concatenate(cut_from), np.concatenate(cut_to))
+        kept.append(_without_ranges(block, spaces[first_space[long] + width - 1], ends[long]).data)
+        cut = cut or len(long) > 0
+    return b''.join(kept) if cut else data
 
 
-def _line_aligned_ranges(b: np.ndarray) -> Iterator[tuple[int, int]]:
-    """Ranges of about a block each, ending just after a newline (or at the end)."""
+def line_blocks(b: np.ndarray) -> Iterator[tuple[int, int]]:
+    """Ranges of the bytes ``b`` of about :data:`_LINE_BLOCK` each, ending just after a newline (or at the
+    end): a line longer than that makes a longer range, never two."""
     lo, n = 0, len(b)
     while lo < n:
-        hi = min(lo + _BLOCK, n)
-        if hi < n:
-            newline = np.flatnonzero(b[hi:min(hi + _BLOCK, n)] == 10)
-            hi = hi + int(newline[0]) + 1 if len(newline) else min(hi + _BLOCK, n)
+        hi = min(lo + _LINE_BLOCK, n)
+        while hi < n and b[hi - 1] != 10:
+            newline = np.flatnonzero(b[hi:min(hi + _LINE_BLOCK, n)] == 10)
+            hi = hi + int(newline[0]) + 1 if len(newline) else min(hi + _LINE_BLOCK, n)
         yield lo, hi
         lo = hi
 
@@ -315,13 +360,20 @@ def line_number(data: bytes, offset: int) -> int:
 
 
 def row_lines(data: Data) -> np.ndarray:
-    """1-based line numbers of the non-empty lines of canonical ``data``: the rows a reader produced."""
-    buf = np.frombuffer(bytes(data) if isinstance(data, FileData) else data, dtype=np.uint8)
-    ends = np.flatnonzero(buf == 10)
-    if len(buf) and buf[-1] != 10:
-        ends = np.append(ends, len(buf))
-    starts = np.concatenate(([0], ends[:-1] + 1)) if len(ends) else np.zeros(0, np.int64)
-    return np.flatnonzero(ends - starts > 0) + 1
+    """1-based line numbers of the non-empty lines of canonical ``data``: the rows a reader produced.
+    Block by block, so that the memory taken is the rows' and one block's, however many blank lines
+    the text holds (a file is read, not held)."""
+    found, newlines = [np.zeros(0, np.int64)], 0
+    for block, _ in _blocks(data):
+        newline = block == 10
+        starts = np.flatnonzero(~newline[1:] & newline[:-1])            # a line's first byte
+        if len(starts):
+            # the newlines before each start: those before the first, then those between starts
+            between = np.add.reduceat(newline[1:], starts, dtype=np.int64)
+            before = newlines + int(np.count_nonzero(newline[1:starts[0] + 1]))
+            found.append(np.concatenate(([before], before + np.cumsum(between[:-1]))) + 1)
+        newlines += int(np.count_nonzero(newline[1:]))
+    return np.concatenate(found)
 
 
 def width_problem(layout: Layout, text: bytes, found: int) -> str:

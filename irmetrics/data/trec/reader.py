@@ -138,13 +138,15 @@ def parse(data: Data, name: str, layout: Layout, file_start: bool = True, small_
     if file_start and isinstance(data, bytes) and data.startswith(BOM):   # never part of a query id
         data = data[len(BOM):]
     parsed, blank = _split(data, name, layout, small_split)
-    if blank.count and blank.first_line is not None:
-        first = blank.first_line + (first_line() if callable(first_line) else first_line) - 1
-        if blanks is None:
-            warn_blank_lines(BlankLines(blank.count, None, first), name)
-        else:
-            blanks.count += blank.count
-            blanks.first_line = first if blanks.first_line is None else blanks.first_line
+
+    def first() -> int | None:             # the first blank line's number in the file
+        if blank.first_line is None:
+            return None
+        return blank.first_line + (first_line() if callable(first_line) else first_line) - 1
+    if blanks is not None:
+        blanks.then(blank, first() if blanks.first_line is None else None)
+    elif blank.count:
+        warn_blank_lines(BlankLines(blank.count, None, first()), name)
     return parsed
 
 

@@ -19,32 +19,36 @@ from .table import RankedTable
 
 
 def _exposure(measure: Measure, t: RankedTable) -> np.ndarray:
-    """The number of top-k slots of each catalogue item (0 for the items never recommended), ascending."""
+    """The number of top-k slots of each item recommended at least once, ascending (the catalogue's other
+    items have none: they are never held, so that a catalogue of any size costs the recommended items only)."""
     run, k, n = t.run, measure['cutoff'], measure['catalogue']
     in_qrels = run.query_ids.lookup(t.index.qrels.query_ids) >= 0            # per run query code
     query = run.qidx[run.order]
     chosen = run.order[in_qrels[query] & (np.arange(len(run.order)) - run.offsets[query] < k)]
     _, codes = run.doc_ids.take(chosen).encode()
-    counts = np.bincount(codes).astype(np.float64) if len(codes) else np.zeros(0)
+    counts = np.bincount(codes) if len(codes) else np.zeros(0, dtype=np.int64)
     if len(counts) > n:
         raise MeasureError(f'{measure!r}: the run recommends {len(counts)} distinct items, more than the '
                            f'catalogue of {n} (catalogue=...)')
-    return np.sort(np.concatenate((np.zeros(n - len(counts)), counts)))
+    return np.sort(counts)
 
 
 @kernel(Coverage)
 def coverage(measure: Measure, t: RankedTable) -> float:
-    return float(np.count_nonzero(_exposure(measure, t)) / measure['catalogue'])
+    return len(_exposure(measure, t)) / measure['catalogue']
 
 
 @kernel(Gini)
 def gini(measure: Measure, t: RankedTable) -> float:
+    """With the m recommended items' slots s_1 <= ... <= s_m last among the n = catalogue items' (the others
+    have none), sum_i (2i - n - 1) c_i = (n - 2m - 1) sum_j s_j + 2 sum_j j s_j: integers, summed exactly and
+    divided once."""
     slots = _exposure(measure, t)
-    n, total = len(slots), slots.sum()
+    n, m, total = measure['catalogue'], len(slots), int(slots.sum())
     if total == 0:
         return 0.0
-    weights = 2 * np.arange(1, n + 1) - n - 1
-    return float((weights * slots).sum() / (n * total))
+    weighted = int(np.dot(np.arange(1, m + 1, dtype=np.int64), slots))      # <= m * total: int64 holds it
+    return ((n - 2 * m - 1) * total + 2 * weighted) / (n * total)
 
 
 # --- per user, from the top k and what is known of the items (Items) -------------------------------------

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...data.segments import ranges
+from ...errors import MeasureError
 from ...measures import AP_IA, ERR_IA, NRBP, P_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
 from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable
@@ -194,12 +195,38 @@ def _discounted(measure: Measure, t: RankedTable, weight) -> tuple[np.ndarray, S
     return np.bincount(q, weights=g * weight(r), minlength=t.nq), sj
 
 
+#: ranks whose terms the ideal sum of alpha_DCG and ERR-IA adds in one array (as many as the cutoff up to this)
+_TERM_BLOCK = 1 << 20
+#: the most terms that sum adds, a block at a time (about a second): a larger cutoff whose terms still count
+#: (alpha near 0) is an error rather than an endless sum
+MOST_TERMS = 10 ** 8
+
+
 def _ideal_ideal(measure: Measure, sj: SubtopicJudgments, weight) -> np.ndarray:
     """S * sum_{i<k} (1 - alpha)^i weight(i); 1 at k = 1, where ndeval does not normalise."""
     k = measure['cutoff']
     if k == 1:
         return np.ones(sj.nq)
-    return sj.S * float(np.sum(novelty_gains(measure['alpha'], k) * weight(np.arange(k))))
+    if k <= _TERM_BLOCK:
+        return sj.S * float(np.sum(novelty_gains(measure['alpha'], k) * weight(np.arange(k))))
+    return sj.S * _long_ideal_sum(measure, weight)
+
+
+def _long_ideal_sum(measure: Measure, weight) -> float:
+    """sum_{i<k} (1 - alpha)^i weight(i) for a cutoff beyond one block: a block of ranks at a time, up to the
+    rank from which (1 - alpha)^i < 2^-60 no longer changes it (the sum is at least 1, every weight at most 1)."""
+    alpha, k = measure['alpha'], measure['cutoff']
+    terms = k if alpha == 0 else min(k, int(60 * np.log(2.0) / -np.log1p(-alpha)) + 1 if alpha < 1 else 1)
+    if terms > MOST_TERMS:
+        raise MeasureError(f'{measure!r}: the ideal ranking\'s gain sums a term for each of the first {terms:,} '
+                           f'ranks (alpha = {alpha:g} makes none negligible): give a cutoff of at most '
+                           f'{MOST_TERMS:,}, or a larger alpha')
+    total, carry = 0.0, 1.0
+    for start in range(0, terms, _TERM_BLOCK):
+        gains = carry * novelty_gains(alpha, min(_TERM_BLOCK, terms - start))
+        total += float(np.sum(gains * weight(np.arange(start, start + len(gains)))))
+        carry = float(gains[-1]) * (1.0 - alpha)
+    return total
 
 
 def _ideal_discounted(measure: Measure, sj: SubtopicJudgments, weight) -> np.ndarray:

@@ -11,6 +11,7 @@ from .ties import count_within, expects
 @kernel(Rprec)
 def r_precision(measure: Measure, t: RankedTable):
     rel = measure['rel']
-    depth = (measure['mult'] * t.index.num_rel(rel) + 0.9).astype(np.int64)     # R itself when mult = 1
+    # R itself when mult = 1; a depth beyond any ranking (a huge mult) held where int64 holds it
+    depth = np.minimum(measure['mult'] * t.index.num_rel(rel) + 0.9, 2.0 ** 62).astype(np.int64)
     hits = count_within(t, t.relevant(rel), depth[t.query], measure['judged_only'], expects(measure))
     return safe_divide(hits, depth)
