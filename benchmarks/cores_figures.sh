@@ -8,18 +8,18 @@
 # SCALES_SMALL / SCALES_LARGE choose other scales (e.g. to try the script on a small machine).
 set -u
 te=$1
-export PYTHONPATH=. PYTHONUNBUFFERED=1
+export PYTHONPATH=.${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 out=${OUT:-/tmp}
 data=${DATA:-/tmp/irmetrics-bench}
 small=${SCALES_SMALL:-small robust}
 large=${SCALES_LARGE:-msmarco large}
 echo "cores: $(nproc)"; python3 -c 'import numpy, pyarrow; print("numpy", numpy.__version__, "pyarrow", pyarrow.__version__)'
 for s in $small $large; do python3 benchmarks/synthetic.py "$s" "$data" & done; wait
-timeout 150 python3 benchmarks/run_bench.py --data "$data" --scales $small --arrow-floor --trec-eval "$te" -n 3 \
+timeout 110 python3 benchmarks/run_bench.py --data "$data" --scales $small --arrow-floor --trec-eval "$te" -n 3 \
   --json "$out/all_cores_small.json" 2>&1 | tee "$out/all_cores_small.md"
-timeout 200 python3 benchmarks/run_bench.py --data "$data" --scales $large --tools irmetrics pytrec_eval --arrow-floor \
+timeout 160 python3 benchmarks/run_bench.py --data "$data" --scales $large --tools irmetrics pytrec_eval --arrow-floor \
   -n 2 --json "$out/all_cores_large.json" 2>&1 | tee "$out/all_cores_large.md"
-timeout 100 taskset -c 0,1 python3 benchmarks/run_bench.py --data "$data" --scales ${large%% *} --tools irmetrics \
+timeout 80 taskset -c 0,1 python3 benchmarks/run_bench.py --data "$data" --scales ${large%% *} --tools irmetrics \
   pytrec_eval -n 2 --json "$out/two_cores.json" 2>&1 | tee "$out/two_cores.md"
-timeout 100 python3 benchmarks/bench_trec_eval_files.py "$te" --scales $small -n 5 --data "$data" 2>&1 \
+timeout 60 python3 benchmarks/bench_trec_eval_files.py "$te" --scales $small -n 5 --data "$data" 2>&1 \
   | tee "$out/trec_eval_files.md"
