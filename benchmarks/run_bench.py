@@ -161,7 +161,8 @@ def table(scale: str, res: dict) -> str:
     if "floor" in res["ratios"]:
         rows.append(f"irmetrics takes {res['ratios']['floor']['time']:.2f}x the parse-only floor's time.")
     if "arrow_floor" in res["ratios"]:
-        rows.append(f"irmetrics takes {res['ratios']['arrow_floor']['time']:.2f}x the time of Arrow's read of the files.")
+        rows.append(f"irmetrics takes {res['ratios']['arrow_floor']['time']:.2f}x the time of Arrow's read of the "
+                    "files.")
     c = res.get("check_vs_pytrec_eval", {"ok": True, "diffs": {}})
     if "tolerance" in c:
         rows.append(f"Aggregates equal pytrec_eval's to {c['tolerance']:g}: "
