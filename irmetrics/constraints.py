@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 from .errors import IrmetricsError, MeasureError, OptionError
 
 #: The largest magnitude of an integer parameter or option: what numpy's int64 holds (and trec_eval's C long,
-#: whose atol stops a larger cutoff there).  Every :class:`Int` is bounded by it, whatever its own bounds, so
-#: that no cutoff, count or grade overflows an array's integers.
+#: whose atol stops a larger cutoff there).  An :class:`Int` without a bound of its own on a side is bounded
+#: by it there, so that no cutoff, count or grade overflows an array's integers.
 MAX_INTEGER = 2 ** 63 - 1
 
 
@@ -65,7 +65,7 @@ class Int(Constraint):
         value = int(value)
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise ValueError('')
-        if abs(value) > MAX_INTEGER:
+        if (self.maximum is None and value > MAX_INTEGER) or (self.minimum is None and value < -MAX_INTEGER):
             raise ValueError(f'{"at most 2**63 - 1" if value > 0 else "at least -(2**63 - 1)"}: what numpy\'s int64 '
                              f'holds')
         return value

@@ -121,13 +121,25 @@ def integer(text: str) -> int:
     """An integer option's value, at most :data:`~irmetrics.constraints.MAX_INTEGER` in magnitude (what numpy's
     int64 holds), so that no option overflows; each command checks its option's own bounds."""
     from ..constraints import MAX_INTEGER
+    return _whole(text, -MAX_INTEGER, MAX_INTEGER, "is too large: at most 2**63 - 1 in magnitude, what numpy's int64 "
+                                                   "holds")
+
+
+def seed(text: str) -> int:
+    """A random seed: an integer from 0 to 2**128 - 1 (what a comparison records for a seed of None)."""
+    from ..comparing.settings import MAX_SEED
+    return _whole(text, 0, MAX_SEED, 'is not a seed: 0 to 2**128 - 1')
+
+
+def _whole(text: str, low: int, high: int, problem: str) -> int:
+    """``text`` as an integer from ``low`` to ``high``, else an argparse error: not an integer, or ``problem``
+    (a number of too many digits is never converted)."""
     if not re.fullmatch(r'\s*[+-]?[0-9]+\s*', text):
         raise argparse.ArgumentTypeError(f'{text[:40]!r} is not an integer')
     digits = text.strip().lstrip('+-').lstrip('0')
-    if len(digits) > len(str(MAX_INTEGER)) or abs(int(text)) > MAX_INTEGER:
-        shown = text.strip() if len(text.strip()) <= 40 else f'{text.strip()[:20]}... ({len(digits)} digits)'
-        raise argparse.ArgumentTypeError(f'{shown} is too large: at most 2**63 - 1 in magnitude, what numpy\'s '
-                                         f'int64 holds')
+    if len(digits) > len(str(max(-low, high))) or not low <= int(text) <= high:
+        shown = text.strip() if len(text.strip()) <= 50 else f'{text.strip()[:20]}... ({len(digits)} digits)'
+        raise argparse.ArgumentTypeError(f'{shown} {problem}')
     return int(text)
 
 
@@ -186,6 +198,14 @@ def _evaluation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument('--strict', action='store_true',
                    help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
                         'queries missing from the run, blank lines, a relevance level no grade reaches')
+
+
+def _resampling_memory_option(p: argparse.ArgumentParser) -> None:
+    """``--memory-limit`` of the commands that resample: what the resamples may take."""
+    p.add_argument('--memory-limit', '--memory_limit', dest='memory_limit', type=memory_limit, default=None,
+                   metavar='SIZE', help='the memory the resamples may take (512M, 4G, ...; default: half of the '
+                                        'memory): beyond, they are drawn again for each statistic, with the same '
+                                        'numbers; a limit below one block of resamples (160 MiB) is refused')
 
 
 def _ties_option(p: argparse.ArgumentParser) -> None:
@@ -299,7 +319,8 @@ def compare_parser() -> argparse.ArgumentParser:
                    help='intervals: t (default), bootstrap (percentile) or bca')
     p.add_argument('--resamples', type=integer, default=10000, metavar='N',
                    help='resamples of the randomisation, bootstrap and Tukey tests (default 10000)')
-    p.add_argument('--seed', type=integer, default=0, metavar='N', help='random seed (default 0)')
+    p.add_argument('--seed', type=seed, default=0, metavar='N', help='random seed (default 0)')
+    _resampling_memory_option(p)
     _format_options(p)
     p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout ("-": stdout)')
     p.add_argument('--ranks', action='store_true',
@@ -489,7 +510,7 @@ def _trust_options(p: argparse.ArgumentParser, by_query: str | None = None) -> N
 def _compared_runs(p: argparse.ArgumentParser) -> None:
     """The runs of a command comparing two or more, and the seed of its random draws."""
     p.add_argument('runs', nargs='*', metavar='RUN', help=f'two or more {RUN_FILES}')
-    p.add_argument('--seed', type=integer, default=0, metavar='N', help='random seed (default 0)')
+    p.add_argument('--seed', type=seed, default=0, metavar='N', help='random seed (default 0)')
 
 
 def discriminate_parser() -> argparse.ArgumentParser:
@@ -505,6 +526,7 @@ def discriminate_parser() -> argparse.ArgumentParser:
                         'each pair)')
     p.add_argument('--alpha', type=float, default=0.05, help='significance level (default 0.05)')
     p.add_argument('--resamples', type=integer, default=1000, metavar='N', help='resamples B (default 1000)')
+    _resampling_memory_option(p)
     p.add_argument('--by-pair', '--by_pair', dest='by_pair', action='store_true',
                    help='one row per pair of runs: difference, critical difference, p-value, significant')
     _trust_options(p)
@@ -519,6 +541,7 @@ def swap_rates_parser() -> argparse.ArgumentParser:
     _qrels_argument(p)
     _compared_runs(p)
     p.add_argument('--trials', type=integer, default=1000, metavar='N', help='random splits (default 1000)')
+    _resampling_memory_option(p)
     p.add_argument('--size', type=integer, default=None, metavar='N',
                    help='queries in each half (default: half of the queries)')
     p.add_argument('--bin-width', '--bin_width', dest='bin_width', type=float, default=0.01, metavar='W',

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     baseline = None if not found else found[0] if len(found) == 1 else tuple(found)
     options = dict(baseline=baseline, test=tuple(args.tests), correction=args.correction,
                    correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
-                   n_resamples=args.resamples, seed=args.seed, provider=args.provider)
+                   n_resamples=args.resamples, seed=args.seed, provider=args.provider, memory_limit=args.memory_limit)
     if args.slices is not None and (args.ranks or args.risk is not None):
         raise ComparisonError('--slices compares within slices, without --ranks or --risk')
     if args.ranks and args.format != 'table':

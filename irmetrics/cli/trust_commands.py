@@ -30,7 +30,7 @@ def discriminate(args: argparse.Namespace, out: TextIO) -> None:
     runs = _runs(args)
     result = discriminative_power(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, test=args.test,
                                   alpha=args.alpha, n_resamples=args.resamples, seed=args.seed,
-                                  provider=args.provider)
+                                  provider=args.provider, memory_limit=args.memory_limit)
     out.write(result.render(args.format, places=args.places, by_pair=args.by_pair))
 
 
@@ -38,7 +38,8 @@ def swaps(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     runs = _runs(args)
     result = swap_rates(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, trials=args.trials,
-                        size=args.size, bin_width=args.bin_width, seed=args.seed, provider=args.provider)
+                        size=args.size, bin_width=args.bin_width, seed=args.seed, provider=args.provider,
+                        memory_limit=args.memory_limit)
     out.write(result.render(args.format, places=args.places))
 
 

@@ -30,6 +30,7 @@ from .base import (
     recorded_warnings,
 )
 from .leaderboard import rank_table
+from .replicates import check_block_fits
 from .settings import Settings
 from .small_samples import exact_fewest
 from .statistics import directions, nonzero_differences, paired_statistics, pairs_of
@@ -112,7 +113,8 @@ def compare(measures: Any, qrels: Any, runs: RunsLike, *, baseline: str | Sequen
     >>> round(float(cmp.delta[0, 0]), 4), bool(cmp.significant['t'][0, 0])
     (0.1309, True)
     """
-    settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
+    settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed,
+                                options.get('memory_limit'))
     weight = None if risk_weight is None else risk_module.checked_weight(risk_weight)
     if weight is not None and (baseline is None or (not isinstance(baseline, (str, os.PathLike))
                                                     and len(baseline) != 1)):
@@ -405,6 +407,7 @@ class Comparison:
         :mod:`.leaderboard`)."""
         j = self.measure_index(measure)
         m = self.measures[j]
+        check_block_fits(self.settings.budget, 'ranks')
         rng = np.random.default_rng(np.random.SeedSequence(self.settings.seed, spawn_key=(RANKS_STREAM,)))
         return rank_table(self.runs, self.values[:, :, j], m.definition.higher_is_better,
                           self.settings.n_resamples, self.settings.ci, rng, str(m))

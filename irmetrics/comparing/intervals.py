@@ -4,7 +4,12 @@ Each function works on the columns of a matrix at once; ``level`` is the confide
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .replicates import Replicates
 
 METHODS = ('t', 'bootstrap', 'bca')
 
@@ -38,17 +43,17 @@ def t_interval(values: np.ndarray, valid: np.ndarray, level: float) -> tuple[np.
     return mean - half, mean + half
 
 
-def percentile_interval(replicates: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+def percentile_interval(replicates: Replicates, level: float) -> tuple[np.ndarray, np.ndarray]:
     """The ``(1-level)/2`` and ``(1+level)/2`` quantiles of each column's bootstrap replicates.
 
     B. Efron and R. J. Tibshirani, An Introduction to the Bootstrap, 1993, ch. 13.
     """
-    ordered = np.sort(replicates, axis=0)
-    tail = np.full(replicates.shape[1], (1 - level) / 2)
-    return _quantiles(ordered, tail), _quantiles(ordered, 1 - tail)
+    tail = np.full(replicates.width, (1 - level) / 2)
+    low, high = _quantiles(replicates, [tail, 1 - tail])
+    return low, high
 
 
-def bca_interval(replicates: np.ndarray, values: np.ndarray, valid: np.ndarray,
+def bca_interval(replicates: Replicates, values: np.ndarray, valid: np.ndarray,
                  level: float) -> tuple[np.ndarray, np.ndarray]:
     """The bias-corrected and accelerated (BCa) bootstrap interval of each column's mean.
 
@@ -63,26 +68,31 @@ def bca_interval(replicates: np.ndarray, values: np.ndarray, valid: np.ndarray,
     """
     from scipy.special import ndtr, ndtri
     _, mean, _ = mean_sd(values, valid)
-    below = (replicates < mean).sum(axis=0) + (replicates <= mean).sum(axis=0)
-    z0 = ndtri(below / (2 * replicates.shape[0]))
+    below = replicates.total(lambda block, c: (block < mean[c]).sum(axis=0) + (block <= mean[c]).sum(axis=0))
+    z0 = ndtri(below / (2 * replicates.rows))
     centred = np.where(valid, values - mean, 0.0)
     spread = (centred ** 2).sum(axis=0)
     with np.errstate(invalid='ignore', divide='ignore'):
         accel = np.where(spread > 0, (centred ** 3).sum(axis=0) / (6 * spread ** 1.5), 0.0)
-    ordered = np.sort(replicates, axis=0)
-    bounds = []
+    levels = []
     for q in ((1 - level) / 2, (1 + level) / 2):
         z = z0 + ndtri(q)
-        bounds.append(_quantiles(ordered, ndtr(z0 + z / (1 - accel * z))))
-    return bounds[0], bounds[1]
+        levels.append(ndtr(z0 + z / (1 - accel * z)))
+    low, high = _quantiles(replicates, levels)
+    return low, high
 
 
-def _quantiles(ordered: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Quantile ``q[j]`` of sorted column j, interpolated linearly (numpy's default definition); NaN
-    where ``q[j]`` is (a BCa level of a column whose replicates all lie on one side of its mean)."""
-    position = np.nan_to_num(q) * (ordered.shape[0] - 1)
-    lower = np.clip(np.floor(position).astype(np.int64), 0, ordered.shape[0] - 1)
-    upper = np.minimum(lower + 1, ordered.shape[0] - 1)
-    columns = np.arange(ordered.shape[1])
-    low, high = ordered[lower, columns], ordered[upper, columns]
-    return np.where(np.isnan(q), np.nan, low + (position - lower) * (high - low))
+def _quantiles(replicates: Replicates, levels: list[np.ndarray]) -> list[np.ndarray]:
+    """Quantile ``q[j]`` of column j for each ``q`` of ``levels``, interpolated linearly between two order
+    statistics (numpy's default definition); NaN where ``q[j]`` is (a BCa level of a column whose replicates
+    all lie on one side of its mean).  Every order statistic is found in one go."""
+    last = replicates.rows - 1
+    positions = [np.nan_to_num(q) * last for q in levels]
+    lowers = [np.clip(np.floor(p).astype(np.int64), 0, last) for p in positions]
+    ranks = np.stack([rank for lower in lowers for rank in (lower, np.minimum(lower + 1, last))])
+    values = replicates.smallest(ranks)
+    out = []
+    for i, (q, position, lower) in enumerate(zip(levels, positions, lowers, strict=True)):
+        low, high = values[2 * i], values[2 * i + 1]
+        out.append(np.where(np.isnan(q), np.nan, low + (position - lower) * (high - low)))
+    return out

@@ -25,6 +25,16 @@ from .small_samples import bootstrap_fewest
 BLOCK = 1 << 22
 
 
+def ranked_quantile(count: np.ndarray, q: float) -> np.ndarray:
+    """Each row's quantile ``q`` of values ``0, 1, ...`` held ``count[row]`` times each: the value at 0-based
+    position ``ceil(B q - 1)`` of the B sorted values (numpy's ``inverted_cdf``, computed as numpy computes it),
+    from the counts alone (the ranks of every resample are never held)."""
+    total = int(count[0].sum())
+    index = np.float64(total) * np.float64(q) - 1
+    position = min(max(int(np.floor(index)) + (index != np.floor(index)), 0), total - 1)
+    return np.argmax(np.cumsum(count, axis=1) > position, axis=1)
+
+
 def rank_table(runs: tuple[str, ...], values: np.ndarray, higher_is_better: bool, n_resamples: int,
                level: float, rng: np.random.Generator, name: str) -> Any:
     """The leaderboard of ``values`` (runs x queries) as a pandas DataFrame, best run first: ``run,
@@ -42,18 +52,19 @@ def rank_table(runs: tuple[str, ...], values: np.ndarray, higher_is_better: bool
     sign = 1.0 if higher_is_better else -1.0
     mean = x.mean(axis=1)
     order = np.argsort(-sign * mean, kind='stable')
-    ranks = np.empty((n_resamples, len(runs)), dtype=np.int64)
+    count = np.zeros((len(runs), len(runs) + 1), dtype=np.int64)          # resamples of each run at each rank
     ahead = np.zeros(len(runs) - 1)
     rows = max(1, BLOCK // (n * len(runs) + len(runs) ** 2))
     for start in range(0, n_resamples, rows):
         stop = min(n_resamples, start + rows)
         drawn = rng.integers(0, n, size=(stop - start, n))
         means = sign * x[:, drawn].mean(axis=2).T                            # (resamples, runs)
-        ranks[start:stop] = 1 + (means[:, None, :] > means[:, :, None]).sum(axis=2)
+        ranks = 1 + (means[:, None, :] > means[:, :, None]).sum(axis=2)
+        for r in range(len(runs)):
+            count[r] += np.bincount(ranks[:, r], minlength=len(runs) + 1)
         ahead += (means[:, order[:-1]] > means[:, order[1:]]).sum(axis=0)
     tail = (1 - level) / 2
-    low = np.quantile(ranks, tail, axis=0, method='inverted_cdf')
-    high = np.quantile(ranks, 1 - tail, axis=0, method='inverted_cdf')
+    low, high = (ranked_quantile(count, q) for q in (tail, 1 - tail))
     observed = 1 + (sign * mean[None, :] > sign * mean[:, None]).sum(axis=1)
     share = np.append(ahead / n_resamples, np.nan)
     return pd.DataFrame({'run': [runs[i] for i in order], 'mean': mean[order], 'rank': observed[order],

@@ -4,7 +4,9 @@ Resamples are drawn in blocks of at most :data:`BLOCK_ELEMENTS` numbers, so memo
 whatever the number of queries or resamples, and one block serves every column (every comparison
 of every measure): the randomisation test multiplies a block of sign flips (0/1: which queries
 change sign) with the matrix of per-query differences, the bootstrap a block of resampling counts
-with the matrix of values.
+with the matrix of values.  What a statistic keeps of every resample (bootstrap means, Tukey's
+ranges) is a :class:`~.replicates.Replicates`: held when it fits the memory budget, else drawn again
+block by block for each statistic, with the same numbers.
 No Python loop runs per resample or per query.
 
 Monte Carlo p-values are ``(1 + b) / (1 + B)`` for b of B resamples at least as extreme as the
@@ -24,9 +26,8 @@ from itertools import permutations
 import numpy as np
 
 from .intervals import mean_sd
+from .replicates import BLOCK_ELEMENTS, Replicates
 
-#: Entries of one block of resamples (sign, count or permutation matrices): 2^22, 32 MiB as float64.
-BLOCK_ELEMENTS = 1 << 22
 _EPS = np.finfo(np.float64).eps
 
 
@@ -44,7 +45,7 @@ class ResamplingResult:
     pvalue: np.ndarray
     n_resamples: int
     exact: bool
-    null: np.ndarray | None = None
+    null: Replicates | None = None
 
 
 def _blocks(total: int, width: int):
@@ -95,30 +96,32 @@ def randomization_test(diffs: np.ndarray, n_resamples: int, rng: np.random.Gener
     return ResamplingResult(pvalue, total, exact)
 
 
-def bootstrap_means(values: np.ndarray, valid: np.ndarray, n_resamples: int,
-                    rng: np.random.Generator) -> np.ndarray:
-    """(n_resamples x columns) bootstrap replicates of the mean of each column of ``values``.
+def bootstrap_means(values: np.ndarray, valid: np.ndarray, n_resamples: int, rng: np.random.Generator,
+                    budget: int, ranked: bool = False) -> Replicates:
+    """(n_resamples x columns) bootstrap replicates of the mean of each column of ``values``, within
+    ``budget`` bytes (:class:`~.replicates.Replicates`; ``ranked``: their quantiles will be asked).
 
     A replicate of a column draws its n valid queries (``valid``, same shape as ``values``) n times
     with replacement and averages them.  Columns with the same valid queries share the draws: each
     block of draws becomes a matrix of counts (how often each query was drawn) multiplied with the
     columns' values.
     """
-    out = np.empty((n_resamples, values.shape[1]))
     masks, group = np.unique(valid.T, axis=0, return_inverse=True)
-    for g, mask in enumerate(masks):
-        columns = np.flatnonzero(group.ravel() == g)
-        x = values[mask][:, columns]
-        n = x.shape[0]
-        for start, stop in _blocks(n_resamples, n):
-            rows = stop - start
-            drawn = rng.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
-            counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n)
-            out[start:stop, columns] = (counts @ x) / n
-    return out
+
+    def draws(generator: np.random.Generator):
+        for g, mask in enumerate(masks):
+            columns = np.flatnonzero(group.ravel() == g)
+            x = values[mask][:, columns]
+            n = x.shape[0]
+            for start, stop in _blocks(n_resamples, n):
+                rows = stop - start
+                drawn = generator.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
+                counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n)
+                yield start, stop, columns, (counts @ x) / n
+    return Replicates(n_resamples, values.shape[1], draws, rng, budget, ranked)
 
 
-def bootstrap_test(diffs: np.ndarray, valid: np.ndarray, replicates: np.ndarray) -> np.ndarray:
+def bootstrap_test(diffs: np.ndarray, valid: np.ndarray, replicates: Replicates) -> np.ndarray:
     """Two-sided p-values of the paired bootstrap test (shift method) of every column of ``diffs``.
 
     ``replicates`` are :func:`bootstrap_means` of ``diffs``.  The null distribution of the mean
@@ -133,11 +136,12 @@ def bootstrap_test(diffs: np.ndarray, valid: np.ndarray, replicates: np.ndarray)
     n, observed, _ = mean_sd(diffs, valid)
     scale = np.where(valid, np.abs(diffs), 0.0).max(axis=0, initial=0.0)
     threshold = np.abs(observed) - 4 * n * _EPS * scale
-    hits = (np.abs(replicates - observed) >= threshold).sum(axis=0)
-    return (hits + 1) / (replicates.shape[0] + 1)
+    hits = replicates.total(lambda block, c: (np.abs(block - observed[c]) >= threshold[c]).sum(axis=0))
+    return (hits + 1) / (replicates.rows + 1)
 
 
-def tukey_hsd(values: np.ndarray, n_resamples: int, rng: np.random.Generator) -> ResamplingResult:
+def tukey_hsd(values: np.ndarray, n_resamples: int, rng: np.random.Generator, budget: int,
+              ranked: bool = False) -> ResamplingResult:
     """Randomised Tukey HSD p-values of every pair of runs, for each measure.
 
     ``values`` is (queries x runs x measures), every value defined.  Under the null hypothesis the
@@ -147,7 +151,8 @@ def tukey_hsd(values: np.ndarray, n_resamples: int, rng: np.random.Generator) ->
     reaches ``|mean_i - mean_j|``; comparing every pair with the distribution of the largest
     difference controls the family-wise error over all pairs, so no further correction applies.
     When the ``(runs!)^queries`` relabellings are at most ``n_resamples`` they are all enumerated.
-    Returns p-values of shape (measures, runs, runs).
+    Returns p-values of shape (measures, runs, runs), and the ranges within ``budget`` bytes (``ranked``:
+    their order statistics will be asked).
 
     B. A. Carterette, Multiple testing in statistical analysis of systems-based information
     retrieval experiments, ACM TOIS 30(1), 2012; J. W. Tukey, The problem of multiple comparisons,
@@ -161,18 +166,21 @@ def tukey_hsd(values: np.ndarray, n_resamples: int, rng: np.random.Generator) ->
     exact = space <= n_resamples
     total = int(space) if exact else n_resamples
     table = np.array(list(permutations(range(n_runs)))) if exact else None   # every order of the runs
-    ranges = np.empty((total, n_measures))
     rows_of_queries = np.arange(n_queries)[:, None]
-    for start, stop in _blocks(total, n_queries * n_runs * n_measures):
-        if table is not None:
-            numbers = np.arange(start, stop, dtype=np.int64)[:, None]
-            digits = (numbers // len(table) ** np.arange(n_queries, dtype=np.int64)) % len(table)
-            order = table[digits]                                           # (rows, queries, runs)
-        else:
-            order = np.argsort(rng.random((stop - start, n_queries, n_runs)), axis=2)
-        permuted = values[rows_of_queries, order].sum(axis=1)               # (rows, runs, measures)
-        ranges[start:stop] = permuted.max(axis=1) - permuted.min(axis=1)
-    hits = np.stack([(ranges[:, m, None, None] >= threshold[None, :, :, m]).sum(axis=0)
-                     for m in range(n_measures)])
+    every_measure = np.arange(n_measures)
+
+    def draws(generator: np.random.Generator):
+        for start, stop in _blocks(total, n_queries * n_runs * n_measures):
+            if table is not None:
+                numbers = np.arange(start, stop, dtype=np.int64)[:, None]
+                digits = (numbers // len(table) ** np.arange(n_queries, dtype=np.int64)) % len(table)
+                order = table[digits]                                       # (rows, queries, runs)
+            else:
+                order = np.argsort(generator.random((stop - start, n_queries, n_runs)), axis=2)
+            permuted = values[rows_of_queries, order].sum(axis=1)           # (rows, runs, measures)
+            yield start, stop, every_measure, permuted.max(axis=1) - permuted.min(axis=1)
+    ranges = Replicates(total, n_measures, draws, rng, budget, ranked)
+    hits = ranges.total(lambda block, m: (block[:, None, None, :] >= threshold[None, :, :, m]).sum(axis=0))
+    hits = hits.transpose(2, 0, 1)                                          # (measures, runs, runs)
     pvalue = hits / total if exact else (hits + 1) / (total + 1)
     return ResamplingResult(pvalue, total, exact, ranges)

@@ -189,7 +189,8 @@ def compare_slices(measures: Any, qrels: Any, runs: RunsLike, *, slices: Mapping
     >>> {name: bool(c.significant['t'][0, 0]) for name, c in found.items()}
     {'first': True, 'second': False}
     """
-    settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed)
+    settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed,
+                                options.get('memory_limit'), 'compare_slices')
     with recorded_warnings() as seen:
         names, chosen, query_ids, values, base = evaluated(measures, qrels, runs, baseline,
                                                            Options.of(options, 'compare_slices'))

@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from . import corrections, intervals, resampling, significance, small_samples
-from .base import ComparisonError, Measure, aggregate, memory_budget, warn
+from .base import ComparisonError, Measure, aggregate, warn
+from .replicates import Replicates
 from .settings import Settings
 from .vocabulary import SELF_CORRECTING, TESTS
 
@@ -32,29 +33,20 @@ class _Draws:
     def __init__(self, settings: Settings, runs: np.ndarray, diffs: np.ndarray):
         self.settings, self.runs, self.diffs = settings, runs, diffs
         self.streams = settings.generators()
-        self._replicates: dict[str, np.ndarray] | None = None
+        self._replicates: dict[str, Replicates] | None = None
 
-    def bootstrap(self) -> dict[str, np.ndarray]:
-        """Bootstrap replicates of every run's mean and every mean difference, drawn once."""
+    def bootstrap(self) -> dict[str, Replicates]:
+        """Bootstrap replicates of every run's mean and every mean difference, drawn once (held, or drawn
+        again for each statistic, within the settings' memory budget)."""
         if self._replicates is None:
             columns = np.concatenate([self.runs, self.diffs], axis=1)
-            _check_replicates_fit(self.settings.n_resamples, columns.shape[1])
             valid = ~np.isnan(columns)
-            replicates = resampling.bootstrap_means(np.where(valid, columns, 0.0), valid,
-                                                    self.settings.n_resamples, self.streams['bootstrap'])
+            replicates = resampling.bootstrap_means(np.where(valid, columns, 0.0), valid, self.settings.n_resamples,
+                                                    self.streams['bootstrap'], self.settings.budget,
+                                                    ranked=self.settings.ci_method != 't')
             n = self.runs.shape[1]
-            self._replicates = {'runs': replicates[:, :n], 'pairs': replicates[:, n:]}
+            self._replicates = {'runs': replicates.part(slice(None, n)), 'pairs': replicates.part(slice(n, None))}
         return self._replicates
-
-
-def _check_replicates_fit(n_resamples: int, columns: int) -> None:
-    """The bootstrap keeps every replicate (its intervals are quantiles of them): refuse, in one line, a
-    count whose replicates would take more than the memory budget (half the machine's memory)."""
-    need, budget = n_resamples * columns * 8, memory_budget(None)
-    if need > budget:
-        raise ComparisonError(f'{n_resamples:,} bootstrap resamples of {columns} means (runs and pairs x measures) '
-                              f'would take {need / 2 ** 30:,.1f} GiB, more than the memory budget '
-                              f'({budget / 2 ** 30:,.1f} GiB): at most {budget // (8 * columns):,} resamples')
 
 
 def pairs_of(runs: Sequence[str], baseline: str | Sequence[str] | None) -> list[tuple[int, int]]:
@@ -228,18 +220,21 @@ def _tukey(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
     p = np.empty((len(pairs), len(measures)))
     exact = True
     base, other = (np.array(side) for side in zip(*pairs, strict=True))
-    for columns, _, result in tukey_groups(measures, values, settings.n_resamples, draws.streams['tukey']):
+    for columns, _, result in tukey_groups(measures, values, settings.n_resamples, draws.streams['tukey'],
+                                           settings.budget):
         p[:, columns] = result.pvalue[:, base, other].T
         exact = exact and result.exact
     return p, (result.n_resamples if exact else None)
 
 
-def tukey_groups(measures: Sequence[Measure], values: np.ndarray, n_resamples: int,
-                 rng: np.random.Generator) -> Iterator[tuple[np.ndarray, np.ndarray, resampling.ResamplingResult]]:
+def tukey_groups(measures: Sequence[Measure], values: np.ndarray, n_resamples: int, rng: np.random.Generator,
+                 budget: int, ranked: bool = False
+                 ) -> Iterator[tuple[np.ndarray, np.ndarray, resampling.ResamplingResult]]:
     """Randomised Tukey HSD over all runs of ``values`` (runs x queries x measures), each measure on the
     queries where every run is defined; measures defined on the same queries share their relabellings.
     Yields each group's measure columns, its query mask and its :class:`~.resampling.ResamplingResult`,
-    the groups drawing from ``rng`` in turn (as a comparison draws them)."""
+    the groups drawing from ``rng`` in turn (as a comparison draws them), each within ``budget`` bytes
+    (``ranked``: the order statistics of the ranges will be asked)."""
     defined = ~np.isnan(values).any(axis=0)                       # (queries, measures)
     masks, group = np.unique(defined.T, axis=0, return_inverse=True)
     for g, mask in enumerate(masks):
@@ -248,10 +243,10 @@ def tukey_groups(measures: Sequence[Measure], values: np.ndarray, n_resamples: i
             raise ComparisonError(f'{measures[columns[0]]}: the runs are all defined on {mask.sum()} '
                                   f'query; the Tukey HSD test needs two or more')
         chosen = values[:, mask][:, :, columns].transpose(1, 0, 2)   # (queries, runs, measures)
-        yield columns, mask, resampling.tukey_hsd(chosen, n_resamples, rng)
+        yield columns, mask, resampling.tukey_hsd(chosen, n_resamples, rng, budget, ranked)
 
 
-def pair_replicates(values: np.ndarray, pairs: Sequence[tuple[int, int]], settings: Settings) -> np.ndarray:
+def pair_replicates(values: np.ndarray, pairs: Sequence[tuple[int, int]], settings: Settings) -> Replicates:
     """The bootstrap replicates of every pair's mean difference (resamples x pairs * measures, pair-major)
     exactly as a comparison of ``values`` with ``settings`` draws them for its bootstrap test."""
     diffs, _ = pair_columns(values, pairs)

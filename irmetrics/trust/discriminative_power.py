@@ -43,6 +43,7 @@ from ..comparing.base import (
 )
 from ..comparing.comparison import evaluated
 from ..comparing.intervals import mean_sd
+from ..comparing.replicates import Replicates
 from ..comparing.settings import Settings
 from ..comparing.statistics import (
     nonzero_differences,
@@ -200,7 +201,8 @@ def discriminative_power(measures: Any, qrels: Any, runs: RunsLike, *, test: str
     """
     POWER_TEST.check(test)
     check_two_runs(runs, 'discriminative power')
-    settings = Settings.checked(test, None, 'measure', alpha, 0.95, 't', n_resamples, seed)
+    settings = Settings.checked(test, None, 'measure', alpha, 0.95, 't', n_resamples, seed, options.get('memory_limit'),
+                                'discriminative_power')
     names, chosen, _, values, _ = evaluated(measures, qrels, runs, None, Options.of(options, 'discriminative_power'))
     return power_of(names, chosen, values, settings)
 
@@ -229,7 +231,7 @@ def power_of(runs: Sequence[str], measures: Sequence[Measure], values: np.ndarra
         replicates = pair_replicates(values, pairs, settings)
         pvalue = resampling.bootstrap_test(diffs, valid, replicates).reshape(shape)
         allowed = most_extreme_allowed(alpha, settings.n_resamples, exact=False)
-        critical = critical_value(np.abs(replicates - difference), allowed).reshape(shape)
+        critical = critical_value(replicates, allowed, lambda block, c: np.abs(block - difference[c])).reshape(shape)
     nonzero = nonzero_differences(values, pairs)
     fewest = small_samples.fewest_queries(test, alpha, settings.n_resamples)
     _warn_few(nonzero, fewest, test, alpha)
@@ -249,10 +251,11 @@ def _tukey(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
     pvalue = np.empty((len(pairs), len(measures)))
     critical = np.empty_like(pvalue)
     rng = settings.generators()['tukey']
-    for columns, mask, result in tukey_groups(measures, values, settings.n_resamples, rng):
+    for columns, mask, result in tukey_groups(measures, values, settings.n_resamples, rng, settings.budget,
+                                              ranked=True):
         pvalue[:, columns] = result.pvalue[:, base, other].T
         allowed = most_extreme_allowed(settings.alpha, result.n_resamples, result.exact)
-        ranges = cast(np.ndarray, result.null)                           # tukey_hsd keeps its ranges of sums
+        ranges = cast(Replicates, result.null)                           # tukey_hsd keeps its ranges of sums
         critical[:, columns] = critical_value(ranges, allowed) / mask.sum()
     return pvalue, critical
 
@@ -260,18 +263,23 @@ def _tukey(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
 def most_extreme_allowed(alpha: float, n_resamples: int, exact: bool) -> int:
     """K: the most resamples at least as extreme as the observation for which the p-value, ``b / B``
     (``exact``) or ``(1 + b) / (1 + B)``, is still at most ``alpha``; -1 when none is."""
-    b = np.arange(n_resamples + 1)
-    p = b / n_resamples if exact else (b + 1) / (n_resamples + 1)
-    return int((p <= alpha).sum()) - 1
+    def reaches(b: int) -> bool:                  # the p-value of b resamples at least as extreme is <= alpha
+        return (b / n_resamples if exact else (b + 1) / (n_resamples + 1)) <= alpha
+    b = min(int(alpha * (n_resamples + 1)), n_resamples)      # within one or two of K: then stepped to it
+    while b >= 0 and not reaches(b):
+        b -= 1
+    while b < n_resamples and reaches(b + 1):
+        b += 1
+    return b
 
 
-def critical_value(null: np.ndarray, allowed: int) -> np.ndarray:
-    """The ``(allowed + 1)``-th largest value of each column of ``null`` (resamples x columns): a statistic
-    above it is reached by at most ``allowed`` resamples; inf when ``allowed`` is -1."""
+def critical_value(null: Replicates, allowed: int, transform=None) -> np.ndarray:
+    """The ``(allowed + 1)``-th largest value of each column of ``null`` (resamples x columns), or of
+    ``transform(block, columns)`` of it: a statistic above it is reached by at most ``allowed`` resamples;
+    inf when ``allowed`` is -1."""
     if allowed < 0:
-        return np.full(null.shape[1], np.inf)
-    row = null.shape[0] - 1 - allowed
-    return np.partition(null, row, axis=0)[row]
+        return np.full(null.width, np.inf)
+    return null.smallest(np.full(null.width, null.rows - 1 - allowed), transform)[0]
 
 
 def _warn_few(nonzero: np.ndarray, fewest: int, test: str, alpha: float) -> None:

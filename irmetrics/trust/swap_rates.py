@@ -36,9 +36,10 @@ from ..comparing.base import (
     OptionError,
     Options,
     measures_first,
+    memory_budget,
 )
 from ..comparing.comparison import evaluated
-from ..comparing.resampling import BLOCK_ELEMENTS
+from ..comparing.replicates import BLOCK_ELEMENTS, check_block_fits
 from ..comparing.settings import checked_seed
 from ..comparing.statistics import pairs_of
 from ..comparing.vocabulary import RunsLike
@@ -164,6 +165,7 @@ def swap_rates(measures: Any, qrels: Any, runs: RunsLike, *, trials: int = 1000,
     trials, bin_width = TRIALS.check(trials), BIN_WIDTH.check(bin_width)
     size = None if size is None else SIZE.check(size)
     seed = checked_seed(seed)
+    check_block_fits(memory_budget(options.get('memory_limit')), 'swap_rates')
     check_two_runs(runs, 'swap rates')
     names, chosen, _, values, _ = evaluated(measures, qrels, runs, None, Options.of(options, 'swap_rates'))
     n_queries = values.shape[1]

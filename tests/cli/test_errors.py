@@ -257,17 +257,15 @@ def test_a_resample_count_beyond_the_maximum_is_one_line(here, args, message):
     assert_user_error(irmetrics('compare', 'qrels', 'a.run', 'b.run', '-m', 'AP', *args, cwd=here), message)
 
 
-def test_bootstrap_replicates_beyond_the_memory_budget_are_refused_before_they_are_drawn(monkeypatch):
-    """The bootstrap keeps every replicate; a count that would pass the budget is one ComparisonError
-    naming the largest count that fits (before: a MemoryError traceback)."""
-    import irmetrics as irm
-    from irmetrics.comparing import statistics
-    monkeypatch.setattr(statistics, 'memory_budget', lambda limit: 8 * 3 * 1000)
-    qrels = {f'q{i}': {'a': 1} for i in range(5)}
-    runs = {'x': {f'q{i}': {'a': 1.0, 'b': 2.0} for i in range(5)}, 'y': {f'q{i}': {'a': 2.0} for i in range(5)}}
-    with pytest.raises(irm.ComparisonError, match=r'1,001 bootstrap resamples of 3 means .* at most 1,000 resamples'):
-        irm.compare('AP', qrels, runs, test='bootstrap', n_resamples=1001)
-    assert irm.compare('AP', qrels, runs, test='bootstrap', n_resamples=1000)
+@pytest.mark.parametrize('command', [['compare', 'qrels', 'a.run', 'b.run', '-m', 'AP', '--test', 'bootstrap'],
+                                     ['compare', 'qrels', 'a.run', 'b.run', '-m', 'AP', '--ci-method', 'bca'],
+                                     ['discriminate', 'qrels', 'a.run', 'b.run', '-m', 'AP'],
+                                     ['swap-rates', 'qrels', 'a.run', 'b.run', '-m', 'AP']])
+def test_a_memory_limit_below_one_block_of_resamples_is_one_line(here, command):
+    """Resamples beyond the memory limit are drawn again block by block (tests/comparing/test_replicates.py);
+    a limit that holds no block is one line, before anything is evaluated."""
+    assert_user_error(irmetrics(*command, '--memory-limit', '100M', cwd=here),
+                      'a memory limit of 100.0 MiB holds no block of resamples', 'give 160 MiB or more')
 
 
 @pytest.mark.parametrize('address, message', [('local:10000', 'local workers on this machine'),

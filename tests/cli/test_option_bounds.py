@@ -31,7 +31,7 @@ def integer_options() -> list[tuple[str, str]]:
     for command, build in grammar.PARSERS.items():
         for action in build()._actions:
             assert action.type is not int, (command, action.option_strings)         # unbounded
-            if action.type in (grammar.integer, grammar.places):
+            if action.type in (grammar.integer, grammar.places, grammar.seed):
                 found.append((command, max(action.option_strings, key=len)))
     return found
 
@@ -49,14 +49,16 @@ def inputs(here):
 
 @pytest.mark.parametrize('command, option', integer_options())
 def test_an_integer_beyond_int64_is_one_error_line(inputs, command, option):
-    for value in (str(2 ** 63), str(-2 ** 63), '9' * 400):
+    for value in (str(2 ** 128), str(-2 ** 63), '9' * 400):       # (a seed takes up to 2**128 - 1)
         line = assert_user_error(irmetrics(*COMMANDS[command], f'{option}={value}', cwd=inputs), 'argument ')
-        assert ('is too large' in line or 'is not a number of places' in line), line
+        assert any(p in line for p in ('is too large', 'is not a number of places', 'is not a seed')), line
+    if option != '--seed':
+        assert_user_error(irmetrics(*COMMANDS[command], f'{option}={2 ** 63}', cwd=inputs), 'is ')
 
 
 @pytest.mark.parametrize('command, option', integer_options())
 def test_an_integer_int64_holds_works_or_is_one_error_line(inputs, command, option):
-    for value in (str(2 ** 63 - 1), str(-2 ** 63 + 1), '0'):
+    for value in (str(2 ** 63 - 1), str(-2 ** 63 + 1), '0', str(2 ** 128 - 1)):
         done = irmetrics(*COMMANDS[command], f'{option}={value}', cwd=inputs)
         assert 'Traceback' not in done.stderr, done.stderr
         if done.returncode != 0:                 # one error line, after the warnings of the work done before

@@ -16,6 +16,9 @@ from scipy import stats
 
 from irmetrics.comparing import intervals, resampling
 
+#: bytes the resamples may take: enough to hold them whole (the tests of streamed ones: test_replicates.py)
+BUDGET = 1 << 30
+
 
 def exact_randomization_reference(d):
     """p = #{sign vectors s: |sum s_i d_i| >= |sum d_i|} / 2^n, by plain enumeration."""
@@ -112,7 +115,7 @@ def test_exact_tukey_equals_loop_reference(seed):
     rng = np.random.default_rng(seed)
     x = np.round(rng.random((4, 3)) + np.array([0.0, 0.2, 0.5]), 2)       # 6^4 = 1296 relabellings
     values = np.stack([x, np.round(x ** 2, 1)], axis=2)                    # two measures
-    result = resampling.tukey_hsd(values, 2000, np.random.default_rng(0))
+    result = resampling.tukey_hsd(values, 2000, np.random.default_rng(0), BUDGET)
     assert result.exact and result.n_resamples == 6 ** 4
     for m in range(2):
         np.testing.assert_allclose(result.pvalue[m], tukey_reference(values[:, :, m]), atol=1e-12, rtol=0)
@@ -122,7 +125,7 @@ def test_monte_carlo_tukey_is_within_three_standard_errors():
     rng = np.random.default_rng(8)
     x = rng.random((6, 3)) + np.array([0.0, 0.15, 0.4])                   # 6^6 = 46,656 relabellings
     n_resamples = 10_000
-    result = resampling.tukey_hsd(x[:, :, None], n_resamples, np.random.default_rng(1))
+    result = resampling.tukey_hsd(x[:, :, None], n_resamples, np.random.default_rng(1), BUDGET)
     assert not result.exact
     exact = tukey_reference(x)
     for i, j in [(0, 1), (0, 2), (1, 2)]:
@@ -140,7 +143,7 @@ def test_tukey_controls_the_family_wise_error_under_the_null():
     pairs = list(itertools.combinations(range(n_runs), 2))
     for _ in range(experiments):
         x = rng.normal(0, 1, (n_queries, 1)) + rng.normal(0, 0.5, (n_queries, n_runs))
-        p = resampling.tukey_hsd(x[:, :, None], 400, rng).pvalue[0]
+        p = resampling.tukey_hsd(x[:, :, None], 400, rng, BUDGET).pvalue[0]
         tukey_any += any(p[i, j] <= alpha for i, j in pairs)
         diffs = np.stack([x[:, j] - x[:, i] for i, j in pairs], axis=1)
         pairwise_any += bool((resampling.randomization_test(diffs, 400, rng).pvalue <= alpha).any())
@@ -170,7 +173,7 @@ def test_bootstrap_interval_coverage_on_normal_differences(method):
     n, experiments, mu = 60, 2000, 0.03
     d = rng.normal(mu, 0.1, (n, experiments))
     valid = np.ones_like(d, dtype=bool)
-    replicates = resampling.bootstrap_means(d, valid, 2000, np.random.default_rng(1))
+    replicates = resampling.bootstrap_means(d, valid, 2000, np.random.default_rng(1), BUDGET)
     if method == 'bootstrap':
         low, high = intervals.percentile_interval(replicates, 0.95)
     else:
@@ -183,7 +186,7 @@ def test_bootstrap_replicates_are_means_of_resamples():
     valid queries share draws, and invalid rows never enter."""
     x = np.array([[1.0, 10.0, 5.0], [2.0, 20.0, np.nan], [4.0, 40.0, 7.0]])
     valid = ~np.isnan(x)
-    reps = resampling.bootstrap_means(np.where(valid, x, 0), valid, 500, np.random.default_rng(3))
+    reps = resampling.bootstrap_means(np.where(valid, x, 0), valid, 500, np.random.default_rng(3), BUDGET).held
     np.testing.assert_allclose(reps[:, 1], 10 * reps[:, 0])         # shared draws
     assert set(np.round(reps[:, 2], 9)) <= {5.0, 6.0, 7.0}           # only 5 and 7 are drawn
     assert reps[:, 0].min() >= 1 and reps[:, 0].max() <= 4
@@ -207,18 +210,19 @@ def test_bca_interval_equals_textbook_reference():
     rng = np.random.default_rng(5)
     x = rng.exponential(0.2, (25, 3))                                  # skewed: a and z0 matter
     valid = np.ones_like(x, dtype=bool)
-    reps = resampling.bootstrap_means(x, valid, 3000, np.random.default_rng(6))
-    low, high = intervals.bca_interval(reps, x, valid, 0.9)
+    replicates = resampling.bootstrap_means(x, valid, 3000, np.random.default_rng(6), BUDGET)
+    low, high = intervals.bca_interval(replicates, x, valid, 0.9)
     for j in range(3):
-        np.testing.assert_allclose([low[j], high[j]], bca_reference(x[:, j], reps[:, j], 0.9), rtol=1e-12)
-    plow, phigh = intervals.percentile_interval(reps, 0.9)
+        np.testing.assert_allclose([low[j], high[j]], bca_reference(x[:, j], replicates.held[:, j], 0.9), rtol=1e-12)
+    plow, phigh = intervals.percentile_interval(replicates, 0.9)
     assert not np.allclose(low, plow)                                   # the corrections changed something
 
 
 def test_bootstrap_test_p_value_is_the_shift_method():
     d = np.array([[0.2], [0.1], [-0.05], [0.3]])
     valid = np.ones_like(d, dtype=bool)
-    reps = resampling.bootstrap_means(d, valid, 999, np.random.default_rng(0))
-    p = resampling.bootstrap_test(d, valid, reps)
+    replicates = resampling.bootstrap_means(d, valid, 999, np.random.default_rng(0), BUDGET)
+    p = resampling.bootstrap_test(d, valid, replicates)
+    reps = replicates.held
     expected = (1 + np.sum(np.abs(reps[:, 0] - d.mean()) >= abs(d.mean()) - 1e-12)) / 1000   # ties count
     assert p[0] == pytest.approx(expected, abs=1e-12)

@@ -12,6 +12,7 @@ from valued_runs import precision_runs
 
 import irmetrics as irm
 from irmetrics.comparing import ComparisonError
+from irmetrics.comparing.replicates import Replicates
 from irmetrics.comparing.settings import Settings
 from irmetrics.comparing.statistics import pair_replicates
 from irmetrics.trust.discriminative_power import critical_value, most_extreme_allowed
@@ -80,7 +81,7 @@ def test_bootstrap_critical_difference_is_sakais_b_alpha_th_largest():
     dp = irm.discriminative_power(MEASURES, qrels, runs, test='bootstrap', n_resamples=1000, seed=11)
     values = np.stack([irm.evaluator(MEASURES, qrels).calc(run).values for run in runs.values()])
     settings = Settings.checked('bootstrap', None, 'measure', 0.05, 0.95, 't', 1000, 11)
-    replicates = pair_replicates(values, dp.pairs, settings)
+    replicates = pair_replicates(values, dp.pairs, settings).held
     observed = dp.difference.reshape(-1)
     fiftieth = -np.sort(-np.abs(replicates - observed), axis=0)[49]
     np.testing.assert_array_equal(dp.critical_difference.reshape(-1), fiftieth)
@@ -114,7 +115,8 @@ def test_critical_value_and_allowed_resamples():
         assert (k < 0 or p[0] <= alpha) and p[1] > alpha
     assert most_extreme_allowed(0.05, 1000, exact=False) + 1 == 50       # Sakai's B alpha
     assert most_extreme_allowed(0.05, 10, exact=False) == -1             # (1 + 0) / 11 > 0.05: unreachable
-    null = np.array([[3.0, 1.0], [1.0, 2.0], [2.0, 5.0]])
+    rows = np.array([[3.0, 1.0], [1.0, 2.0], [2.0, 5.0]])
+    null = Replicates(3, 2, lambda rng: iter([(0, 3, np.arange(2), rows)]), np.random.default_rng(0), 1 << 20)
     assert critical_value(null, 0).tolist() == [3.0, 5.0]
     assert critical_value(null, 1).tolist() == [2.0, 2.0]
     assert critical_value(null, -1).tolist() == [np.inf, np.inf]
