@@ -15,6 +15,8 @@ from irmetrics.comparing import replicates as R
 from irmetrics.comparing.leaderboard import ranked_quantile
 from irmetrics.errors import IrmetricsWarning, OptionError
 
+pytestmark = pytest.mark.slow          # millions of resamples, some in new interpreters
+
 
 def drawn(values: np.ndarray, block: int):
     """Draws giving ``values`` (rows x columns) in blocks of ``block`` rows, the columns in two groups drawn one

@@ -30,6 +30,8 @@ from irmetrics.data.trec.blocks import file_blocks
 from irmetrics.data.trec.format import FileData, is_single_spaced, row_lines
 from irmetrics.data.trec.stream import MAX_BLANK_RUN, MAX_LINE
 
+pytestmark = pytest.mark.slow          # bombs, floods and spills of many megabytes
+
 QRELS = ROOT / 'examples' / 'qrels.txt'
 
 
@@ -95,7 +97,6 @@ def test_text_that_does_not_fit_the_budget_once_decompressed_is_read_in_chunks(t
     assert ev.calc(packed, memory_limit=budget).aggregated == ev.calc(plain).aggregated
 
 
-@pytest.mark.slow
 def test_a_query_larger_than_a_chunk_is_one_error(tmp_path):
     run = tmp_path / 'run.txt'
     run.write_text(''.join(f'q1 Q0 d{d} {d + 1} {-d} r\n' for d in range(3_000_000)))
@@ -155,7 +156,6 @@ def test_blank_lines_are_found_at_the_same_lines_in_bytes_and_in_a_file(tmp_path
     assert is_single_spaced(text) == is_single_spaced(FileData(str(tmp_path / 'f')))
 
 
-@pytest.mark.slow
 def test_a_spill_keeps_few_files_open(tmp_path, monkeypatch):
     """A run not grouped by query, spilled into hundreds of buckets under a tiny budget: at most
     MAX_OPEN_SPILLS files open at once (before: one a bucket, and "Too many open files" at 1,024)."""

@@ -320,7 +320,8 @@ def _ids(case_cutoffs):
     return f'n={case.n}'
 
 
-@pytest.mark.parametrize('case, cutoffs', CASES, ids=[_ids(c) for c in CASES])
+@pytest.mark.parametrize('case, cutoffs', [pytest.param(*c, marks=[pytest.mark.slow] if c[0].n >= 10_000 else [])
+                                             for c in CASES], ids=[_ids(c) for c in CASES])   # slow: large groups
 def test_every_family_s_expectation_is_exact_at_every_group_size(case, cutoffs):
     qrels, run = case.inputs()
     references = {}
