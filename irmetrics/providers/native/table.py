@@ -12,6 +12,8 @@ query absent from the run has an empty ranking.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ...data.ids.index import IdIndex
@@ -42,9 +44,8 @@ class QrelsIndex:
         bits = int(np.clip(np.ceil(np.log2(16 * self.n_docs)), 16, 26))
         self._filter_mask = np.uint64((1 << bits) - 1)
         self._filter = np.zeros(1 << bits, dtype=bool)
-        vocab_fingerprints = self.doc_vocab.fingerprint()
-        self._filter[(vocab_fingerprints & self._filter_mask).astype(np.int64)] = True
-        self.doc_index = IdIndex(self.doc_vocab, vocab_fingerprints)   # a run's documents found by fingerprint
+        self._vocab_fingerprints = self.doc_vocab.fingerprint()
+        self._filter[(self._vocab_fingerprints & self._filter_mask).astype(np.int64)] = True
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
         order = np.argsort(keys, kind='stable')
         if np.any(keys[order][1:] == keys[order][:-1]):   # a document judged twice (subtopics): highest grade last
@@ -74,6 +75,11 @@ class QrelsIndex:
                 mask &= self.grades < high
             return np.bincount(self.query[mask], minlength=self.nq).astype(np.int64)
         return self.cached(('count', low, high), compute)
+
+    @functools.cached_property
+    def doc_index(self) -> IdIndex:
+        """The judged documents found by fingerprint (built on the first run joined: array runs never ask)."""
+        return IdIndex(self.doc_vocab, self._vocab_fingerprints)
 
     def maybe_judged(self, fingerprints: np.ndarray) -> np.ndarray:
         """False for documents certainly not in the qrels (by their :func:`ids.fingerprint`)."""
