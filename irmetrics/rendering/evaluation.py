@@ -23,7 +23,7 @@ import shutil
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from .formats import text_cell
+from .formats import delimited, text_cell
 from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 from .values import format_value, json_value
@@ -93,27 +93,11 @@ def _delimited_rows(runs: Sequence[RunResults], opts: Options, places: int | Non
 
 
 def render_tsv(runs: Sequence[RunResults], opts: Options) -> str:
-    return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in _delimited_rows(runs, opts, _places(opts)))
-
-
-_TSV_ESCAPES = str.maketrans({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})
-
-
-def tsv_field(text: str) -> str:
-    """A field of a tab-separated line: a backslash, tab, newline or carriage return inside it (a run
-    named by a file name that holds one) written as ``\\\\``, ``\\t``, ``\\n``, ``\\r``, so a row
-    keeps its columns."""
-    return text.translate(_TSV_ESCAPES)
+    return delimited(_delimited_rows(runs, opts, _places(opts)), 'tsv')
 
 
 def render_csv(runs: Sequence[RunResults], opts: Options) -> str:
-    import csv
-    import io
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator='\n')
-    writer.writerow(_columns(runs, opts))
-    writer.writerows(_delimited_rows(runs, opts, opts.places))
-    return out.getvalue()
+    return delimited([_columns(runs, opts), *_delimited_rows(runs, opts, opts.places)], 'csv')
 
 
 def render_jsonl(runs: Sequence[RunResults], opts: Options) -> str:

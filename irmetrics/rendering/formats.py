@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numbers
 import re
+from collections.abc import Iterable, Sequence
 
 from ..errors import OptionError
 
@@ -51,3 +52,25 @@ def text_cell(text: str) -> str:
     if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+_TSV_ESCAPES = str.maketrans({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})
+
+
+def tsv_field(text: str) -> str:
+    """A field of a tab-separated line: a backslash, tab, newline or carriage return inside it (a run
+    named by a file name that holds one) written as ``\\\\``, ``\\t``, ``\\n``, ``\\r``, so a row
+    keeps its columns."""
+    return text.translate(_TSV_ESCAPES)
+
+
+def delimited(rows: Iterable[Sequence[str]], fmt: str) -> str:
+    """Rows of cells already written as text, as TSV (fields by :func:`tsv_field`) or CSV (quoted where a
+    field needs it), a line each."""
+    if fmt == 'tsv':
+        return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in rows)
+    import csv
+    import io
+    out = io.StringIO()
+    csv.writer(out, lineterminator='\n').writerows(rows)
+    return out.getvalue()

@@ -13,8 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .evaluation import tsv_field
-from .formats import checked_format, checked_places, text_cell
+from .formats import checked_format, checked_places, delimited, text_cell
 from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 
@@ -78,13 +77,7 @@ def _delimited(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, 
     """CSV or TSV: text cells (the column names among them) as :func:`.formats.text_cell` writes them."""
     lines = [[text_cell(c) for c in columns]]
     lines += [[text_cell(v) if isinstance(v, str) else _text(v, places) for v in row] for row in rows]
-    if fmt == 'tsv':
-        return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in lines)
-    import csv
-    import io
-    out = io.StringIO()
-    csv.writer(out, lineterminator='\n').writerows(lines)
-    return out.getvalue()
+    return delimited(lines, fmt)
 
 
 def _latex(columns: Sequence[str], cells: list[list[str]], numeric_from: int, notes: str) -> str:
