@@ -28,7 +28,7 @@ from ..data.qrels import Qrels
 from ..data.run import Run
 from ..dialects.trec_eval import LONG_MAX, NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
 from ..errors import InputError, MeasureError
-from ..measures import NumRel, NumRet
+from ..measures import NumRel, NumRet, Unjudged
 from .args import UsageError
 from .gnu_getopt import GetoptError, Option, parse
 from .trec_layout import Column, sequential_summary, trec_order, write
@@ -205,7 +205,6 @@ def _bound_terms(ln: Line, inv: Invocation) -> tuple[list[Measure], Callable[[li
     rbp is (1 - p) * (the sum of gain_i * p^i): 0 at p = 1; at p = 0 the first document's (scaled) gain,
     which is RBP@1 at p = 1/2, doubled (both steps exact in binary floating point).
     """
-    from ..measures import Unjudged
     judged_only, p = inv.judged_only, ln.params['p']
     if ln.entry.trec == 'rbp_resid' and p == 0.0:
         return [Unjudged(judged_only=judged_only) @ 1], lambda v: v[0]
