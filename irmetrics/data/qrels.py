@@ -50,6 +50,8 @@ class Qrels(WrittenBack):
     items: Items | None = None
     #: (users, items) of the matrix the judgments were given as, if they were: a run given as arrays must fit it
     matrix_shape: tuple[int, int] | None = None
+    #: ``doc_ids.fingerprint()``, kept for joining (None where the judgments were not read from columns)
+    doc_fingerprints: np.ndarray | None = None
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
@@ -86,17 +88,21 @@ class Qrels(WrittenBack):
             codes, it_codes, rel, fingerprints = codes[kept], it_codes[kept], rel[kept], fingerprints[kept]
             docs, its = docs.take(kept), its.take(kept)
         judged_twice = None
-        if duplicates == 'error':
+        if duplicates == 'error' and np.any(it_codes > 0):
+            # (under one iteration, no document is judged twice for a query: the search above said so)
             twice = Duplicates.first_of(docs, fingerprints, codes)
             if twice is not None:
                 iterations = ', '.join(repr(i) for i in its.take(twice).to_list())
                 judged_twice = (f'document {id_at(docs, twice[0])!r} is judged more than once for query '
                                 f'{id_at(qids, twice[0])!r} (iterations {iterations}){where.at(twice)}',
                                 where.line(int(twice[1])) if where.lines is not None else None)
+        if np.all(codes[1:] >= codes[:-1]):                # grouped by query already (most files)
+            return cls(vocab, codes, docs, rel, its, offsets_of(codes, len(vocab)), source, judged_twice,
+                       doc_fingerprints=fingerprints)
         order = np.argsort(codes, kind='stable')
         codes = codes[order]
         return cls(vocab, codes, docs.take(order), rel[order], its.take(order),
-                   offsets_of(codes, len(vocab)), source, judged_twice)
+                   offsets_of(codes, len(vocab)), source, judged_twice, doc_fingerprints=fingerprints[order])
 
     def subset(self, queries: np.ndarray) -> Qrels:
         """The judgments of some queries (codes into ``query_ids``, ascending), in the same row order.
@@ -110,7 +116,7 @@ class Qrels(WrittenBack):
         offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         return Qrels(self.query_ids.take(queries), qidx, self.doc_ids.take(rows), self.relevance[rows],
                      self.iteration.take(rows), offsets, self.source, self.judged_twice, self.items,
-                     self.matrix_shape)
+                     self.matrix_shape, None if self.doc_fingerprints is None else self.doc_fingerprints[rows])
 
     def __len__(self) -> int:
         return len(self.qidx)

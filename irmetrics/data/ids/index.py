@@ -18,7 +18,7 @@ class IdIndex:
         """``fingerprints``: the vocabulary's :meth:`Ids.fingerprint`, where the caller has them already."""
         self.vocabulary = vocabulary
         fingerprints = vocabulary.fingerprint() if fingerprints is None else fingerprints
-        self.order = np.argsort(fingerprints, kind='stable')
+        self.order = np.argsort(fingerprints)               # equal fingerprints fall back to comparing ids
         self.sorted = fingerprints[self.order]
         self.collides = bool(np.any(self.sorted[1:] == self.sorted[:-1]))
 
@@ -28,10 +28,26 @@ class IdIndex:
         if self.collides or len(self.sorted) == 0:          # two ids share a fingerprint: compare them all
             return values.lookup(self.vocabulary)
         fingerprints = values.fingerprint() if fingerprints is None else fingerprints
-        at = np.minimum(np.searchsorted(self.sorted, fingerprints), len(self.sorted) - 1)
+        at = np.minimum(_positions(self.sorted, fingerprints), len(self.sorted) - 1)
         rows = np.flatnonzero(self.sorted[at] == fingerprints)
         found = self.order[at[rows]].astype(np.int64)
         same = values.take(rows).equal(self.vocabulary.take(found))      # a fingerprint match is confirmed
         out = np.full(len(values), -1, dtype=np.int64)
         out[rows[same]] = found[same]
         return out
+
+
+#: a vocabulary this large no longer fits a core's cache: a search for each of many ids in random order
+#: then waits on memory at every step, and sorting the ids first (searches that walk it in order) is faster
+_UNCACHED = 1 << 17
+_MANY = 1 << 12
+
+
+def _positions(ordered: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(ordered, values)``, for many values in a large ``ordered`` searched in sorted order."""
+    if len(ordered) < _UNCACHED or len(values) < _MANY:
+        return np.searchsorted(ordered, values)
+    by = np.argsort(values)
+    out = np.empty(len(values), dtype=np.intp)
+    out[by] = np.searchsorted(ordered, values[by])
+    return out

@@ -44,7 +44,7 @@ class QrelsIndex:
         bits = int(np.clip(np.ceil(np.log2(16 * self.n_docs)), 16, 26))
         self._filter_mask = np.uint64((1 << bits) - 1)
         self._filter = np.zeros(1 << bits, dtype=bool)
-        self._vocab_fingerprints = self.doc_vocab.fingerprint()
+        self._vocab_fingerprints = _vocabulary_fingerprints(qrels, self.doc_vocab, doc_codes)
         self._filter[(self._vocab_fingerprints & self._filter_mask).astype(np.int64)] = True
         keys = qrels.qidx.astype(np.int64) * self.n_docs + doc_codes
         order = np.argsort(keys, kind='stable')
@@ -110,6 +110,16 @@ class QrelsIndex:
             row_keys = self.qrels.qidx.astype(np.int64) * self.n_docs + self._row_doc_codes
             return np.searchsorted(self.keys, row_keys)
         return self.cached(('row_judgment',), compute)
+
+
+def _vocabulary_fingerprints(qrels: Qrels, vocabulary, codes: np.ndarray) -> np.ndarray:
+    """The fingerprints of the qrels' distinct documents: those of their rows where the qrels kept them (each
+    row of a document has its fingerprint), else hashed again."""
+    if qrels.doc_fingerprints is None:
+        return vocabulary.fingerprint()
+    out = np.empty(len(vocabulary), dtype=np.uint64)
+    out[codes] = qrels.doc_fingerprints
+    return out
 
 
 class RankedTable:
