@@ -150,3 +150,29 @@ def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(four_
     if planted is not None:
         ids = NumpyIds(docs)
         assert Duplicates.find(ids, ids.fingerprint(), codes) is not None
+
+
+def test_a_large_vocabulary_finds_ids_searched_in_sorted_order():
+    """Beyond a cache's size, an index sorts the ids it looks up before searching: the positions it gives
+    are those of a plain search, absent ids -1."""
+    from irmetrics.data.ids.index import _MANY, _UNCACHED, IdIndex
+    vocabulary = ArrowIds(pa.array([f'doc-{i}' for i in range(_UNCACHED + 5)]))
+    rng = np.random.default_rng(7)
+    wanted = rng.integers(0, len(vocabulary) + 3000, 2 * _MANY)        # some beyond the vocabulary: absent
+    values = ArrowIds(pa.array([f'doc-{i}' for i in wanted.tolist()]))
+    expected = np.where(wanted < len(vocabulary), wanted, -1)
+    np.testing.assert_array_equal(IdIndex(vocabulary).lookup(values), expected)
+
+
+@pytest.mark.parametrize('grouped', [True, False])
+def test_the_judged_documents_fingerprints_are_those_of_the_rows_kept(grouped):
+    """The qrels keep their rows' fingerprints, in their own row order (re-grouped by query or not); the
+    join's index of judged documents takes them for its vocabulary."""
+    from irmetrics.providers.native.table import QrelsIndex
+    lines = QRELS.splitlines(keepends=True)
+    text = QRELS if grouped else ''.join(lines[i] for i in (0, 3, 1, 4, 5, 2))     # q1 q2 q1 q2 q3 q1
+    qrels = irm.read_trec_qrels(text)
+    assert qrels.query_ids.to_list() == ['q1', 'q2', 'q3'] and np.all(np.diff(qrels.qidx) >= 0)
+    np.testing.assert_array_equal(qrels.doc_fingerprints, qrels.doc_ids.fingerprint())
+    index = QrelsIndex(qrels)
+    np.testing.assert_array_equal(index.doc_index.sorted, np.sort(index.doc_vocab.fingerprint()))
