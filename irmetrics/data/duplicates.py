@@ -3,11 +3,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cores import core_count, each_block
+from .cores import each_block
 from .ids import Ids, mix
 
-#: rows whose keys one thread sorts at once when a large column is searched in blocks of whole groups
-_BLOCK_ROWS = 1 << 19
+#: rows of whole queries looked at together when a column grouped by query is searched in blocks (their
+#: table of counts stays in a core's cache)
+_BLOCK_ROWS = 1 << 13
+#: blocks one thread looks at, one after the other
+_BLOCKS_A_TASK = 32
+#: slots per row of a block's table of counts (a power of two): about 1 row in 16 shares a slot with
+#: another by chance and is compared exactly
+_SLOTS_A_ROW = 16
+#: a block longer than this (one query of more rows) is sorted instead: its table of counts would be large
+_COUNTED_ROWS = 1 << 18
 
 
 class Duplicates:
@@ -118,20 +126,31 @@ class Duplicates:
 
 
 def _none_repeated_in_blocks(fingerprints: np.ndarray, codes: tuple[np.ndarray, ...]) -> bool:
-    """True when no key repeats, found in blocks sorted in threads: where the first code (the query) is
+    """True when no key repeats, found in blocks of whole queries: where the first code (the query) is
     non-decreasing, as in a file grouped by query, no key repeats across blocks cut between two queries.
-    False when a key may repeat, or when the rows are not so grouped (the caller then looks at them all)."""
+    False when a key may repeat, or when the rows are not so grouped (the caller then looks at them all).
+
+    A block counts its keys in a table of slots (:func:`np.bincount` of some bits of each key: one pass,
+    no sort), and only the keys that share a slot are sorted and compared; blocks run in threads.
+    """
     n = len(fingerprints)
-    if n < 2 * _BLOCK_ROWS or core_count() == 1 or not codes or np.any(codes[0][1:] < codes[0][:-1]):
+    if n < 2 * _BLOCK_ROWS or not codes or np.any(codes[0][1:] < codes[0][:-1]):
         return False
     first = codes[0]
     cuts = np.unique(np.searchsorted(first, first[np.arange(_BLOCK_ROWS, n, _BLOCK_ROWS)], side='left'))
     bounds = np.concatenate(([0], cuts[cuts > 0], [n]))
 
-    def unrepeated(i: int) -> bool:
-        lo, hi = int(bounds[i]), int(bounds[i + 1])
+    def unrepeated(lo: int, hi: int) -> bool:
         keys = mix(fingerprints[lo:hi], *(c[lo:hi] for c in codes))
+        if hi - lo <= _COUNTED_ROWS:
+            mask = (1 << int(_SLOTS_A_ROW * (hi - lo) - 1).bit_length()) - 1
+            slots = (keys & np.uint64(mask)).view(np.int64)
+            keys = keys[np.bincount(slots, minlength=mask + 1)[slots] > 1]
         keys.sort()
         return not np.any(keys[1:] == keys[:-1])
 
-    return all(each_block(unrepeated, range(len(bounds) - 1)))
+    def task(first_block: int) -> bool:
+        last = min(first_block + _BLOCKS_A_TASK, len(bounds) - 1)
+        return all(unrepeated(int(bounds[i]), int(bounds[i + 1])) for i in range(first_block, last))
+
+    return all(each_block(task, range(0, len(bounds) - 1, _BLOCKS_A_TASK)))

@@ -108,8 +108,8 @@ def four_cores(monkeypatch):
     from irmetrics.data import cores, duplicates
     from irmetrics.data.ids import base
     monkeypatch.setattr(cores, 'core_count', lambda: 4)
-    monkeypatch.setattr(duplicates, 'core_count', lambda: 4)
     monkeypatch.setattr(duplicates, '_BLOCK_ROWS', 64)
+    monkeypatch.setattr(duplicates, '_BLOCKS_A_TASK', 3)
     monkeypatch.setattr(base, '_BLOCK', 16)
     monkeypatch.setattr(base, '_BLOCKS_A_TASK', 2)
 
@@ -121,13 +121,17 @@ def test_fingerprints_hashed_in_threads_are_those_of_one_thread(four_cores):
     assert ArrowIds(pa.array(values)).fingerprint().tolist() == alone
 
 
+@pytest.mark.parametrize('counted', [True, False], ids=['counted', 'sorted'])
 @pytest.mark.parametrize('planted', [None, 0, 63, 64, 500, 999], ids=lambda p: f'duplicate-at-{p}')
-def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(four_cores, planted, monkeypatch):
+def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(four_cores, planted, counted,
+                                                                            monkeypatch):
     """A run grouped by query is searched for repeated (document, query) pairs in blocks of whole queries,
-    sorted in threads; a repeat anywhere (a block's first or last row, across a cut between blocks of one
-    query) is found as the whole column's sort finds it, and an ungrouped run is searched whole."""
+    in threads, each block's keys counted in a table of slots (or sorted, for a block too long to count);
+    a repeat anywhere (a block's first or last row, across a cut between blocks of one query) is found as
+    the whole column's sort finds it, and an ungrouped run is searched whole."""
     from irmetrics.data import duplicates
     from irmetrics.data.duplicates import Duplicates
+    monkeypatch.setattr(duplicates, '_COUNTED_ROWS', 1 << 18 if counted else 0)
     rng = np.random.default_rng(11)
     codes = np.sort(rng.integers(0, 40, 1000)).astype(np.int32)
     docs = np.array([f'd{i}' for i in range(1000)], dtype=object)
@@ -147,8 +151,9 @@ def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(four_
         else:
             assert found is not None
             assert found.rows.tolist() == whole.rows.tolist() and found.group.tolist() == whole.group.tolist()
+    ids = NumpyIds(docs)
+    assert duplicates._none_repeated_in_blocks(ids.fingerprint(), (codes,)) == (planted is None)
     if planted is not None:
-        ids = NumpyIds(docs)
         assert Duplicates.find(ids, ids.fingerprint(), codes) is not None
 
 
