@@ -25,6 +25,7 @@ from ..cores import each_block
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
 _AVALANCHE = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+_SHIFTS = (np.uint64(30), np.uint64(27), np.uint64(31))
 _BLOCK = 1 << 13      # strings per block: temporaries of 64 KiB stay below malloc's mmap threshold (128 KiB)
 _BLOCKS_A_TASK = 16  # blocks one thread hashes in a row (a column of fewer strings stays in the calling thread)
 _SHORT_WORDS = 4      # a block whose strings have at most this many words is hashed word position by position
@@ -220,12 +221,18 @@ def _fingerprint_block(data: np.ndarray, offsets: np.ndarray, lo: int, hi: int, 
     starts = offsets[lo:hi] - first
     lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
     n_words = (lengths + 7) // 8
-    if int(n_words.max(initial=0)) <= _SHORT_WORDS:
+    most = int(n_words.max(initial=0))
+    if most == 1 and int(n_words.min()) == 1:           # ids of 1 to 8 bytes (most numbers): one word each
+        total = _finalise(_masked_words(words, starts, lengths) + _MIX)
+    elif most <= _SHORT_WORDS:
         total = _sum_by_position(words, starts, lengths, n_words)
     else:
         total = _sum_by_word(words, starts, lengths, n_words)
     with np.errstate(over='ignore'):
-        out[lo:hi] = _avalanche(total ^ (lengths.astype(np.uint64) * _MIX))
+        length_term = lengths.astype(np.uint64)
+        length_term *= _MIX
+        total ^= length_term
+        out[lo:hi] = _finalise(total)
 
 
 def _masked_words(words: np.ndarray, position: np.ndarray, remaining: np.ndarray) -> np.ndarray:
@@ -264,23 +271,23 @@ def _sum_by_word(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_w
 def _position_mix(word: np.ndarray, index: Any) -> np.ndarray:
     """splitmix64's finaliser of ``word + index * golden ratio``: each word of a string mixed on its own."""
     with np.errstate(over='ignore'):
-        z = word + index * _MIX
-        z ^= z >> np.uint64(30)
-        z *= _AVALANCHE[0]
-        z ^= z >> np.uint64(27)
-        z *= _AVALANCHE[1]
-        z ^= z >> np.uint64(31)
-    return z
+        return _finalise(word + index * _MIX)
 
 
-def _avalanche(h: np.ndarray) -> np.ndarray:
+def _finalise(z: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser (xor-shift, multiply, twice, and a last xor-shift), in place in ``z`` (a
+    temporary of the caller's), which it returns."""
+    shifted = np.empty_like(z)
     with np.errstate(over='ignore'):
-        h = h ^ (h >> np.uint64(30))
-        h *= _AVALANCHE[0]
-        h ^= h >> np.uint64(27)
-        h *= _AVALANCHE[1]
-        h ^= h >> np.uint64(31)
-    return h
+        np.right_shift(z, _SHIFTS[0], out=shifted)
+        z ^= shifted
+        z *= _AVALANCHE[0]
+        np.right_shift(z, _SHIFTS[1], out=shifted)
+        z ^= shifted
+        z *= _AVALANCHE[1]
+        np.right_shift(z, _SHIFTS[2], out=shifted)
+        z ^= shifted
+    return z
 
 
 def mix(fingerprints: np.ndarray, *codes: np.ndarray) -> np.ndarray:
