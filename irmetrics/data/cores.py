@@ -1,8 +1,10 @@
 """Numpy work spread over the machine's cores: independent blocks of rows in one thread pool.
 
-Numpy and Arrow release the interpreter's lock inside their loops, so blocks of a large array sorted,
-hashed or ranked in threads run on every core the process may use (``os.sched_getaffinity``: a
-container's or ``taskset``'s limit, not the machine's count).  The pool is made once and kept.
+Numpy and Arrow release the interpreter's lock inside their loops, so blocks of a large array sorted or
+ranked in threads run on every core the process may use (``os.sched_getaffinity``: a container's or
+``taskset``'s limit, not the machine's count).  The pool is made once and kept.  Only work done in a few
+long numpy calls gains: where a block is many short calls (hashing a block of 8,192 ids), the threads
+wait on each other for the interpreter's lock, and one thread is faster.
 """
 from __future__ import annotations
 

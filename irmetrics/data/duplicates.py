@@ -3,14 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cores import each_block
 from .ids import Ids, mix
 
 #: rows of whole queries looked at together when a column grouped by query is searched in blocks (their
 #: table of counts stays in a core's cache)
 _BLOCK_ROWS = 1 << 13
-#: blocks one thread looks at, one after the other
-_BLOCKS_A_TASK = 32
 #: slots per row of a block's table of counts (a power of two): about 1 row in 16 shares a slot with
 #: another by chance and is compared exactly
 _SLOTS_A_ROW = 16
@@ -131,7 +128,9 @@ def _none_repeated_in_blocks(fingerprints: np.ndarray, codes: tuple[np.ndarray, 
     False when a key may repeat, or when the rows are not so grouped (the caller then looks at them all).
 
     A block counts its keys in a table of slots (:func:`np.bincount` of some bits of each key: one pass,
-    no sort), and only the keys that share a slot are sorted and compared; blocks run in threads.
+    no sort), and only the keys that share a slot are sorted and compared.  (Not in threads: each
+    block's numpy calls are too short to run while another thread holds the interpreter's lock, and two
+    threads made MS MARCO's run slower, 0.088 s against 0.073 s.)
     """
     n = len(fingerprints)
     if n < 2 * _BLOCK_ROWS or not codes or np.any(codes[0][1:] < codes[0][:-1]):
@@ -149,8 +148,4 @@ def _none_repeated_in_blocks(fingerprints: np.ndarray, codes: tuple[np.ndarray, 
         keys.sort()
         return not np.any(keys[1:] == keys[:-1])
 
-    def task(first_block: int) -> bool:
-        last = min(first_block + _BLOCKS_A_TASK, len(bounds) - 1)
-        return all(unrepeated(int(bounds[i]), int(bounds[i + 1])) for i in range(first_block, last))
-
-    return all(each_block(task, range(0, len(bounds) - 1, _BLOCKS_A_TASK)))
+    return all(unrepeated(int(bounds[i]), int(bounds[i + 1])) for i in range(len(bounds) - 1))

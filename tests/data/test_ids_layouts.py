@@ -103,30 +103,29 @@ def test_both_ways_of_hashing_a_block_give_the_same_fingerprints():
 
 
 @pytest.fixture
-def four_cores(monkeypatch):
-    """Blocks as small as a test can afford, spread over four threads whatever the machine has."""
-    from irmetrics.data import cores, duplicates
+def small_blocks(monkeypatch):
+    """Blocks as small as a test can afford: a column of a thousand ids is many blocks."""
+    from irmetrics.data import duplicates
     from irmetrics.data.ids import base
-    monkeypatch.setattr(cores, 'core_count', lambda: 4)
     monkeypatch.setattr(duplicates, '_BLOCK_ROWS', 64)
-    monkeypatch.setattr(duplicates, '_BLOCKS_A_TASK', 3)
     monkeypatch.setattr(base, '_BLOCK', 16)
-    monkeypatch.setattr(base, '_BLOCKS_A_TASK', 2)
 
 
-def test_fingerprints_hashed_in_threads_are_those_of_one_thread(four_cores):
+def test_fingerprints_hashed_in_blocks_are_those_of_each_id_alone(small_blocks):
+    """Blocks of ids of one word each, of words up to the word-by-position limit and beyond it."""
     rng = np.random.default_rng(5)
     values = [''.join(rng.choice(list('abcdefgh'), size=int(n))) for n in rng.integers(0, 40, 1000)]
+    values += [str(n) for n in rng.integers(1, 10 ** 8, 100)]          # whole blocks of 1 to 8 bytes
     alone = [int(NumpyIds(np.array([v], dtype=object)).fingerprint()[0]) for v in values]
     assert ArrowIds(pa.array(values)).fingerprint().tolist() == alone
 
 
 @pytest.mark.parametrize('counted', [True, False], ids=['counted', 'sorted'])
 @pytest.mark.parametrize('planted', [None, 0, 63, 64, 500, 999], ids=lambda p: f'duplicate-at-{p}')
-def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(four_cores, planted, counted,
+def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(small_blocks, planted, counted,
                                                                             monkeypatch):
     """A run grouped by query is searched for repeated (document, query) pairs in blocks of whole queries,
-    in threads, each block's keys counted in a table of slots (or sorted, for a block too long to count);
+    each block's keys counted in a table of slots (or sorted, for a block too long to count);
     a repeat anywhere (a block's first or last row, across a cut between blocks of one query) is found as
     the whole column's sort finds it, and an ungrouped run is searched whole."""
     from irmetrics.data import duplicates

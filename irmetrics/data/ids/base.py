@@ -20,14 +20,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...errors import InputError
-from ..cores import each_block
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
 _AVALANCHE = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _SHIFTS = (np.uint64(30), np.uint64(27), np.uint64(31))
 _BLOCK = 1 << 13      # strings per block: temporaries of 64 KiB stay below malloc's mmap threshold (128 KiB)
-_BLOCKS_A_TASK = 16  # blocks one thread hashes in a row (a column of fewer strings stays in the calling thread)
 _SHORT_WORDS = 4      # a block whose strings have at most this many words is hashed word position by position
 
 
@@ -196,18 +194,14 @@ def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     independent of each other, so the work is linear in the bytes whatever the lengths: a block of
     short strings is hashed word position by word position, a block holding long ones word by word.
 
-    Works in cache-sized blocks of strings, so temporaries stay small; a large column's blocks in threads
-    (:mod:`..cores`).
+    Works in cache-sized blocks of strings, one after the other, so temporaries stay small.  (Not in
+    threads: each block's numpy calls are too short to run while another thread holds the interpreter's
+    lock, and threads made a column of 7 million ids slower, 0.142 s against 0.131 s on 2 cores.)
     """
     n = len(offsets) - 1
     out = np.empty(n, dtype=np.uint64)
-    task = _BLOCK * _BLOCKS_A_TASK
-
-    def blocks(start: int) -> None:
-        for lo in range(start, min(start + task, n), _BLOCK):
-            _fingerprint_block(data, offsets, lo, min(lo + _BLOCK, n), out)
-
-    each_block(blocks, range(0, n, task))
+    for lo in range(0, n, _BLOCK):
+        _fingerprint_block(data, offsets, lo, min(lo + _BLOCK, n), out)
     return out
 
 
