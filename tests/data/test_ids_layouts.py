@@ -180,3 +180,33 @@ def test_the_judged_documents_fingerprints_are_those_of_the_rows_kept(grouped):
     np.testing.assert_array_equal(qrels.doc_fingerprints, qrels.doc_ids.fingerprint())
     index = QrelsIndex(qrels)
     np.testing.assert_array_equal(index.doc_index.sorted, np.sort(index.doc_vocab.fingerprint()))
+
+
+def _fingerprints_as(monkeypatch, same_as: dict[str, str]):
+    """Ids fingerprinted as others are (``same_as``: id -> the id whose fingerprint it takes)."""
+    real = NumpyIds.fingerprint
+
+    def fingerprint(ids):
+        values = [same_as.get(v, v) for v in ids.to_list()]
+        return real(NumpyIds(np.array(values, dtype=object)))
+    monkeypatch.setattr(NumpyIds, 'fingerprint', fingerprint)
+
+
+def test_a_run_document_sharing_a_judged_documents_fingerprint_is_not_judged(monkeypatch):
+    """The join finds a ranked document's judgment by the fingerprint of its (document, query) pair and
+    confirms it by the ids: an unjudged document whose fingerprint is a judged one's stays unjudged."""
+    expected = irm.calc(MEASURES, irm.read_trec_qrels(QRELS), irm.read_trec_run(RUN)).values
+    _fingerprints_as(monkeypatch, {'zz': 'd1', 'd8': 'd9'})
+    got = irm.calc(MEASURES, irm.read_trec_qrels(QRELS), irm.read_trec_run(RUN)).values
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_judgments_sharing_a_pairs_fingerprint_are_joined_through_document_codes(monkeypatch):
+    """Two judged documents of one query with one fingerprint: the join goes through the documents' codes."""
+    from irmetrics.providers.native.table import QrelsIndex
+    expected = irm.calc(MEASURES, irm.read_trec_qrels(QRELS), irm.read_trec_run(RUN)).values
+    _fingerprints_as(monkeypatch, {'d2': 'd1', 'zz': 'd1'})
+    qrels = irm.read_trec_qrels(QRELS)
+    assert QrelsIndex(qrels)._pairs is None
+    got = irm.calc(MEASURES, qrels, irm.read_trec_run(RUN)).values
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)

@@ -28,7 +28,7 @@ class IdIndex:
         if self.collides or len(self.sorted) == 0:          # two ids share a fingerprint: compare them all
             return values.lookup(self.vocabulary)
         fingerprints = values.fingerprint() if fingerprints is None else fingerprints
-        at = np.minimum(_positions(self.sorted, fingerprints), len(self.sorted) - 1)
+        at = np.minimum(search_sorted(self.sorted, fingerprints), len(self.sorted) - 1)
         rows = np.flatnonzero(self.sorted[at] == fingerprints)
         found = self.order[at[rows]].astype(np.int64)
         same = values.take(rows).equal(self.vocabulary.take(found))      # a fingerprint match is confirmed
@@ -43,7 +43,7 @@ _UNCACHED = 1 << 17
 _MANY = 1 << 12
 
 
-def _positions(ordered: np.ndarray, values: np.ndarray) -> np.ndarray:
+def search_sorted(ordered: np.ndarray, values: np.ndarray) -> np.ndarray:
     """``np.searchsorted(ordered, values)``, for many values in a large ``ordered`` searched in sorted order."""
     if len(ordered) < _UNCACHED or len(values) < _MANY:
         return np.searchsorted(ordered, values)

@@ -16,7 +16,8 @@ import functools
 
 import numpy as np
 
-from ...data.ids.index import IdIndex
+from ...data.ids import Ids, mix
+from ...data.ids.index import IdIndex, search_sorted
 from ...data.qrels import Qrels
 from ...data.ranking import by_query_then_score, tie_starts
 from ...data.run import Run
@@ -89,6 +90,51 @@ class QrelsIndex:
             out[lo:lo + _BLOCK] = self._filter[slots.view(np.int64)]
         return out
 
+    def judgments(self, doc_ids: Ids, rows: np.ndarray, fingerprints: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """For some rows of a run (its ``doc_ids``, the ``rows``, their documents' fingerprints and their
+        queries' codes here), the position in ``keys`` of the judgment of each row's (query, document),
+        -1 where there is none.
+
+        Found by the fingerprint of the pair (one sorted search), each match confirmed by comparing the
+        documents' ids; where two judgments share a pair's fingerprint, through the documents' codes.
+        """
+        pairs = self._pairs
+        if pairs is None:
+            return self._judgments_by_code(doc_ids, rows, fingerprints, query)
+        ordered, judgment = pairs
+        out = np.full(len(rows), -1, dtype=np.int64)
+        if len(ordered) == 0:
+            return out
+        wanted = mix(fingerprints, query)
+        at = np.minimum(search_sorted(ordered, wanted), len(ordered) - 1)
+        found = np.flatnonzero(ordered[at] == wanted)
+        at = judgment[at[found]]
+        same = (self.query[at] == query[found]) & doc_ids.take(rows[found]).equal(
+            self.doc_vocab.take(self.keys[at] % self.n_docs))
+        out[found[same]] = at[same]
+        return out
+
+    @functools.cached_property
+    def _pairs(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The fingerprints of the judgments' (document, query) pairs, sorted, and the position in ``keys``
+        of each; None when two of them are equal."""
+        pairs = mix(self._vocab_fingerprints[self.keys % self.n_docs], self.query)
+        order = np.argsort(pairs)
+        ordered = pairs[order]
+        if np.any(ordered[1:] == ordered[:-1]):
+            return None
+        return ordered, order
+
+    def _judgments_by_code(self, doc_ids: Ids, rows: np.ndarray, fingerprints: np.ndarray,
+                           query: np.ndarray) -> np.ndarray:
+        """:meth:`judgments` through each document's code among the judged documents."""
+        doc_code = self.doc_index.lookup(doc_ids.take(rows), fingerprints)
+        keys = query.astype(np.int64) * self.n_docs + doc_code
+        at = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
+        hit = (doc_code >= 0) & (len(self.keys) > 0)
+        hit[hit] = self.keys[at[hit]] == keys[hit]
+        return np.where(hit, at, -1)
+
     def ideal(self, values: np.ndarray, cutoff: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The ideal ranking by ``values`` (one per judgment): judgments of positive value, best first
         within each query, cut at ``cutoff``.  Returns (query, 0-based position, value)."""
@@ -151,14 +197,8 @@ class RankedTable:
         row_query = qmap.astype(np.int32)[run.qidx]                      # per run row (file order)
         fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else run.doc_ids.fingerprint()
         cand = np.flatnonzero(index.maybe_judged(fingerprints) & (row_query >= 0))
-        doc_code = index.doc_index.lookup(run.doc_ids.take(cand), fingerprints[cand])
-        cand, doc_code = cand[doc_code >= 0], doc_code[doc_code >= 0]
-        keys = row_query[cand].astype(np.int64) * index.n_docs + doc_code
-        at = np.searchsorted(index.keys, keys)
-        at_ok = at < len(index.keys)
-        hit = np.zeros(len(cand), dtype=bool)
-        hit[at_ok] = index.keys[at[at_ok]] == keys[at_ok]
-        rows, at = cand[hit], at[hit]
+        at = index.judgments(run.doc_ids, cand, fingerprints[cand], row_query[cand])
+        rows, at = cand[at >= 0], at[at >= 0]
         position = self._positions(rows)
         rank = position - run.offsets[run.qidx[rows]]
         query = row_query[rows].astype(np.int64)
