@@ -156,16 +156,27 @@ def test_duplicates_of_a_grouped_run_found_in_blocks_are_those_found_whole(small
         assert Duplicates.find(ids, ids.fingerprint(), codes) is not None
 
 
-def test_a_large_vocabulary_finds_ids_searched_in_sorted_order():
-    """Beyond a cache's size, an index sorts the ids it looks up before searching: the positions it gives
-    are those of a plain search, absent ids -1."""
-    from irmetrics.data.ids.index import _MANY, _UNCACHED, IdIndex
-    vocabulary = ArrowIds(pa.array([f'doc-{i}' for i in range(_UNCACHED + 5)]))
+@pytest.mark.parametrize('most_slots', [1 << 24, 64], ids=['table', 'crowded'])
+def test_an_index_finds_every_id_of_its_vocabulary_and_no_other(most_slots, monkeypatch):
+    """Ids found through a table of slots: alone in their slot, or (a table too small for its keys, when
+    most share a slot) in the sorted keys that share one; absent ids -1."""
+    from irmetrics.data.ids import index
+    monkeypatch.setattr(index, '_MOST_SLOTS', most_slots)
+    vocabulary = ArrowIds(pa.array([f'doc-{i}' for i in range(5000)]))
     rng = np.random.default_rng(7)
-    wanted = rng.integers(0, len(vocabulary) + 3000, 2 * _MANY)        # some beyond the vocabulary: absent
+    wanted = rng.integers(0, len(vocabulary) + 3000, 20000)        # some beyond the vocabulary: absent
     values = ArrowIds(pa.array([f'doc-{i}' for i in wanted.tolist()]))
     expected = np.where(wanted < len(vocabulary), wanted, -1)
-    np.testing.assert_array_equal(IdIndex(vocabulary).lookup(values), expected)
+    np.testing.assert_array_equal(index.IdIndex(vocabulary).lookup(values), expected)
+
+
+def test_a_key_table_knows_whether_its_keys_are_distinct():
+    from irmetrics.data.ids.index import KeyTable
+    keys = np.array([5, 1 << 40, 7, (1 << 40) + 8, 3], dtype=np.uint64)
+    assert KeyTable(keys).distinct
+    assert KeyTable(keys).find(np.array([7, 9, 1 << 40, (1 << 40) + 8], dtype=np.uint64)).tolist() == [2, -1, 1, 3]
+    assert not KeyTable(np.append(keys, np.uint64(1 << 40))).distinct
+    assert KeyTable(np.zeros(0, dtype=np.uint64)).find(keys).tolist() == [-1] * 5
 
 
 @pytest.mark.parametrize('grouped', [True, False])
@@ -179,7 +190,7 @@ def test_the_judged_documents_fingerprints_are_those_of_the_rows_kept(grouped):
     assert qrels.query_ids.to_list() == ['q1', 'q2', 'q3'] and np.all(np.diff(qrels.qidx) >= 0)
     np.testing.assert_array_equal(qrels.doc_fingerprints, qrels.doc_ids.fingerprint())
     index = QrelsIndex(qrels)
-    np.testing.assert_array_equal(index.doc_index.sorted, np.sort(index.doc_vocab.fingerprint()))
+    np.testing.assert_array_equal(index.doc_index.table.keys, index.doc_vocab.fingerprint())
 
 
 def _fingerprints_as(monkeypatch, same_as: dict[str, str]):
@@ -207,6 +218,6 @@ def test_judgments_sharing_a_pairs_fingerprint_are_joined_through_document_codes
     expected = irm.calc(MEASURES, irm.read_trec_qrels(QRELS), irm.read_trec_run(RUN)).values
     _fingerprints_as(monkeypatch, {'d2': 'd1', 'zz': 'd1'})
     qrels = irm.read_trec_qrels(QRELS)
-    assert QrelsIndex(qrels)._pairs is None
+    assert not QrelsIndex(qrels)._pairs.distinct
     got = irm.calc(MEASURES, qrels, irm.read_trec_run(RUN)).values
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)

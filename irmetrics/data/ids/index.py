@@ -1,14 +1,62 @@
-"""Finding ids in a fixed vocabulary by fingerprint: built once, each lookup costs O(k log n) for k ids.
+"""Finding ids in a fixed vocabulary by fingerprint: built once, each lookup costs O(k) for k ids.
 
 :meth:`Ids.lookup` builds a hash table of the whole vocabulary at every call; an evaluator that
 looks up the queries of many small parts of a run (chunks, partitions) in the qrels' million
-queries keeps an :class:`IdIndex` instead.
+queries keeps an :class:`IdIndex` instead.  :class:`KeyTable` finds 64-bit keys (fingerprints, or
+fingerprints of tuples) in one step.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .base import Ids
+
+#: slots of a :class:`KeyTable` per key, at least (the table's size is a power of two): about one key in
+#: eight shares its slot with another
+_SLOTS_A_KEY = 4
+#: the most slots a table has (of 4 bytes each: 64 MiB); beyond, more keys share slots
+_MOST_SLOTS = 1 << 24
+
+
+class KeyTable:
+    """The positions of distinct 64-bit keys, found in one step each.
+
+    A table indexed by some bits of a key (the keys are hashes: any bits will do) holds the position of
+    the one key with those bits; the few keys that share their bits with another are found in a sorted
+    copy of them.  ``distinct`` says whether the keys are distinct (where they are not, :meth:`find`
+    gives one of the equal keys' positions).
+    """
+
+    def __init__(self, keys: np.ndarray):
+        self.keys = keys
+        slots = min(1 << max(int(_SLOTS_A_KEY * len(keys) - 1).bit_length(), 1), _MOST_SLOTS)
+        self.mask = np.uint64(slots - 1)
+        slot = self._slots(keys)
+        alone = np.bincount(slot, minlength=slots)[slot] == 1
+        self.table = np.full(slots, -1, dtype=np.int32 if len(keys) < 2 ** 31 else np.int64)
+        self.table[slot[alone]] = np.flatnonzero(alone)
+        shared = np.flatnonzero(~alone)
+        self.table[slot[shared]] = -2
+        by_key = np.argsort(keys[shared])
+        self.shared_keys, self.shared_at = keys[shared][by_key], shared[by_key]
+        self.distinct = not np.any(self.shared_keys[1:] == self.shared_keys[:-1])
+
+    def _slots(self, keys: np.ndarray) -> np.ndarray:
+        return (keys & self.mask).view(np.int64)
+
+    def find(self, wanted: np.ndarray) -> np.ndarray:
+        """The position (int64) of each of ``wanted`` among the keys, -1 where absent."""
+        at = self.table[self._slots(wanted)].astype(np.int64)
+        out = np.full(len(wanted), -1, dtype=np.int64)
+        alone = np.flatnonzero(at >= 0)
+        same = self.keys[at[alone]] == wanted[alone]
+        out[alone[same]] = at[alone[same]]
+        shared = np.flatnonzero(at == -2)
+        if len(shared):
+            near = np.minimum(np.searchsorted(self.shared_keys, wanted[shared]), len(self.shared_keys) - 1)
+            same = self.shared_keys[near] == wanted[shared]
+            out[shared[same]] = self.shared_at[near[same]]
+        return out
 
 
 class IdIndex:
@@ -17,37 +65,16 @@ class IdIndex:
     def __init__(self, vocabulary: Ids, fingerprints: np.ndarray | None = None):
         """``fingerprints``: the vocabulary's :meth:`Ids.fingerprint`, where the caller has them already."""
         self.vocabulary = vocabulary
-        fingerprints = vocabulary.fingerprint() if fingerprints is None else fingerprints
-        self.order = np.argsort(fingerprints)               # equal fingerprints fall back to comparing ids
-        self.sorted = fingerprints[self.order]
-        self.collides = bool(np.any(self.sorted[1:] == self.sorted[:-1]))
+        self.table = KeyTable(vocabulary.fingerprint() if fingerprints is None else fingerprints)
 
     def lookup(self, values: Ids, fingerprints: np.ndarray | None = None) -> np.ndarray:
         """Index (int64) of each of ``values`` in the vocabulary, -1 where absent (``fingerprints``: the
         values' own, where the caller has them already)."""
-        if self.collides or len(self.sorted) == 0:          # two ids share a fingerprint: compare them all
+        if not self.table.distinct or len(self.vocabulary) == 0:      # two ids share a fingerprint: compare them all
             return values.lookup(self.vocabulary)
-        fingerprints = values.fingerprint() if fingerprints is None else fingerprints
-        at = np.minimum(search_sorted(self.sorted, fingerprints), len(self.sorted) - 1)
-        rows = np.flatnonzero(self.sorted[at] == fingerprints)
-        found = self.order[at[rows]].astype(np.int64)
-        same = values.take(rows).equal(self.vocabulary.take(found))      # a fingerprint match is confirmed
+        found = self.table.find(values.fingerprint() if fingerprints is None else fingerprints)
+        rows = np.flatnonzero(found >= 0)
+        same = values.take(rows).equal(self.vocabulary.take(found[rows]))      # a fingerprint match is confirmed
         out = np.full(len(values), -1, dtype=np.int64)
-        out[rows[same]] = found[same]
+        out[rows[same]] = found[rows[same]]
         return out
-
-
-#: a vocabulary this large no longer fits a core's cache: a search for each of many ids in random order
-#: then waits on memory at every step, and sorting the ids first (searches that walk it in order) is faster
-_UNCACHED = 1 << 17
-_MANY = 1 << 12
-
-
-def search_sorted(ordered: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """``np.searchsorted(ordered, values)``, for many values in a large ``ordered`` searched in sorted order."""
-    if len(ordered) < _UNCACHED or len(values) < _MANY:
-        return np.searchsorted(ordered, values)
-    by = np.argsort(values)
-    out = np.empty(len(values), dtype=np.intp)
-    out[by] = np.searchsorted(ordered, values[by])
-    return out

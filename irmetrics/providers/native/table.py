@@ -17,7 +17,7 @@ import functools
 import numpy as np
 
 from ...data.ids import Ids, mix
-from ...data.ids.index import IdIndex, search_sorted
+from ...data.ids.index import IdIndex, KeyTable
 from ...data.qrels import Qrels
 from ...data.ranking import by_query_then_score, tie_starts
 from ...data.run import Run
@@ -99,31 +99,21 @@ class QrelsIndex:
         documents' ids; where two judgments share a pair's fingerprint, through the documents' codes.
         """
         pairs = self._pairs
-        if pairs is None:
+        if not pairs.distinct:
             return self._judgments_by_code(doc_ids, rows, fingerprints, query)
-        ordered, judgment = pairs
-        out = np.full(len(rows), -1, dtype=np.int64)
-        if len(ordered) == 0:
-            return out
-        wanted = mix(fingerprints, query)
-        at = np.minimum(search_sorted(ordered, wanted), len(ordered) - 1)
-        found = np.flatnonzero(ordered[at] == wanted)
-        at = judgment[at[found]]
+        at = pairs.find(mix(fingerprints, query))
+        found = np.flatnonzero(at >= 0)
+        at = at[found]
         same = (self.query[at] == query[found]) & doc_ids.take(rows[found]).equal(
             self.doc_vocab.take(self.keys[at] % self.n_docs))
+        out = np.full(len(rows), -1, dtype=np.int64)
         out[found[same]] = at[same]
         return out
 
     @functools.cached_property
-    def _pairs(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The fingerprints of the judgments' (document, query) pairs, sorted, and the position in ``keys``
-        of each; None when two of them are equal."""
-        pairs = mix(self._vocab_fingerprints[self.keys % self.n_docs], self.query)
-        order = np.argsort(pairs)
-        ordered = pairs[order]
-        if np.any(ordered[1:] == ordered[:-1]):
-            return None
-        return ordered, order
+    def _pairs(self) -> KeyTable:
+        """The fingerprints of the judgments' (document, query) pairs, in the order of ``keys``."""
+        return KeyTable(mix(self._vocab_fingerprints[self.keys % self.n_docs], self.query))
 
     def _judgments_by_code(self, doc_ids: Ids, rows: np.ndarray, fingerprints: np.ndarray,
                            query: np.ndarray) -> np.ndarray:
