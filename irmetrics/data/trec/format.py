@@ -40,7 +40,9 @@ from ..qrels import LARGEST_GRADE
 SEPARATORS = b' \t\v\f\r'
 _OTHER_SEPARATORS = b'\t\v\f\r'
 BOM = b'\xef\xbb\xbf'
-_BLOCK = 1 << 22
+#: bytes of the blocks the spacing check streams a file in: its masks and temporaries (a few bytes a byte)
+#: stay in a core's cache (4 MiB blocks raised the peak memory by 20 MB and were no faster)
+_BLOCK = 1 << 18
 #: bytes of the blocks of whole lines that the passes over each line's positions take at a time (their
 #: arrays of positions take up to 8 bytes a byte: a flood of empty or comment lines costs a few MB)
 _LINE_BLOCK = 1 << 18
