@@ -95,8 +95,9 @@ class QrelsIndex:
         queries' codes here), the position in ``keys`` of the judgment of each row's (query, document),
         -1 where there is none.
 
-        Found by the fingerprint of the pair (one sorted search), each match confirmed by comparing the
-        documents' ids; where two judgments share a pair's fingerprint, through the documents' codes.
+        Found by the fingerprint of the pair (one look in a :class:`KeyTable`), each match confirmed by
+        comparing the documents' ids; where two judgments share a pair's fingerprint, through the documents'
+        codes.
         """
         pairs = self._pairs
         if not pairs.distinct:
@@ -148,7 +149,7 @@ class QrelsIndex:
         return self.cached(('row_judgment',), compute)
 
 
-def _vocabulary_fingerprints(qrels: Qrels, vocabulary, codes: np.ndarray) -> np.ndarray:
+def _vocabulary_fingerprints(qrels: Qrels, vocabulary: Ids, codes: np.ndarray) -> np.ndarray:
     """The fingerprints of the qrels' distinct documents: those of their rows where the qrels kept them (each
     row of a document has its fingerprint), else hashed again."""
     if qrels.doc_fingerprints is None:
