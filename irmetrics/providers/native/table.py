@@ -217,7 +217,7 @@ class RankedTable:
             lo + np.flatnonzero(order[lo:lo + _BLOCK] != np.arange(lo, min(lo + _BLOCK, len(order))))
             for lo in range(0, len(order), _BLOCK)])
         if 8 * len(moved) < len(order):            # a sorted run with ties reordered: invert only what moved
-            by_row = np.argsort(order[moved])
+            by_row = np.argsort(order[moved], kind='stable')    # near-sorted: the moves are local
             moved_rows, moved_to = order[moved][by_row], moved[by_row]
             at = np.minimum(np.searchsorted(moved_rows, rows), len(moved_rows) - 1)
             return np.where(moved_rows[at] == rows, moved_to[at], rows)
