@@ -188,10 +188,12 @@ def test_no_progress_bar_off_a_terminal(here):
 
 
 # --- start-up ----------------------------------------------------------------------------------------
-def test_a_small_job_imports_neither_pandas_nor_pyarrow_nor_tqdm(here):
+@pytest.mark.parametrize('command', [['qrels', 'a.run', 'AP', 'nDCG@10', 'P@5'], ['trec_eval', '-c', 'qrels', 'a.run']],
+                         ids=['evaluate', 'trec_eval'])
+def test_a_small_job_imports_neither_pandas_nor_pyarrow_nor_scipy(here, command):
     code = ('import sys\nfrom irmetrics.cli import main\n'
-            'status = main(["qrels", "a.run", "AP", "nDCG@10", "P@5"])\n'
-            'heavy = [m for m in ("pandas", "pyarrow", "tqdm", "ir_datasets") if m in sys.modules]\n'
+            f'status = main({command!r})\n'
+            'heavy = [m for m in ("pandas", "pyarrow", "scipy", "tqdm", "ir_datasets") if m in sys.modules]\n'
             'assert status == 0 and not heavy, heavy\n')
     proc = subprocess.run([sys.executable, '-c', code], cwd=here, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
