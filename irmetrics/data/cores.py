@@ -11,8 +11,10 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 T = TypeVar('T')
 
@@ -27,6 +29,7 @@ def core_count() -> int:
 
 @functools.lru_cache(maxsize=1)
 def _pool() -> ThreadPoolExecutor:
+    from concurrent.futures import ThreadPoolExecutor  # with logging, 5 ms of every start: only when used
     return ThreadPoolExecutor(core_count(), thread_name_prefix='irmetrics')
 
 
