@@ -23,7 +23,6 @@ and exit status 2.
 """
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -68,7 +67,6 @@ _python_show_warning = warnings.showwarning
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    _large_pages_for_arrow()
     from . import args as grammar
     argv = list(sys.argv[1:] if argv is None else argv)
     if sys.stdout is None:                      # started with standard output closed (irmetrics ... >&-)
@@ -94,16 +92,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write('irmetrics: interrupted\n')
         return EXIT_INTERRUPTED
-
-
-def _large_pages_for_arrow() -> None:
-    """Ask Arrow's allocator (mimalloc) for 2 MiB pages, unless the user said otherwise, before pyarrow is
-    loaded (mimalloc reads its options once).  A new process touches every page of the buffers a large
-    file is read into, and the kernel then maps 512 times fewer pages: a 10M-line run is evaluated in 1.91 s
-    instead of 2.42 s, at the same peak memory (2 cores, medians of 7).  Without the kernel's transparent
-    huge pages, nothing changes."""
-    if 'pyarrow' not in sys.modules:
-        os.environ.setdefault('MIMALLOC_LARGE_OS_PAGES', '1')
 
 
 def _main(grammar: ModuleType, argv: list[str]) -> int:

@@ -199,21 +199,6 @@ def test_a_small_job_imports_neither_pandas_nor_pyarrow_nor_scipy(here, command)
     assert proc.returncode == 0, proc.stderr
 
 
-@pytest.mark.parametrize('given', [None, '0'])
-def test_the_command_line_asks_arrows_allocator_for_large_pages_unless_told_otherwise(here, given):
-    code = ('import os, sys\nfrom irmetrics.cli import main\n'
-            'status = main(["qrels", "a.run", "AP"])\n'
-            'assert status == 0 and "pyarrow" not in sys.modules\n'
-            'print(os.environ.get("MIMALLOC_LARGE_OS_PAGES"))\n')
-    env = {k: v for k, v in os.environ.items() if k != 'MIMALLOC_LARGE_OS_PAGES'}
-    if given is not None:
-        env['MIMALLOC_LARGE_OS_PAGES'] = given
-    proc = subprocess.run([sys.executable, '-c', code], cwd=here, capture_output=True, text=True, timeout=120,
-                          env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1] == (given or '1')
-
-
 def test_default_format_on_a_terminal_is_a_table(here):
     status, stdout, stderr = run_with_terminal(here, 'qrels', 'a.run', 'AP', 'P@2', terminal='stdout')
     assert status == 0 and warnings_only(stderr) == [MISSING_Q3]
