@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The many-core figures of benchmarks/README.md ("Every core"): run from the repository root on a machine with 16 cores
+# The many-core figures of benchmarks/README.md ("Where irmetrics stands"): run from the repository root on a machine with 16 cores
 # (or any count) that has numpy, pandas, pyarrow, pytrec_eval and ir_measures (irmetrics runs from the folder):
 #   bash benchmarks/cores_figures.sh TREC_EVAL_BINARY
 # On all cores: small and robust against every tool and the trec_eval binary; msmarco and large against pytrec_eval and
