@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .ids import Ids, mix
+from .ids.index import slotted
 
 #: rows of whole queries looked at together when a column grouped by query is searched in blocks (their
 #: table of counts stays in a core's cache)
@@ -142,9 +143,7 @@ def _none_repeated_in_blocks(fingerprints: np.ndarray, codes: tuple[np.ndarray, 
     def unrepeated(lo: int, hi: int) -> bool:
         keys = mix(fingerprints[lo:hi], *(c[lo:hi] for c in codes))
         if hi - lo <= _COUNTED_ROWS:
-            mask = (1 << int(_SLOTS_A_ROW * (hi - lo) - 1).bit_length()) - 1
-            slots = (keys & np.uint64(mask)).view(np.int64)
-            keys = keys[np.bincount(slots, minlength=mask + 1)[slots] > 1]
+            keys = keys[~slotted(keys, _SLOTS_A_ROW)[2]]
         keys.sort()
         return not np.any(keys[1:] == keys[:-1])
 

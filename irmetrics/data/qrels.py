@@ -96,13 +96,12 @@ class Qrels(WrittenBack):
                 judged_twice = (f'document {id_at(docs, twice[0])!r} is judged more than once for query '
                                 f'{id_at(qids, twice[0])!r} (iterations {iterations}){where.at(twice)}',
                                 where.line(int(twice[1])) if where.lines is not None else None)
-        if np.all(codes[1:] >= codes[:-1]):                # grouped by query already (most files)
-            return cls(vocab, codes, docs, rel, its, offsets_of(codes, len(vocab)), source, judged_twice,
-                       doc_fingerprints=fingerprints)
-        order = np.argsort(codes, kind='stable')
-        codes = codes[order]
-        return cls(vocab, codes, docs.take(order), rel[order], its.take(order),
-                   offsets_of(codes, len(vocab)), source, judged_twice, doc_fingerprints=fingerprints[order])
+        if np.any(codes[1:] < codes[:-1]):                 # not grouped by query yet (most files are)
+            order = np.argsort(codes, kind='stable')
+            codes, rel, fingerprints = codes[order], rel[order], fingerprints[order]
+            docs, its = docs.take(order), its.take(order)
+        return cls(vocab, codes, docs, rel, its, offsets_of(codes, len(vocab)), source, judged_twice,
+                   doc_fingerprints=fingerprints)
 
     def subset(self, queries: np.ndarray) -> Qrels:
         """The judgments of some queries (codes into ``query_ids``, ascending), in the same row order.

@@ -217,7 +217,7 @@ def _fingerprint_block(data: np.ndarray, offsets: np.ndarray, lo: int, hi: int, 
     n_words = (lengths + 7) // 8
     most = int(n_words.max(initial=0))
     if most == 1 and int(n_words.min()) == 1:           # ids of 1 to 8 bytes (most numbers): one word each
-        total = _finalise(_masked_words(words, starts, lengths) + _MIX)
+        total = _position_mix(_masked_words(words, starts, lengths), np.uint64(1))
     elif most <= _SHORT_WORDS:
         total = _sum_by_position(words, starts, lengths, n_words)
     else:

@@ -18,6 +18,16 @@ _SLOTS_A_KEY = 4
 _MOST_SLOTS = 1 << 24
 
 
+def slotted(keys: np.ndarray, slots_a_key: int, most: int = _MOST_SLOTS) -> tuple[np.uint64, np.ndarray, np.ndarray]:
+    """A table of slots for 64-bit hash keys, indexed by their low bits: its mask (the slots less one, a power
+    of two at least ``slots_a_key`` times the keys, at most ``most``), each key's slot, and whether each key
+    is alone in its slot (one ``np.bincount``, no sort)."""
+    slots = min(1 << max(int(slots_a_key * len(keys) - 1).bit_length(), 1), most)
+    mask = np.uint64(slots - 1)
+    slot = (keys & mask).view(np.int64)
+    return mask, slot, np.bincount(slot, minlength=slots)[slot] == 1
+
+
 class KeyTable:
     """The positions of distinct 64-bit keys, found in one step each.
 
@@ -29,11 +39,8 @@ class KeyTable:
 
     def __init__(self, keys: np.ndarray):
         self.keys = keys
-        slots = min(1 << max(int(_SLOTS_A_KEY * len(keys) - 1).bit_length(), 1), _MOST_SLOTS)
-        self.mask = np.uint64(slots - 1)
-        slot = self._slots(keys)
-        alone = np.bincount(slot, minlength=slots)[slot] == 1
-        self.table = np.full(slots, -1, dtype=np.int32 if len(keys) < 2 ** 31 else np.int64)
+        self.mask, slot, alone = slotted(keys, _SLOTS_A_KEY)
+        self.table = np.full(int(self.mask) + 1, -1, dtype=np.int32 if len(keys) < 2 ** 31 else np.int64)
         self.table[slot[alone]] = np.flatnonzero(alone)
         shared = np.flatnonzero(~alone)
         self.table[slot[shared]] = -2
@@ -41,12 +48,9 @@ class KeyTable:
         self.shared_keys, self.shared_at = keys[shared][by_key], shared[by_key]
         self.distinct = not np.any(self.shared_keys[1:] == self.shared_keys[:-1])
 
-    def _slots(self, keys: np.ndarray) -> np.ndarray:
-        return (keys & self.mask).view(np.int64)
-
     def find(self, wanted: np.ndarray) -> np.ndarray:
         """The position (int64) of each of ``wanted`` among the keys, -1 where absent."""
-        at = self.table[self._slots(wanted)].astype(np.int64)
+        at = self.table[(wanted & self.mask).view(np.int64)].astype(np.int64)
         out = np.full(len(wanted), -1, dtype=np.int64)
         alone = np.flatnonzero(at >= 0)
         same = self.keys[at[alone]] == wanted[alone]
