@@ -45,9 +45,13 @@ class ArrowIds(Ids):
 
     @classmethod
     def from_values(cls, values: Any) -> ArrowIds:
-        """From a numpy array or sequence of ids (see :meth:`of`)."""
+        """From a numpy array or sequence of ids (see :meth:`of`).  A numpy array in the other byte order
+        (``'>i8'`` on a little-endian machine: data written on another) is brought to this machine's
+        first: Arrow refuses byte-swapped arrays."""
         if isinstance(values, list) and all(type(v) is str for v in values):
             return cls.from_strings(id_texts(values))   # what the TREC readers give: no pandas import
+        if isinstance(values, np.ndarray) and not values.dtype.isnative:
+            values = values.astype(values.dtype.newbyteorder('='))
         try:
             arr = pa.array(values, from_pandas=True)
         except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):    # mixed types, lone surrogates

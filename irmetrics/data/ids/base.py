@@ -1,10 +1,10 @@
-"""The interface of an id column, and what both layouts share: 64-bit fingerprints of strings.
+"""The interface of an id column, and what every layout shares: 64-bit fingerprints of strings.
 
-An :class:`Ids` holds the ids (of queries, documents or subtopics) of a column.  Two layouts
-implement it (:mod:`.numpy_ids`, :mod:`.arrow_ids`); :func:`irmetrics.data.ids.column` picks one
-when the column is built, and callers only ever use this interface.  An operation on two columns
-of different layouts runs in the layout of higher :attr:`Ids.rank` (Arrow), which adopts the
-other column: neither layout knows the other.
+An :class:`Ids` holds the ids (of queries, documents or subtopics) of a column.  Three layouts
+implement it (:mod:`.numpy_ids`, :mod:`.arrow_ids`, :mod:`.int_ids`); :func:`irmetrics.data.ids.column`
+picks one when the column is built, and callers only ever use this interface.  An operation on two
+columns of different layouts runs in the layout of higher :attr:`Ids.rank` (Arrow, then numpy), which
+adopts the other column: no layout knows another.
 
 String order is byte-wise on UTF-8 (trec_eval's ``strcmp``); Python's ``str`` order is the same
 (code point order).
@@ -22,6 +22,10 @@ import numpy as np
 from ...errors import InputError
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)      # golden-ratio constant
+#: a word: 8 bytes read as a little-endian number on every machine (the native view on little-endian ones:
+#: no copy), so a fingerprint is a function of the id's bytes alone, and the first k bytes of a word are
+#: its k low-order bytes, which :data:`_BYTE_MASKS` keep
+_WORD = np.dtype('<u8')
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)   # keep the first k bytes
 _AVALANCHE = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _SHIFTS = (np.uint64(30), np.uint64(27), np.uint64(31))
@@ -187,7 +191,8 @@ def _is_unicode(text: str) -> bool:
 def fingerprint_bytes(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Fingerprints of the strings ``data[offsets[i]:offsets[i+1]]``.
 
-    Each 8-byte word of a string is mixed with its position (splitmix64's finaliser of word + (j + 1)
+    Each 8-byte word of a string (read little-endian, the last one padded with zero bytes: the same
+    number on every machine) is mixed with its position (splitmix64's finaliser of word + (j + 1)
     times the golden-ratio constant), the mixed words are summed (mod 2**64) and the sum, with the
     string's length, avalanched again: every bit depends on every byte, so any few bits of a
     fingerprint make a hash of the id (filters and buckets take some).  The words of a string are
@@ -210,8 +215,8 @@ def _fingerprint_block(data: np.ndarray, offsets: np.ndarray, lo: int, hi: int, 
     first, last = offsets[lo], offsets[hi]
     padded = np.zeros(last - first + 8, np.uint8)          # this block's bytes, plus room for a word
     padded[:last - first] = data[first:last]
-    # word i = the 8 bytes starting at byte i (an unaligned, overlapping view)
-    words = np.ndarray(shape=(last - first + 1,), dtype=np.uint64, buffer=padded, strides=(1,))
+    # word i = the 8 bytes starting at byte i, little-endian (an unaligned, overlapping view)
+    words = np.ndarray(shape=(last - first + 1,), dtype=_WORD, buffer=padded, strides=(1,))
     starts = offsets[lo:hi] - first
     lengths = offsets[lo + 1:hi + 1] - offsets[lo:hi]
     n_words = (lengths + 7) // 8
@@ -231,8 +236,9 @@ def _fingerprint_block(data: np.ndarray, offsets: np.ndarray, lo: int, hi: int, 
 
 def _masked_words(words: np.ndarray, position: np.ndarray, remaining: np.ndarray) -> np.ndarray:
     """The words starting at byte ``position`` of the block, cut to the ``remaining`` bytes of their
-    string (the bytes of the next string zeroed)."""
-    word = words[position]
+    string (the bytes of the next string zeroed), as native numbers (``astype`` copies on big-endian
+    machines only)."""
+    word = words[position].astype(np.uint64, copy=False)
     word &= _BYTE_MASKS[np.clip(remaining, 0, 8)]
     return word
 
