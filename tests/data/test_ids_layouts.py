@@ -1,11 +1,15 @@
-"""The two id layouts (numpy objects for small inputs, Arrow for large) give the same numbers,
-also when qrels and run use different layouts (a small qrels file with a large run is the MS MARCO case)."""
+"""The id layouts (numpy objects for small inputs, Arrow for large, numbers for integer ids) give the same
+numbers, also when qrels and run use different layouts (a small qrels file with a large run is the MS MARCO
+case), and the fingerprints written out below on every machine."""
 import numpy as np
 import pyarrow as pa
 import pytest
 
 import irmetrics as irm
+from irmetrics.data.ids import base
 from irmetrics.data.ids.arrow_ids import ArrowIds
+from irmetrics.data.ids.base import Ids
+from irmetrics.data.ids.int_ids import IntIds
 from irmetrics.data.ids.numpy_ids import NumpyIds
 
 QRELS = """q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d9 1\nq2 0 d10 -1\nq3 0 x 1\n"""
@@ -221,3 +225,155 @@ def test_judgments_sharing_a_pairs_fingerprint_are_joined_through_document_codes
     assert not QrelsIndex(qrels)._pairs.distinct
     got = irm.calc(MEASURES, qrels, irm.read_trec_run(RUN)).values
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+#: ids (ASCII, multibyte UTF-8, of 0 to 17 bytes, characters across the 8-byte word boundary, numbers) and
+#: their fingerprints written out, as :func:`_model_fingerprint` gives them: the same on every machine (words
+#: read in the machine's byte order gave others on a big-endian one, and different ones beside different
+#: neighbours).  These values are also what the library gave before words were read as little-endian.
+GOLDEN = [
+    ('', 0x0000000000000000),                     # 0 bytes ('' is no id of an input: built directly)
+    ('a', 0x73103DDAFF819ED7),                    # 1
+    ('é', 0xDE99D58AE425FB0E),                    # 2
+    ('€', 0x5AE821FCE5C07BD7),                    # 3
+    ('d401', 0xFB48F166BFD5C205),                 # 4
+    ('🙂', 0xF254E37C659E0C23),                   # 4
+    ('q1-07', 0x0CEA86787AD1A3D9),                # 5
+    ('D55598', 0x106980C6FBE6C556),               # 6
+    ('abcdefg', 0xEF5C9152A4FD211A),              # 7
+    ('abcdefgh', 0x344DCE6167448B59),             # 8
+    ('éééé', 0x5795FF657E9CA405),                 # 8
+    ('abcdef€', 0xAFF80BC677994A70),              # 9: the euro sign's bytes 6 to 8, across the word boundary
+    ('abcdef🙂', 0xC181D0F6398FC162),             # 10: bytes 6 to 9 across it
+    ('abcdefg€', 0xBE68010D3E8F678B),             # 10
+    ('日本語', 0x158D7C6B7A55822A),                # 9
+    ('clueweb09', 0xFC749931E9B2F63B),            # 9
+    ('D1555982-x', 0x69171453FEFC4AE3),           # 10
+    ('msmarco_p_0', 0xD1ACFF987D7B76E6),          # 11
+    ('passage-0012', 0x826A5CE04B71C49F),         # 12
+    ('clueweb12-013', 0xE62F23E665E31D38),        # 13
+    ('MED-1400-abcde', 0x654A255B9B410E5D),       # 14
+    ('wiki:Zürich_14', 0x49DC6DE045012649),       # 15
+    ('abcdefghijklmnop', 0x596C288403620FC2),     # 16
+    ('abcdefghijklmn€', 0x0F3103D76389B292),      # 17: bytes 14 to 16 across the second boundary
+    ('abcdefghijklmnopq', 0xB0FB74DC29688FB8),    # 17
+    ('0', 0xE6765E433B2A96E8),
+    ('7', 0xE5A5875932195A11),
+    ('42', 0x1B4E3D141A9A57E7),
+    ('12345678', 0xB175D56325A638D4),
+    ('123456789', 0x4C480B971CB15371),
+    ('10000000000000000', 0xFA45F0BC27109488),
+    ('99999999999999999', 0xE850378B55FF568A),
+]
+_GOLDEN_RATIO = 0x9E3779B97F4A7C15
+_TO_64_BITS = (1 << 64) - 1
+
+
+def _finalised(z: int) -> int:
+    """splitmix64's finaliser, on a Python integer of 64 bits."""
+    z ^= z >> 30
+    z = z * 0xBF58476D1CE4E5B9 & _TO_64_BITS
+    z ^= z >> 27
+    z = z * 0x94D049BB133111EB & _TO_64_BITS
+    return z ^ (z >> 31)
+
+
+def _model_fingerprint(text: str) -> int:
+    """The fingerprint in Python integers, apart from the library's numpy: word j of the UTF-8 bytes (8 bytes,
+    the last one fewer) read little-endian, plus (j + 1) golden ratios, finalised; the words' sum (mod 2**64),
+    xor the length in golden ratios, finalised again."""
+    data = text.encode('utf-8')
+    total = 0
+    for j in range(0, len(data), 8):
+        word = int.from_bytes(data[j:j + 8], 'little')
+        total = total + _finalised(word + (j // 8 + 1) * _GOLDEN_RATIO & _TO_64_BITS) & _TO_64_BITS
+    return _finalised(total ^ len(data) * _GOLDEN_RATIO & _TO_64_BITS)
+
+
+def test_the_golden_fingerprints_are_the_models():
+    assert [_model_fingerprint(text) for text, _ in GOLDEN] == [f for _, f in GOLDEN]
+    assert len({f for _, f in GOLDEN}) == len(GOLDEN)
+
+
+def _in_every_layout(values: list[str]) -> dict[str, Ids]:
+    """``values`` as numpy objects, as every kind of Arrow string array, and as numbers where they all are."""
+    arrow = pa.array(values)
+    layouts: dict[str, Ids] = {
+        'numpy': NumpyIds(np.array(values, dtype=object)),
+        'arrow string': ArrowIds(arrow),
+        'arrow large_string': ArrowIds(arrow.cast(pa.large_string())),
+        'arrow dictionary': ArrowIds(arrow.dictionary_encode()),
+        'arrow slice': ArrowIds(pa.array(['before the slice'] + values)[1:]),     # an offset into its buffers
+    }
+    if all(v.isascii() and v.isdecimal() and str(int(v)) == v for v in values):
+        layouts['int'] = IntIds(np.array([int(v) for v in values], dtype=np.int64))
+    return layouts
+
+
+@pytest.fixture
+def paths_taken(monkeypatch) -> list[str]:
+    """The way each block was hashed ('one word', 'by position', 'by word'), block after block."""
+    taken: list[str] = []
+
+    def spy(real, path):
+        def sum_spy(*args):
+            taken.append(path)
+            return real(*args)
+        return sum_spy
+    monkeypatch.setattr(base, '_sum_by_position', spy(base._sum_by_position, 'by position'))
+    monkeypatch.setattr(base, '_sum_by_word', spy(base._sum_by_word, 'by word'))
+    real_block = base._fingerprint_block
+
+    def block_spy(*args):
+        before = len(taken)
+        real_block(*args)
+        if len(taken) == before:
+            taken.append('one word')
+    monkeypatch.setattr(base, '_fingerprint_block', block_spy)
+    return taken
+
+
+def test_golden_fingerprints_of_each_id_alone(paths_taken):
+    for text, expected in GOLDEN:
+        for name, ids in _in_every_layout([text]).items():
+            assert ids.fingerprint().tolist() == [expected], (text, name)
+    assert set(paths_taken) == {'one word', 'by position'}
+
+
+#: neighbours of each golden id, such that a block of (neighbour, id, neighbour) is hashed in each way (but the
+#: empty id's, and those of more than 8 bytes among one-word neighbours, which are hashed by position); the
+#: bytes after an id are its next neighbour's: high bits (ÿ is C3 BF, U+10FFFF is F4 8F BF BF) or letters
+NEIGHBOURS = {'one word': ('ÿ', '\U0010FFFF'), 'by position': ('ÿ' * 10, '\U0010FFFF' * 5),
+              'by word': ('z' * 40, '\U0010FFFF' * 12)}
+
+
+@pytest.mark.parametrize('block', [3, 1 << 13], ids=['a block of 3 ids', 'one block'])
+@pytest.mark.parametrize('path', list(NEIGHBOURS))
+@pytest.mark.parametrize('order', [1, -1], ids=['in order', 'reversed'])
+def test_golden_fingerprints_in_every_layout_beside_other_ids(path, block, order, paths_taken, monkeypatch):
+    """Every golden id between two neighbours, in blocks of three ids (each block hashed the way its
+    neighbours call for) or all in one block, in every string layout."""
+    monkeypatch.setattr(base, '_BLOCK', block)
+    before, after = NEIGHBOURS[path]
+    golden = GOLDEN[::order]
+    values = [v for text, _ in golden for v in (before, text, after)]
+    for name, ids in _in_every_layout(values).items():
+        assert ids.fingerprint()[1::3].tolist() == [f for _, f in golden], name
+    if block == 3:
+        assert path in paths_taken
+    else:
+        assert set(paths_taken) == {'by word' if path == 'by word' else 'by position'}
+
+
+@pytest.mark.parametrize('block', [2, 1 << 13])
+def test_golden_fingerprints_of_numbers_held_as_numbers(block, monkeypatch):
+    """Integer ids (their decimal text's fingerprints) beside other numbers, and repeated in a small range
+    (fingerprinted once each, as the range, and gathered)."""
+    monkeypatch.setattr(base, '_BLOCK', block)
+    numbers = [(int(text), f) for text, f in GOLDEN if text.isascii() and text.isdecimal()]
+    assert len(numbers) == 7
+    values = np.array([v for n, _ in numbers for v in (n, 10 ** 17 - 1 - n)], dtype=np.int64)
+    assert IntIds(values).fingerprint()[::2].tolist() == [f for _, f in numbers]
+    small = [(n, f) for n, f in numbers if n < 100]
+    repeated = np.tile([n for n, _ in small], 50)
+    assert IntIds(repeated).fingerprint().tolist() == [f for _, f in small] * 50
