@@ -24,7 +24,7 @@ class ArrowIds(Ids):
     @classmethod
     def of(cls, values: pa.Array | pa.ChunkedArray) -> ArrowIds:
         """From an Arrow array of ids: strings and integers are converted in Arrow, other values (floats,
-        bytes, ...) by the rule of both layouts, :func:`.base.id_text`."""
+        bytes, ...) by the rule of both string layouts, :func:`.base.id_text`."""
         if isinstance(values, pa.ChunkedArray):
             if pa.types.is_dictionary(values.type) and values.num_chunks > 1:
                 values = pa.table({'v': values}).unify_dictionaries().column('v')

@@ -9,7 +9,7 @@ adopts the other column: no layout knows another.
 String order is byte-wise on UTF-8 (trec_eval's ``strcmp``); Python's ``str`` order is the same
 (code point order).
 
-Ids given as Python values become text by one rule, :func:`id_text`, in both layouts.
+Ids given as Python values become text by one rule, :func:`id_text`, in both string layouts.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ _SHORT_WORDS = 4      # a block whose strings have at most this many words is ha
 class Ids(ABC):
     """A column of string ids in one layout (see the module docstring)."""
 
-    #: the layout's name ('numpy' or 'arrow')
+    #: the layout's name ('numpy', 'arrow' or 'int')
     layout: ClassVar[str]
     #: in an operation on two layouts, the higher rank's layout adopts the other column
     rank: ClassVar[int]
@@ -63,9 +63,9 @@ class Ids(ABC):
 
     @abstractmethod
     def fingerprint(self) -> np.ndarray:
-        """:func:`fingerprint_bytes` of each id's UTF-8 bytes: the same in both layouts and every
-        process.  Equal ids give equal fingerprints; different ids collide with probability about
-        2**-64 per pair, so callers confirm matches exactly."""
+        """:func:`fingerprint_bytes` of each id's UTF-8 bytes: the same in every layout, process and
+        machine (of either byte order).  Equal ids give equal fingerprints; different ids collide with
+        probability about 2**-64 per pair, so callers confirm matches exactly."""
 
     @abstractmethod
     def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
