@@ -22,11 +22,17 @@ from irmetrics.data.ids.numpy_ids import NumpyIds
 MEASURES = ['AP', 'nDCG@10', 'P@5', 'RR', 'Bpref', 'Judged@10', 'NumRel']
 
 
-def _swapped(values: np.ndarray) -> np.ndarray:
+def _other_order(values: np.ndarray) -> np.ndarray:
     """``values`` in the other byte order (same values)."""
     out = values.byteswap().view(values.dtype.newbyteorder())
-    assert not out.dtype.isnative and out.tolist() == values.tolist()
+    assert out.dtype.isnative != values.dtype.isnative and out.tolist() == values.tolist()
     return out
+
+
+def _swapped(values: np.ndarray) -> np.ndarray:
+    """``values`` (in this machine's order) in the other byte order."""
+    assert values.dtype.isnative
+    return _other_order(values)
 
 
 def _as_text(values: np.ndarray) -> NumpyIds:
@@ -34,12 +40,12 @@ def _as_text(values: np.ndarray) -> NumpyIds:
 
 
 COLUMNS = {
-    'int64 numbers': np.array([0, 7, 42, 10, 9, 12345678, 123456789, 10 ** 16, 10 ** 17 - 1, 7], dtype='<i8'),
-    'uint64 numbers': np.array([3, 0, 18, 3, 10 ** 17 - 1], dtype='<u8'),
-    'int32 numbers': np.array([5, 2 ** 31 - 1, 0, 5], dtype='<i4'),
-    'int64 with negatives': np.array([-1, 7, -10 ** 18, 7, 0], dtype='<i8'),          # no numbers: text
-    'float64': np.array([301.0, 2.5, -0.0, 301.0], dtype='<f8'),
-    'unicode': np.array(['d1', 'é€x', 'abcdefgh', 'abcdef🙂', 'clueweb09-en0000-00-00000', 'd1'], dtype='<U30'),
+    'int64 numbers': np.array([0, 7, 42, 10, 9, 12345678, 123456789, 10 ** 16, 10 ** 17 - 1, 7], dtype=np.int64),
+    'uint64 numbers': np.array([3, 0, 18, 3, 10 ** 17 - 1], dtype=np.uint64),
+    'int32 numbers': np.array([5, 2 ** 31 - 1, 0, 5], dtype=np.int32),
+    'int64 with negatives': np.array([-1, 7, -10 ** 18, 7, 0], dtype=np.int64),          # no numbers: text
+    'float64': np.array([301.0, 2.5, -0.0, 301.0], dtype=np.float64),
+    'unicode': np.array(['d1', 'é€x', 'abcdefgh', 'abcdef🙂', 'clueweb09-en0000-00-00000', 'd1'], dtype='U30'),
 }
 
 
@@ -69,9 +75,9 @@ def test_byte_swapped_ids_are_the_native_ids(kind, large, monkeypatch):
 
 
 def test_words_in_the_other_byte_order_hash_as_native_ones(monkeypatch):
-    """On a big-endian machine the words hashed are a little-endian view, not the machine's order: here a
-    big-endian copy of the words plays it, in each way of hashing a block (one word an id, by position, by
-    word), and gives this machine's fingerprints."""
+    """The words hashed are a little-endian view, not in the machine's order on a big-endian one: here the
+    words in the other byte order (on a little-endian machine, what the view is on a big-endian one) give
+    the same fingerprints, in each way of hashing a block (one word an id, by position, by word)."""
     rng = np.random.default_rng(3)
     values = [''.join(map(chr, rng.integers(97, 123, int(n)))) for n in rng.integers(1, 9, 40)]    # one word
     values += ['é€' * int(n) for n in rng.integers(1, 6, 40)]                                        # by position
@@ -83,7 +89,7 @@ def test_words_in_the_other_byte_order_hash_as_native_ones(monkeypatch):
 
     def masked_words_of_swapped(words, position, remaining):
         assert words.dtype == np.dtype('<u8')
-        return real(_swapped(words), position, remaining)
+        return real(_other_order(words), position, remaining)
     monkeypatch.setattr(base, '_masked_words', masked_words_of_swapped)
     np.testing.assert_array_equal(column.fingerprint(), native)
 
@@ -100,9 +106,9 @@ def _rows(seed: int, shift: int) -> tuple[list[tuple[str, int, int]], list[tuple
     return judged, ranked
 
 
-def _swapped_columns(rows: list[tuple], unicode_documents: bool, value_type: str) -> list[np.ndarray]:
+def _swapped_columns(rows: list[tuple], unicode_documents: bool, value_type: type) -> list[np.ndarray]:
     queries, docs, values = zip(*rows, strict=True)
-    doc_column = np.array([str(d) for d in docs]) if unicode_documents else np.array(docs, dtype='<i8')
+    doc_column = np.array([str(d) for d in docs]) if unicode_documents else np.array(docs, dtype=np.int64)
     return [_swapped(np.array(queries)), _swapped(doc_column), _swapped(np.array(values, dtype=value_type))]
 
 
@@ -118,8 +124,8 @@ def test_an_evaluation_of_byte_swapped_columns_is_that_of_the_trec_text(document
     expected = irm.calc(MEASURES, irm.read_trec_qrels(''.join(f'{q} 0 {d} {g}\n' for q, d, g in judged)),
                         irm.read_trec_run(''.join(f'{q} Q0 {d} 0 {s!r} t\n' for q, d, s in ranked))).values
     assert np.all(np.isfinite(expected)) and len(set(expected.ravel().tolist())) > 10
-    qrels = _swapped_columns(judged, documents == 'unicode', '<i8')
-    run = _swapped_columns(ranked, documents == 'unicode', '<f8')
+    qrels = _swapped_columns(judged, documents == 'unicode', np.int64)
+    run = _swapped_columns(ranked, documents == 'unicode', np.float64)
     got = irm.calc(MEASURES, irm.Qrels.from_columns(*qrels), irm.Run.from_columns(*run)).values
     np.testing.assert_array_equal(got, expected)
     frames = (pd.DataFrame(dict(zip(['query_id', 'doc_id', 'relevance'], qrels, strict=True))),
