@@ -102,6 +102,12 @@ def test_integers_beyond_2_53_are_compared_as_their_doubles(dtype):
             assert got_top(wrap(scores), k, library) == expected, (name, k)
 
 
+def test_long_doubles_are_compared_as_their_doubles():
+    """1 + 2^-60 is above 1 as a long double (x86's 64-bit mantissa), and 1 as a double: tied, by item id."""
+    scores = np.array([[1 + np.longdouble(2) ** -60, 1.0, 0.5]], dtype=np.longdouble)
+    assert got_top(scores, 3, NUMPY) == reference_top(scores, 3) == [[1, 0, 2]]
+
+
 def test_bfloat16_float16_and_float8_tensors_rank_as_their_values():
     rng = np.random.default_rng(4)
     values = (rng.integers(-8, 9, size=(20, 60)) / 4).astype(np.float32)           # exact in every type below
