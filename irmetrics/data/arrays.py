@@ -3,9 +3,9 @@
 * A run as a 2-D **float** array (users x items; any numeric type wrapped in :class:`Scores`): scores over
   the whole catalogue; the ranking is chosen from them by trec_eval's rule (score descending compared as
   doubles whatever the element type, ties by document id descending), in the array's own library and on
-  its own device (:mod:`.top_ranking`).  A score of ``-inf`` is an item not
-  ranked (masked: a user's training items, as a rule); ``exclude=`` (judgments-shaped, :class:`Exclusions`)
-  masks cells without touching the array.
+  its own device (:mod:`.top_ranking`).  A score of ``-inf`` is an item not ranked (masked: a user's
+  training items, as a rule); ``exclude=`` (judgments-shaped, :class:`Exclusions`) masks cells without
+  touching the array.
 * A run as a 2-D **integer** array (users x k): each row the item indices of one user in rank order,
   rank 1 first; without scores the given order is the ranking, as if scored k, k-1, ..., 1.  When the
   judgments are a matrix as wide as this array, the array reads two ways (item indices, or a score per
