@@ -8,6 +8,11 @@ without a copy, ranked by numpy's threads: faster than torch's dispatch on array
 to torch through DLPack on its own device, without a copy, when torch is installed, else to numpy (an
 array on a GPU then copied to the host).  Only what the measures need comes back to the host.
 
+Scores are compared as trec_eval compares them, as doubles, whatever the element type: a block of a
+score matrix is ranked as the floats of :meth:`Numpy.as_doubles` / :meth:`Torch.as_doubles` (integers
+beyond 2^53 tie where their doubles do, as in the TREC file of the same matrix), never by exact integer
+comparison.  Every array read here is :data:`MATRIX`; anything else is the one error :func:`not_a_matrix`.
+
 torch is imported only when an array is a tensor or must become one; numpy is always there.
 """
 from __future__ import annotations
@@ -21,6 +26,13 @@ from ..errors import InputError
 #: DLPack device types numpy reads in place: the CPU, and CUDA memory pinned for the host
 _CPU = 1
 _HOST = (_CPU, 3)
+#: what every array irmetrics reads must be, as the one error for anything else says (:func:`not_a_matrix`)
+MATRIX = 'a dense 2-D array (users x items) of integers, booleans or floats'
+
+
+def not_a_matrix(got: str, name: str) -> InputError:
+    """The error for an input that is not :data:`MATRIX` (``got`` says what it is, and how to convert it)."""
+    return InputError(f'expected {MATRIX}, got {got}', name)
 
 
 class Numpy:
@@ -31,6 +43,12 @@ class Numpy:
 
     def to_host(self, x: Any) -> np.ndarray:
         return np.asarray(x)
+
+    def as_doubles(self, x: np.ndarray) -> np.ndarray:
+        """Scores as floats that order as their doubles do: ``x`` itself when a float of at most 64 bits (float16
+        and float32 values are doubles exactly), else float64 (integers and booleans, rounded as a TREC file of
+        them is read: 2^53 + 1 becomes 2^53; a long double rounded to the double trec_eval compares)."""
+        return x if x.dtype.kind == 'f' and x.dtype.itemsize <= 8 else x.astype(np.float64)
 
     def from_host(self, x: np.ndarray) -> Any:
         return x
@@ -66,7 +84,24 @@ class Torch:
         self.device = device
 
     def to_host(self, x: Any) -> np.ndarray:
-        return x.detach().cpu().numpy()
+        """``x`` on the host as numpy; a float type numpy lacks (bfloat16, float8) as float32, which holds its
+        values exactly."""
+        x = x.detach().cpu()
+        return (x.to(self.torch.float32) if x.dtype.is_floating_point and x.dtype not in self._numpy_floats
+                else x).numpy()
+
+    @property
+    def _numpy_floats(self) -> tuple[Any, ...]:
+        return self.torch.float16, self.torch.float32, self.torch.float64
+
+    def as_doubles(self, x: Any) -> Any:
+        """Scores as floats that order as their doubles do (:meth:`Numpy.as_doubles`): ``x`` itself when float16,
+        bfloat16, float32 or float64; float32 for float8 (exact; torch ranks no float8), float64 for integers
+        (uint64 included: 2^63 and more stay positive) and booleans."""
+        torch = self.torch
+        if x.dtype in (*self._numpy_floats, torch.bfloat16):
+            return x
+        return x.to(torch.float32 if x.dtype.is_floating_point else torch.float64)
 
     def from_host(self, x: np.ndarray) -> Any:
         return self.torch.as_tensor(np.ascontiguousarray(x), device=self.device)
@@ -125,21 +160,28 @@ def is_tensor(obj: Any) -> bool:
 
 
 def in_own_library(obj: Any, name: str) -> tuple[Any, Library]:
-    """``obj`` as an array of the library that ranks it, and that library (see the module docstring).
+    """``obj`` as an array of the library that ranks it, and that library (see the module docstring), checked
+    to be :data:`MATRIX` with at least one row and one column (else an error naming ``name``).
 
     A torch tensor stays itself (detached from its graph); a numpy array too; another DLPack array becomes
-    a tensor on its own device when torch is installed, else a numpy array (copied from a GPU).  An array
-    without data (a tensor on torch's 'meta' device) is an error naming ``name``.
+    a tensor on its own device when torch is installed, else a numpy array (copied from a GPU).
     """
+    array, library = _in_library(obj, name)
+    _check_matrix(array, name)
+    return array, library
+
+
+def _in_library(obj: Any, name: str) -> tuple[Any, Library]:
     if isinstance(obj, np.ndarray):
         return obj, NUMPY
     if is_tensor(obj):
-        if obj.device.type == 'meta':
-            raise InputError("the tensor is on torch's 'meta' device: it has a shape but no values to rank; give "
-                             'a tensor on the CPU or a GPU', name)
+        _check_tensor(obj, name)
         if obj.device.type == 'cpu' and not TORCH_ON_CPU and _numpy_reads(obj):
             return obj.detach().numpy(), NUMPY
         return obj.detach(), Torch(obj.device)
+    if type(obj).__module__.startswith('scipy.sparse'):
+        raise not_a_matrix('a scipy.sparse matrix: a sparse matrix is read as judgments (or exclude=), a run is '
+                           'dense: convert it with .toarray()', name)
     if hasattr(obj, '__dlpack__'):
         device = obj.__dlpack_device__()[0] if hasattr(obj, '__dlpack_device__') else _CPU
         tensor = None if device in _HOST else _tensor_of_dlpack(obj)
@@ -147,6 +189,37 @@ def in_own_library(obj: Any, name: str) -> tuple[Any, Library]:
             return tensor, Torch(tensor.device)
         return _numpy_of_dlpack(obj, device, name), NUMPY
     return np.asarray(obj), NUMPY
+
+
+def _check_tensor(tensor: Any, name: str) -> None:
+    """A tensor that holds a dense matrix's values: not on torch's 'meta' device (a shape without values), not
+    sparse, not nested, 2-D (checked before anything reads it: a 0-d tensor cannot even be sliced)."""
+    if tensor.device.type == 'meta':
+        raise InputError("the tensor is on torch's 'meta' device: it has a shape but no values to rank; give "
+                         'a tensor on the CPU or a GPU', name)
+    if getattr(tensor, 'is_nested', False):
+        raise not_a_matrix('a nested tensor (rows of different lengths): pad it to one dense tensor, '
+                           "torch.nested.to_padded_tensor(x, float('-inf')) for scores (-inf ranks nothing)", name)
+    if str(tensor.layout) != 'torch.strided':
+        raise not_a_matrix(f'a sparse tensor ({tensor.layout}): convert it with .to_dense()', name)
+    if tensor.dim() != 2:
+        raise _dimensions(tensor, name)
+
+
+def _dimensions(array: Any, name: str) -> InputError:
+    return not_a_matrix(f'{array.ndim} dimension(s) of shape {tuple(int(n) for n in array.shape)}', name)
+
+
+def _check_matrix(array: Any, name: str) -> None:
+    """:data:`MATRIX`, with at least one row and one column: an array of no value (a dimension of size 0) is an
+    error, as a tensor without data is."""
+    if array.ndim != 2:
+        raise _dimensions(array, name)
+    if dtype_kind(array) not in ('i', 'u', 'f', 'b'):
+        raise not_a_matrix(f'an array of {array.dtype}', name)
+    if 0 in tuple(array.shape):
+        raise InputError(f'the array holds no value (shape {tuple(int(n) for n in array.shape)}): give at least '
+                         f'one user (row) and one item (column)', name)
 
 
 def _tensor_of_dlpack(obj: Any) -> Any:
@@ -175,11 +248,11 @@ def dtype_kind(array: Any) -> str:
     if isinstance(array, np.ndarray):
         return array.dtype.kind
     dtype = array.dtype
+    text = str(dtype)
     if dtype.is_complex:
         return 'c'
-    if dtype.is_floating_point:
-        return 'f'
-    text = str(dtype)
+    if dtype.is_floating_point:                  # not the packed types (float4_e2m1fn_x2: two values an element)
+        return '?' if text.endswith('_x2') else 'f'
     if text == 'torch.bool':
         return 'b'
     return 'u' if text.startswith('torch.uint') else 'i' if text.startswith('torch.int') else '?'

@@ -1,10 +1,11 @@
 """Runs and judgments held as arrays, as recommender models and training loops hold them.
 
-* A run as a 2-D **float** array (users x items): scores over the whole catalogue; the ranking is
-  chosen from them by trec_eval's rule (score descending, ties by document id descending), in the
-  array's own library and on its own device (:mod:`.top_ranking`).  A score of ``-inf`` is an item not
-  ranked (masked: a user's training items, as a rule); ``exclude=`` (judgments-shaped, :class:`Exclusions`)
-  masks cells without touching the array.
+* A run as a 2-D **float** array (users x items; any numeric type wrapped in :class:`Scores`): scores over
+  the whole catalogue; the ranking is chosen from them by trec_eval's rule (score descending compared as
+  doubles whatever the element type, ties by document id descending), in the array's own library and on
+  its own device (:mod:`.top_ranking`).  A score of ``-inf`` is an item not ranked (masked: a user's
+  training items, as a rule); ``exclude=`` (judgments-shaped, :class:`Exclusions`) masks cells without
+  touching the array.
 * A run as a 2-D **integer** array (users x k): each row the item indices of one user in rank order,
   rank 1 first; without scores the given order is the ranking, as if scored k, k-1, ..., 1.  When the
   judgments are a matrix as wide as this array, the array reads two ways (item indices, or a score per
@@ -104,6 +105,12 @@ class Exclusions:
     ``-inf``.  Row ``i`` is the user ``i`` of the whole run (a batch at an offset reads its rows)."""
 
     def __init__(self, obj: Any):
+        if isinstance(obj, (list, tuple)):     # rows of a mask, or each user's item indices?
+            raise InputError(f'expected a users x items matrix (a numpy array, a tensor or a scipy.sparse matrix), '
+                             f'non-zero where a cell is excluded, got a {type(obj).__name__}, which reads two ways '
+                             f"(the rows of a mask, or each user's item indices): give numpy.array(mask), or each "
+                             f"user's items as scipy.sparse.csr_matrix((numpy.ones(len(indices)), indices, offsets), "
+                             f'shape=(users, items))', 'exclude')
         if _is_sparse(obj):
             matrix = obj.tocsr()
             matrix.sort_indices()
@@ -173,20 +180,18 @@ class ArrayRun:
             return
         kind = dtype_kind(obj) if is_tensor(obj) or isinstance(obj, np.ndarray) else None
         if kind in ('i', 'u'):
-            self.items = _indices(_host_matrix(obj, self.source), self.source)
+            items = _host_matrix(obj, self.source)
+            if int(items.min()) < 0:              # not item indices: scores (negated ranks), unless a mistake
+                row, column = (int(i) for i in np.argwhere(items < 0)[0])
+                raise _reads_two_ways(f'a 2-D integer array with a negative value ({int(items[row, column])} at row '
+                                      f'{row}, column {column}; item indices are >= 0)', '', self.source)
+            self.items = _indices(items, self.source)
         else:
             self._read_scores(obj)
 
     def _read_scores(self, obj: Any) -> None:
         self.source = 'run array'
-        if _is_sparse(obj):
-            raise InputError('a sparse matrix is read as judgments; give the run as a dense array', self.source)
-        matrix, self.library = in_own_library(obj, self.source)
-        _check_shape(matrix, self.source)
-        kind = dtype_kind(matrix)
-        if kind not in 'iufb' or kind == '':
-            raise InputError(f'expected numbers, got an array of {matrix.dtype}', self.source)
-        self.matrix = matrix
+        self.matrix, self.library = in_own_library(obj, self.source)
 
     @property
     def is_scores(self) -> bool:
@@ -280,14 +285,20 @@ class ArrayRun:
         if self.items is None:
             return
         if not self.wrapped and self.given is None and self.shape[1] == catalogue:
-            raise InputError(f'a 2-D integer array as wide as the catalogue ({catalogue} columns) reads two ways: as '
-                             f"each user's top {catalogue} item indices in rank order, or as a score for each of the "
-                             f'{catalogue} items; say which: irmetrics.TopK(array) or irmetrics.Scores(array)',
-                             self.source)
+            raise _reads_two_ways(f'a 2-D integer array as wide as the catalogue ({catalogue} columns)',
+                                  f'{catalogue} ', self.source)
         if self.items.size and int(self.items.max()) >= catalogue:
             row, column = (int(i) for i in np.argwhere(self.items >= catalogue)[0])
             raise InputError(f'item index {int(self.items[row, column])} at row {offset + row}, column {column} is '
                              f'out of range: the qrels array has {catalogue} items (columns)', self.source)
+
+
+def _reads_two_ways(what: str, count: str, source: str) -> InputError:
+    """The error for a 2-D integer array that could be either run (``what`` says why it is in doubt; ``count``: the
+    number of items, with its space, where known)."""
+    each = f'each of the {count}items' if count else 'each item'
+    return InputError(f"{what} reads two ways: as each user's top {count}item indices in rank order, or as a score "
+                      f'for {each}; say which: irmetrics.TopK(array) or irmetrics.Scores(array)', source)
 
 
 def host_run(top: TopRanking, library: Library, source: str, first: int) -> Run:
@@ -387,25 +398,8 @@ def qrels_from_matrix(obj: Any, duplicates: str = 'error') -> Qrels:
 
 def _host_matrix(obj: Any, name: str) -> np.ndarray:
     """``obj`` as a 2-D numpy array on the host (an array on a GPU copied), or an error naming ``name``."""
-    if _is_sparse(obj):
-        raise InputError('a sparse matrix is read as judgments; give the run as a dense array', name)
     array, library = in_own_library(obj, name)
-    array = library.to_host(array)
-    _check_shape(array, name)
-    if array.dtype.kind not in 'iufb':
-        raise InputError(f'expected numbers, got an array of {array.dtype}', name)
-    return array
-
-
-def _check_shape(array: Any, name: str) -> None:
-    """A 2-D array with at least one row and one column: an array of no value (a dimension of size 0) is
-    an error, as a tensor without data is (:func:`.array_library.in_own_library`)."""
-    if array.ndim != 2:
-        raise InputError(f'expected a 2-D array (users x items), got {array.ndim} dimension(s) of shape '
-                         f'{tuple(array.shape)}', name)
-    if 0 in tuple(array.shape):
-        raise InputError(f'the array holds no value (shape {tuple(int(n) for n in array.shape)}): give at least '
-                         f'one user (row) and one item (column)', name)
+    return library.to_host(array)
 
 
 def _indices(items: np.ndarray, name: str) -> np.ndarray:

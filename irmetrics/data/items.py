@@ -33,7 +33,10 @@ class ItemValues:
             raise InputError(f'{what}: expected numbers ({ex})', 'items') from None
         if array.ndim == 0:
             raise InputError(f'{what}: expected a value per item (an array or a dict), got one number', 'items')
-        if len(array) and not np.all(np.isfinite(array)):
+        if len(array) == 0:
+            raise InputError(f'{what}: no item has a value (an empty {type(values).__name__}): give a value per item, '
+                             f'or leave {what} out', 'items')
+        if not np.all(np.isfinite(array)):
             bad = int(np.flatnonzero((~np.isfinite(array.reshape(len(array), -1))).any(axis=1))[0])
             raise InputError(f'{what}: the value of item {self._name(keys, bad)!r} is not a finite number', 'items')
         self.values = array
@@ -85,6 +88,12 @@ class Items:
         if self.distances is not None and (self.distances.values.ndim != 2 or
                                            self.distances.values.shape[0] != self.distances.values.shape[1]):
             raise InputError('distances: expected a square array (items x items)', 'items')
+        if self.distances is not None and (self.distances.values < 0).any():
+            row, column = np.argwhere(self.distances.values < 0)[0]
+            first, second = self.distances.ids.take(np.array([row, column])).to_list()
+            raise InputError(f'distances: the distance {self.distances.values[row, column]:g} between items {first!r} '
+                             f'and {second!r} is negative: distances are >= 0 (a similarity s gives the distance '
+                             f'1 - s)', 'items')
 
     def check_catalogue(self, size: int, what: str) -> None:
         """That every attribute given as an array (not keyed by item id) has a row per item of a catalogue of

@@ -1,7 +1,10 @@
 """The exact top of every row of a score matrix, by trec_eval's rule, in the matrix's own library.
 
 trec_eval ranks by score descending (compared as doubles) and breaks ties by document id descending
-as text; item ``j`` is the document ``'j'``, so among equal scores ``'9'`` comes before ``'10'``.  Each
+as text.  Scores are compared as doubles here too, whatever the matrix's element type: each block of rows
+is ranked as the floats its library's ``as_doubles`` gives (integers and booleans as float64, so that
+2^53 + 1 ties with 2^53 as in the TREC file of the matrix; float8 as float32; other floats as they are,
+without a copy).  Item ``j`` is the document ``'j'``, so among equal scores ``'9'`` comes before ``'10'``.  Each
 item's place in that text order is its *tie rank* (:func:`tie_ranks`): among equal scores the higher tie
 rank comes first.  A score of ``-inf`` is an item not ranked (the usual mask of a user's training items);
 ``+inf`` and NaN are errors.  Only the first ``k`` of each row are found, by a selection, never a sort of
@@ -29,7 +32,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import InputError
-from .array_library import Library, Numpy
+from .array_library import NUMPY, Library, Numpy
 from .cores import core_count, each_block
 from .ids.int_ids import text_key
 
@@ -44,9 +47,9 @@ _THREADED_CELLS = 1 << 16
 class TopRanking(NamedTuple):
     """The first ``k`` items of each row in trec_eval's order, in the matrix's library.
 
-    ``items`` (users x k, int64) and ``scores`` (users x k, the matrix's type); ``lengths`` (users, int64):
-    how many of each row's ``k`` are ranked (fewer where items score ``-inf``); past its length a row's
-    items are -1 and its scores the lowest value.
+    ``items`` (users x k, int64) and ``scores`` (users x k, floats: the matrix's as its library's ``as_doubles``
+    gives them); ``lengths`` (users, int64): how many of each row's ``k`` are ranked (fewer where items score
+    ``-inf``); past its length a row's items are -1 and its scores ``-inf``.
     """
 
     items: Any
@@ -73,25 +76,23 @@ def rank_top(scores: Any, k: int, library: Library, first: int = 0, name: str = 
     ``masked`` gives are ranked as if scored ``-inf`` (the array is not changed)."""
     k = min(k, scores.shape[1])
     if isinstance(library, Numpy):
-        return _numpy_blocks(scores.view(np.uint8) if scores.dtype == bool else scores, k, first, name, masked)
-    if masked is not None:
-        rows, items = masked(0, scores.shape[0])
-        if len(rows):
-            scores = scores.clone() if scores.dtype.is_floating_point else scores.to(library.torch.float64)
-            scores[library.from_host(rows), library.from_host(items)] = -np.inf
-    return _torch_top(scores, k, library, first, name)
+        return _numpy_blocks(scores, k, first, name, masked)
+    return _torch_top(_as_ranked(scores, 0, masked, library), k, library, first, name)
 
 
-def _with_masked(x: np.ndarray, lo: int, masked: Masked | None) -> np.ndarray:
-    """A block of rows (from ``lo``) with its masked cells at -inf: a copy, when there are some."""
+def _as_ranked(x: Any, lo: int, masked: Masked | None, library: Library) -> Any:
+    """A block of rows (from ``lo``) as the floats that are ranked (``library.as_doubles``), its masked cells
+    at -inf: a copy where it has some (the caller's array is never changed)."""
+    ranked = library.as_doubles(x)
     if masked is None:
-        return x
+        return ranked
     rows, items = masked(lo, lo + len(x))
     if len(rows) == 0:
-        return x
-    x = x.astype(x.dtype if x.dtype.kind == 'f' else np.float64, copy=True)
-    x[rows, items] = -np.inf
-    return x
+        return ranked
+    if ranked is x:
+        ranked = ranked.copy() if isinstance(library, Numpy) else ranked.clone()
+    ranked[library.from_host(rows), library.from_host(items)] = -np.inf
+    return ranked
 
 
 # --- numpy -------------------------------------------------------------------------------------------
@@ -99,13 +100,13 @@ def _with_masked(x: np.ndarray, lo: int, masked: Masked | None) -> np.ndarray:
 def _numpy_blocks(scores: np.ndarray, k: int, first: int, name: str, masked: Masked | None) -> TopRanking:
     n, m = scores.shape
     items = np.empty((n, k), dtype=np.int64)
-    ranked = np.empty((n, k), dtype=scores.dtype if masked is None or scores.dtype.kind == 'f' else np.float64)
+    ranked = np.empty((n, k), dtype=NUMPY.as_doubles(scores[:0]).dtype)
     lengths = np.empty(n, dtype=np.int64)
     threads = core_count()
     rows = max(1, min(BLOCK_CELLS // max(m, 1), -(-n // (2 * threads))))     # two blocks a thread at least
 
     def block(lo: int) -> None:
-        top = _numpy_top(_with_masked(scores[lo:lo + rows], lo, masked), k, first + lo, name)
+        top = _numpy_top(_as_ranked(scores[lo:lo + rows], lo, masked, NUMPY), k, first + lo, name)
         items[lo:lo + rows], ranked[lo:lo + rows], lengths[lo:lo + rows] = top
 
     starts = range(0, n, rows)
@@ -118,9 +119,8 @@ def _numpy_blocks(scores: np.ndarray, k: int, first: int, name: str, masked: Mas
 
 
 def _numpy_top(x: np.ndarray, k: int, first: int, name: str) -> TopRanking:
-    """One block of rows (see the module docstring)."""
+    """One block of rows, floats (see the module docstring)."""
     n, m = x.shape
-    floating = x.dtype.kind == 'f'
     size = max(1, min(_GROUP, m // (4 * k))) if k else 1
     groups = m // size
     view = as_strided(x, shape=(n, size, groups), strides=(x.strides[0], groups * x.strides[1], x.strides[1]))
@@ -128,22 +128,20 @@ def _numpy_top(x: np.ndarray, k: int, first: int, name: str) -> TopRanking:
     for lo in range(size * groups, m, groups):                   # the last m mod size items, in groups too
         width = min(groups, m - lo)
         np.maximum(maxima[:, :width], x[:, lo:lo + width], out=maxima[:, :width])
-    if floating:
-        _check_finite(x, maxima, first, name)
+    _check_finite(x, maxima, first, name)
     if k == 0:
         return TopRanking(np.empty((n, 0), np.int64), np.empty((n, 0), x.dtype), np.zeros(n, np.int64))
     threshold = np.partition(maxima, groups - k, axis=1)[:, groups - k]
-    if floating:                       # fewer than k groups hold a ranked item: every ranked item is a candidate
-        lowest = np.finfo(x.dtype).min
-        threshold = np.where(threshold == -np.inf, lowest, threshold).astype(x.dtype)
+    # fewer than k groups hold a ranked item: every ranked item is a candidate
+    threshold = np.where(threshold == -np.inf, np.finfo(x.dtype).min, threshold).astype(x.dtype)
     flat = np.flatnonzero(x >= threshold[:, None])              # row by row, each row's items ascending
     row, item = np.divmod(flat, m)
     counts = np.bincount(row, minlength=n)
     lengths = np.minimum(counts, k)
     width = max(int(counts.max(initial=0)), k)
     at = np.arange(len(flat)) - (np.cumsum(counts) - counts)[row]         # each candidate's place in its row
-    by_score = _descending_key(x[row, item])                                # the candidates of each row side by side,
-    score_key = np.full((n, width), _last(by_score.dtype), dtype=by_score.dtype)   # padded to sort last
+    by_score = -x[row, item]                                                # the candidates of each row side by side,
+    score_key = np.full((n, width), np.inf, dtype=by_score.dtype)         # padded to sort last
     tie_key = np.zeros((n, width), dtype=np.int64)
     score_key[row, at], tie_key[row, at] = by_score, -tie_ranks(m)[item]
     order = np.lexsort((tie_key, score_key), axis=1)[:, :k]               # each row sorted alone
@@ -151,23 +149,8 @@ def _numpy_top(x: np.ndarray, k: int, first: int, name: str) -> TopRanking:
     placed = np.full((n, width), -1, dtype=np.int64)
     placed[row, at] = item
     items = np.where(inside, np.take_along_axis(placed, order, axis=1), -1)
-    lowest = -np.inf if floating else np.iinfo(x.dtype).min
-    ranked = np.where(inside, x[np.arange(n)[:, None], np.maximum(items, 0)], lowest).astype(x.dtype)
+    ranked = np.where(inside, x[np.arange(n)[:, None], np.maximum(items, 0)], -np.inf).astype(x.dtype)
     return TopRanking(items, ranked, lengths)
-
-
-def _last(dtype: np.dtype) -> Any:
-    """The key that sorts after every other of its type."""
-    return np.inf if dtype.kind == 'f' else np.iinfo(dtype).max
-
-
-def _descending_key(values: np.ndarray) -> np.ndarray:
-    """A key whose ascending order is the values' descending order (no overflow for integers)."""
-    if values.dtype.kind == 'u':
-        return np.iinfo(values.dtype).max - values
-    if values.dtype.kind == 'i':
-        return -1 - values
-    return -values
 
 
 def _check_finite(x: np.ndarray, maxima: np.ndarray, first: int, name: str) -> None:
@@ -188,29 +171,22 @@ def _not_finite(value: float, row: int, column: int, name: str) -> InputError:
 # --- torch -------------------------------------------------------------------------------------------
 
 def _torch_top(x: Any, k: int, library: Any, first: int, name: str) -> TopRanking:
+    """A block of rows, floats (see the module docstring)."""
     torch = library.torch
     n, m = x.shape
-    if x.dtype == torch.bool:
-        x = x.to(torch.uint8)
-    elif str(x.dtype) in ('torch.uint16', 'torch.uint32', 'torch.uint64'):     # torch.topk has no kernel for these
-        x = x.to(torch.int64)
-    floating = x.dtype.is_floating_point
     ties = _device_tie_ranks(library, m)
     wide = min(k + 1, m)
     values, items = torch.topk(x, wide, dim=1, largest=True, sorted=True)
-    if floating and n and wide:
+    if n and wide:
         _check_tensor_finite(x, values, first, name, library)
     if wide > 1:                 # rows where topk returned equal scores: their order, and maybe their choice, to fix
         rows = library.nonzero_rows((values[:, 1:] == values[:, :-1]).any(dim=1))
         if len(rows):
             values, items = _order_ties(x, values, items, library.from_host(rows), k, ties, library)
     values, items = values[:, :k], items[:, :k]
-    if floating:
-        inside = values > -np.inf
-        lengths = inside.sum(dim=1)
-        items = torch.where(inside, items, torch.full_like(items, -1))
-    else:
-        lengths = torch.full((n,), k, dtype=torch.int64, device=x.device)
+    inside = values > -np.inf
+    lengths = inside.sum(dim=1)
+    items = torch.where(inside, items, torch.full_like(items, -1))
     return TopRanking(items, values, lengths)
 
 
@@ -218,8 +194,7 @@ def _order_ties(x: Any, values: Any, items: Any, rows: Any, k: int, ties: Any, l
     """The rows ``rows`` (a tensor) of ``torch.topk``'s output that hold equal scores: ordered by (score, tie
     rank) descending, and, where the k-th score is tied past k, chosen again (:func:`_choose_again`)."""
     chosen, among = values[rows], items[rows]
-    if chosen.dtype.is_floating_point:
-        chosen = chosen + 0.0                                     # -0.0 becomes 0.0, which it ties with
+    chosen = chosen + 0.0                                         # -0.0 becomes 0.0, which it ties with
     _, by_tie = library.sort_descending(ties[among])
     chosen, among = library.take(chosen, by_tie), library.take(among, by_tie)
     chosen, by_score = library.sort_descending(chosen)
@@ -227,9 +202,7 @@ def _order_ties(x: Any, values: Any, items: Any, rows: Any, k: int, ties: Any, l
     values, items = values.clone(), items.clone()
     values[rows], items[rows] = chosen, among
     if values.shape[1] > k and k:
-        edge = chosen[:, k] == chosen[:, k - 1]
-        if chosen.dtype.is_floating_point:
-            edge &= chosen[:, k - 1] > -np.inf
+        edge = (chosen[:, k] == chosen[:, k - 1]) & (chosen[:, k - 1] > -np.inf)
         again = library.nonzero_rows(edge)
         if len(again):
             values, items = _choose_again(x, values, items, library.to_host(rows)[again], k, ties, library)

@@ -101,6 +101,13 @@ def test_an_integer_array_as_wide_as_the_catalogue_is_refused_unless_wrapped():
                                              r'for each of the 4 items; say which: irmetrics.TopK\(array\) or '
                                              r'irmetrics.Scores\(array\)'):
         irm.calc(['P@1'], grades, ranks)
+    for negative in (-ranks, -ranks[:, :2]):         # as wide or not, a negative integer cannot be an item index
+        with pytest.raises(irm.InputError, match=r'a 2-D integer array with a negative value \(-3 at row 0, column 0; '
+                                                 r"item indices are >= 0\) reads two ways: as each user's top item "
+                                                 r'indices in rank order, or as a score for each item; say which: '
+                                                 r'irmetrics.TopK\(array\) or irmetrics.Scores\(array\)'):
+            irm.calc(['P@1'], grades, negative)
+    assert irm.calc(['P@1'], grades, irm.Scores(-ranks)).values[:, 0].tolist() == [0, 0, 0, 1]
     as_items = irm.calc(['P@1'], grades, irm.TopK(ranks)).values[:, 0]
     as_scores = irm.calc(['P@1'], grades, irm.Scores(ranks)).values[:, 0]
     assert as_items.tolist() == [0, 0, 0, 1] and as_scores.tolist() == [1, 0, 0, 0]
@@ -138,3 +145,76 @@ def test_judgments_in_any_order_with_ids_no_array_can_name(seed):
         want = irm.calc(ON_HITS, shuffled, run)
     assert got.query_ids == want.query_ids
     np.testing.assert_allclose(got.values, want.values, rtol=0, atol=1e-12)
+
+
+def integer_case(dtype, seed=0):
+    """Integer scores around 2^53 (2^53 + 1 is 2^53 as a double), 2^63 and below 0, with ties everywhere."""
+    rng = np.random.default_rng(seed)
+    pool = ([2 ** 53 - 1, 2 ** 53, 2 ** 53 + 1, 2 ** 53 + 2, -2 ** 53 - 1, -2 ** 53, -2 ** 63, 2 ** 63 - 1, 0]
+            if dtype == np.int64 else [2 ** 53, 2 ** 53 + 1, 2 ** 63 - 1, 2 ** 63, 2 ** 63 + 1, 2 ** 64 - 1, 7])
+    grades = rng.choice([0, 0, 1, 2], size=(25, 30))
+    scores = rng.choice(np.array(pool, dtype=dtype), size=grades.shape)
+    scores[0], grades[0] = 0, 0
+    scores[0, :2], grades[0, 1] = (2 ** 53 + 1, 2 ** 53), 1     # exactly, item 0 first; as doubles, tied: item 1
+    scores[1], grades[1] = min(pool), 0
+    scores[1, 3], grades[1, 3] = (2 ** 63 if dtype == np.uint64 else -2 ** 53 - 1), 1     # first (uint64: not cast)
+    return grades, scores
+
+
+@pytest.mark.parametrize('dtype', [np.int64, np.uint64])
+@pytest.mark.parametrize('library', ['numpy', 'torch'])
+@pytest.mark.parametrize('masked', [False, True])
+def test_integer_scores_are_compared_as_doubles_as_in_their_trec_file(monkeypatch, dtype, library, masked):
+    """trec_eval reads a score as a double: 2^53 + 1 ties with 2^53 (the tie going to the item id), and a uint64 of
+    2^63 or more ranks first (before: exact integer comparison, P@1 1.0 for the matrix and 0.0 for the file; torch
+    cast uint64 to int64, ranking 2^63 last)."""
+    grades, scores = integer_case(dtype)
+    exclude = (np.random.default_rng(1).random(scores.shape) < 0.2) if masked else None
+    if masked:
+        exclude[0, :2] = False
+    users, items = np.nonzero(grades)
+    qrels = ''.join(f'{u} 0 {i} {grades[u, i]}\n' for u, i in zip(users, items, strict=True))
+    kept = np.ones(scores.shape, dtype=bool) if exclude is None else ~exclude
+    rows, columns = np.nonzero(kept)
+    run = ''.join(f'{u} Q0 {i} 0 {int(scores[u, i])} t\n' for u, i in zip(rows, columns, strict=True))
+    from_columns = irm.Run.from_columns(rows, columns, scores[rows, columns])
+    if library == 'torch':
+        monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
+    given = irm.Scores(torch.from_numpy(scores) if library == 'torch' else scores)
+    measures = ON_HITS + ON_HOST[:-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        got = irm.calc(measures, grades, given, exclude=exclude)
+        for want in (irm.calc(measures, qrels, run), irm.calc(measures, qrels, from_columns)):
+            assert got.query_ids == want.query_ids
+            np.testing.assert_array_equal(got.values, want.values)
+    assert got.query_ids[:2] == ['0', '1'] and got.values[:2, ON_HITS.index('RR@10')].tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize('library', ['numpy', 'torch'])
+def test_bfloat16_and_float16_scores_give_the_numbers_of_their_float32_values(monkeypatch, library):
+    """Measures computed on the host from the top (AP without cutoff, ERR, RBP, Coverage) read the scores with
+    numpy, which has no bfloat16 (before: TypeError: Got unsupported ScalarType BFloat16)."""
+    grades, scores = random_case(4)
+    if library == 'torch':
+        monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
+    measures = ON_HITS + ON_HOST + ['AP', 'ERR', 'RBP']
+    top = np.argsort(-np.nan_to_num(scores, neginf=-9), axis=1, kind='stable')[:, :15]
+    given = np.take_along_axis(scores, top, axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        want = irm.calc(measures, grades, scores.astype(np.float32))
+        want_pair = irm.calc(measures, grades, (top, given.astype(np.float32)))
+        for dtype in (torch.bfloat16, torch.float16):                # scores of halves: exact in both
+            np.testing.assert_array_equal(irm.calc(measures, grades, torch.from_numpy(scores).to(dtype)).values,
+                                          want.values)
+            pair = (torch.from_numpy(top), torch.from_numpy(given).to(dtype))
+            np.testing.assert_array_equal(irm.calc(measures, grades, pair).values, want_pair.values)
+
+
+def test_exclude_given_as_lists_is_refused_naming_both_readings():
+    grades, scores = random_case(0)
+    with pytest.raises(irm.InputError, match=r"exclude: expected a users x items matrix .*got a list, which reads two "
+                                             r"ways \(the rows of a mask, or each user's item indices\): give "
+                                             r'numpy.array\(mask\), or .*scipy.sparse.csr_matrix'):
+        irm.calc(['P@1'], grades, scores, exclude=[[1, 2]] * grades.shape[0])

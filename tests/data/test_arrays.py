@@ -1,9 +1,12 @@
 """irmetrics/data/arrays.py: runs and judgments as arrays (top-k item indices, score matrices,
 (items, scores) pairs; dense and scipy.sparse grade matrices) give exactly the numbers of the same data
 written as TREC files, ties included, and every shape or value problem is one error naming the array."""
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import torch
 
 import irmetrics as irm
 from irmetrics.errors import DuplicateError, InputError
@@ -111,15 +114,19 @@ def test_arrays_exposing_dlpack_are_read_without_numpy(data):
     same_numbers(Tensor(grades), Tensor(scores), grades, scores)
 
 
+NOT_A_MATRIX = r'expected a dense 2-D array \(users x items\) of integers, booleans or floats, got '
+
+
 @pytest.mark.parametrize('run, message', [
-    (np.zeros((2, 3, 4)), 'expected a 2-D array'),
+    (np.zeros((2, 3, 4)), NOT_A_MATRIX + r'3 dimension\(s\) of shape \(2, 3, 4\)'),
     (np.array([[0.5, np.nan]]), 'the score nan at row 0, column 1 is not a number a ranking can use'),
-    (np.array([[1, -1]]), 'item index -1 at row 0, column 1'),
+    (irm.TopK(np.array([[1, -1]])), 'item index -1 at row 0, column 1'),
     ((np.array([[1, 2]]), np.array([[1.0]])), 'different shapes'),
-    (sp.csr_matrix(np.eye(2)), 'give the run as a dense array'),
-    (np.array([['a', 'b']]), 'expected numbers'),
-    (np.array([[1.0, None]], dtype=object), 'expected numbers, got an array of object'),
-    (np.array([[1, None]], dtype=object), 'expected numbers, got an array of object'),
+    (sp.csr_matrix(np.eye(2)), NOT_A_MATRIX + r'a scipy.sparse matrix: .*convert it with .toarray\(\)'),
+    (np.array([['a', 'b']]), NOT_A_MATRIX + 'an array of <U1'),
+    (np.array([[1.0, None]], dtype=object), NOT_A_MATRIX + 'an array of object'),
+    (np.array([[1, None]], dtype=object), NOT_A_MATRIX + 'an array of object'),
+    (irm.Scores(np.array([[1 + 2j]])), NOT_A_MATRIX + 'an array of complex128'),
     (np.zeros((0, 3)), r'the array holds no value \(shape \(0, 3\)\)'),
     (np.zeros((2, 0)), r'the array holds no value \(shape \(2, 0\)\)'),
     (np.zeros((2, 0), dtype=np.int64), r'the array holds no value \(shape \(2, 0\)\)'),
@@ -131,6 +138,40 @@ def test_a_bad_array_is_one_error_naming_it(run, message):
     with pytest.raises(InputError, match=message) as info:
         irm.to_run(run)
     assert str(info.value).startswith(('run array', 'run items'))
+
+
+def not_dense_matrices():
+    """What is not a dense 2-D array of numbers, each with what its error says (before: raw torch errors)."""
+    dense = torch.tensor([[0.5, 0.25, 1.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', UserWarning)                   # torch: nested and CSR tensors are a prototype
+        nested = torch.nested.nested_tensor([torch.tensor([0.5, 0.25]), torch.tensor([1.0])])
+        csr = dense.to_sparse_csr()
+    return [(dense.to_sparse(), r'a sparse tensor \(torch.sparse_coo\): convert it with .to_dense\(\)'),
+            (csr, r'a sparse tensor \(torch.sparse_csr\): convert it with .to_dense\(\)'),
+            (nested, r'a nested tensor \(rows of different lengths\): pad it to one dense tensor, '
+                     r"torch.nested.to_padded_tensor\(x, float\('-inf'\)\)"),
+            (torch.tensor(1.0), r'0 dimension\(s\) of shape \(\)'),
+            (np.array(1.0), r'0 dimension\(s\) of shape \(\)'),
+            (torch.ones(1, 4, dtype=torch.uint8).view(torch.float4_e2m1fn_x2), 'an array of torch.float4_e2m1fn_x2'),
+            (torch.ones(1, 4, dtype=torch.complex64), r'an array of (torch\.)?complex64')]
+
+
+def test_what_is_not_a_dense_matrix_is_one_error_saying_what_is_accepted():
+    grades = np.array([[1, 0, 1]])
+    for array, got in not_dense_matrices():
+        for read in (lambda a: irm.to_run(a), lambda a: irm.to_run(irm.Scores(a)), lambda a: irm.to_qrels(a),
+                     lambda a: irm.calc(['P@1'], grades, np.ones((1, 3)), exclude=a)):
+            with pytest.raises(InputError, match=r'(run array|qrels array|exclude): ' + NOT_A_MATRIX + got):
+                read(array)
+
+
+def test_float8_scores_are_ranked_as_the_float32_values_they_hold():
+    """torch ranks no float8 type (before: a raw NotImplementedError): each value is a float32 exactly."""
+    grades = np.array([[1, 0, 1, 0], [0, 1, 0, 1]])
+    scores = np.array([[0.5, 0.25, 0.5, 1.0], [-2.0, 2.0, 0.0, 2.0]], dtype=np.float32)      # exact in float8
+    for dtype in (torch.float8_e5m2, torch.float8_e4m3fn):
+        same_numbers(grades, torch.from_numpy(scores).to(dtype), grades, scores, ['AP', 'P@2', 'nDCG@3', 'RR'])
 
 
 @pytest.mark.parametrize('shape', [(0, 3), (2, 0)])

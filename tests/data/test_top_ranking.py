@@ -83,6 +83,44 @@ def test_integer_and_boolean_scores():
             assert got_top(wrap(scores), 7, library) == expected
 
 
+@pytest.mark.parametrize('dtype', [np.int64, np.uint64])
+def test_integers_beyond_2_53_are_compared_as_their_doubles(dtype):
+    """trec_eval compares scores as doubles: 2^53 + 1 and 2^53 are one double, tied, so the higher item id (as
+    text) ranks first, and 2^63 and more (uint64) rank above every int64 (before: exact integer comparison in
+    numpy, and torch's cast of uint64 to int64 made 2^63 negative)."""
+    if dtype == np.int64:
+        pool = [2 ** 53 - 1, 2 ** 53, 2 ** 53 + 1, 2 ** 53 + 2, 2 ** 53 + 3, -2 ** 53 - 1, -2 ** 53, -2 ** 63,
+                2 ** 63 - 1, 2 ** 63 - 512, 0]
+    else:
+        pool = [2 ** 53, 2 ** 53 + 1, 2 ** 63 - 1, 2 ** 63, 2 ** 63 + 1, 2 ** 64 - 1, 2 ** 64 - 1024, 0]
+    scores = np.random.default_rng(3).choice(np.array(pool, dtype=dtype), size=(30, 40))
+    scores[0, :2] = pool[2], pool[1]                          # item 0 the larger integer, item 1 its tie as a double
+    for k in (1, 5, 40):
+        expected = reference_top(scores, k)
+        assert expected[0][0] != 0
+        for name, wrap, library in libraries():
+            assert got_top(wrap(scores), k, library) == expected, (name, k)
+
+
+def test_long_doubles_are_compared_as_their_doubles():
+    """1 + 2^-60 is above 1 as a long double (x86's 64-bit mantissa), and 1 as a double: tied, by item id."""
+    scores = np.array([[1 + np.longdouble(2) ** -60, 1.0, 0.5]], dtype=np.longdouble)
+    assert got_top(scores, 3, NUMPY) == reference_top(scores, 3) == [[1, 0, 2]]
+
+
+def test_bfloat16_float16_and_float8_tensors_rank_as_their_values():
+    rng = np.random.default_rng(4)
+    values = (rng.integers(-8, 9, size=(20, 60)) / 4).astype(np.float32)           # exact in every type below
+    values[rng.random(values.shape) < 0.1] = -np.inf
+    expected = reference_top(values, 7)
+    for dtype in (torch.bfloat16, torch.float16, torch.float8_e5m2):           # float8 (no kernel) ranked as float32
+        tensor = torch.from_numpy(values).to(dtype)
+        for array, library in (in_own_library(tensor, 'run array'), (tensor, Torch(torch.device('cpu')))):
+            top = rank_top(array, 7, library)
+            assert got_top(array, 7, library) == expected, dtype
+            np.testing.assert_array_equal(library.to_host(top.scores), np.sort(values, axis=1)[:, ::-1][:, :7])
+
+
 def test_masked_cells_rank_as_minus_infinity_without_changing_the_array():
     rng = np.random.default_rng(2)
     scores = rng.integers(0, 4, size=(10, 40)).astype(np.float32)

@@ -197,7 +197,12 @@ def test_what_the_items_lack_is_an_error_naming_it():
                          (dict(popularity=[1, 30], users=20), 'more than the 20 users'),
                          (dict(features=[[1.0, np.nan]]), "features: the value of item '0' is not a finite"),
                          (dict(distances=np.ones((2, 3))), 'a square array'),
-                         (dict(features=[[1.0]], distances=[[0.0]]), 'not both')]:
+                         (dict(features=[[1.0]], distances=[[0.0]]), 'not both'),
+                         (dict(popularity=[]), r'popularity: no item has a value \(an empty list\)'),
+                         (dict(popularity={}), r'popularity: no item has a value \(an empty dict\)'),
+                         (dict(distances=-np.ones((2, 2))), r"the distance -1 between items '0' and '0' is negative"),
+                         (dict(distances={'a': [0.0, 0.5], 'b': [-0.5, 0.0]}),
+                          r"the distance -0.5 between items 'b' and 'a' is negative: distances are >= 0")]:
         with pytest.raises(irm.InputError, match=message):
             irm.Items(**bad)
 
