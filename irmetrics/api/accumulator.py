@@ -11,11 +11,13 @@ A user's value depends on its own ranking and judgments only, so the per-user va
 results from them exactly as from the whole run: the same numbers, whatever the batches.  Users of the
 judgments never given score as users missing from a run (trec_eval ``-c``), with its warning.  The
 measures of a whole run (Coverage, Gini) keep each batch's top ranking (users x depth) and are computed
-from all of them.  A user given twice (in two batches, or on two processes) is an error.
+from all of them.  A user given twice (in two batches, or on two processes) is an error; a refused batch
+is not added at all, so the batches accepted give their numbers as if it had never been given.
 
 Under ``torch.distributed`` (``sync=None``: when it is initialised), ``compute()`` gathers the per-user
 values of every process (``all_gather_object``), so that each process gets the same results; every
-process must call it.
+process must call it, one that was given no batch too.  The processes' evaluators must be the same (the
+measures in the same order, the same whole judgments): :mod:`.gathering` checks it before joining any value.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from ..data.input_kinds import ARRAYS, find_kind
 from ..data.inputs import to_run
 from ..data.run import Run
 from ..errors import InputError
+from .gathering import gathered
 from .results import CalcResults, QueryValues
 
 
@@ -52,28 +55,32 @@ class Accumulator:
         self._batches = 0
 
     def update(self, run: Any, *, offset: int = 0) -> None:
-        """Add one batch: arrays whose row ``i`` is the user ``offset + i``, or a run of named queries."""
-        self._batches += 1
-        parts, top = batch_values(self.evaluator, run, offset, self.duplicates)
-        for part in parts:
-            self._add(part)
+        """Add one batch: arrays whose row ``i`` is the user ``offset + i``, or a run of named queries.
+
+        The whole batch is computed and checked before any of it is added: a refused batch changes nothing."""
+        self.add(*batch_values(self.evaluator, run, offset, self.duplicates))
+
+    def add(self, parts: list[QueryValues], top: Run | None) -> None:
+        """Add one batch's per-user values and top ranking (what :func:`batch_values` gives), or refuse it whole
+        when it holds a user twice or a user of an earlier batch."""
+        codes = np.concatenate([part.codes for part in parts]) if parts else np.zeros(0, dtype=np.int64)
+        ordered = np.sort(codes)
+        again = np.concatenate((codes[self._seen[codes]], ordered[1:][ordered[1:] == ordered[:-1]]))
+        if len(again):
+            raise InputError(f'user {self.evaluator.query_ids[int(again[0])]!r} is in batch {self._batches + 1} and '
+                             f'in an earlier one ({len(again)} such user(s)): give each user once (a batch at offset '
+                             f'lo holds the users lo, lo + 1, ...); the batch is not added', 'accumulator')
+        self._seen[codes] = True
+        self._parts += parts
         if top is not None:
             self._tops.append(top)
-
-    def _add(self, part: QueryValues) -> None:
-        again = part.codes[self._seen[part.codes]]
-        if len(again):
-            raise InputError(f'user {self.evaluator.query_ids[int(again[0])]!r} is in batch {self._batches} and in an '
-                             f'earlier one ({len(again)} such user(s)): give each user once (a batch at offset lo '
-                             f'holds the users lo, lo + 1, ...)', 'accumulator')
-        self._seen[part.codes] = True
-        self._parts.append(part)
+        self._batches += 1
 
     def compute(self) -> CalcResults:
         """The results of every user given since the last :meth:`reset` (of every process, when synced)."""
         parts, tops = self._parts, self._tops
         if self._synced():
-            parts, tops = _gathered(parts, tops, self.evaluator.query_ids)
+            parts, tops = gathered(self.evaluator.identity, parts, tops, self.evaluator.query_ids)
         ev = self.evaluator
         run_values = ev.run_values_of(_merged(tops)) if ev.run_measures else None
         results: CalcResults = ev.combine(parts, 'the batches', run_values)
@@ -119,28 +126,6 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
     named = to_run(run, duplicates=duplicates, depth=ev.depth)
     top = (named.top(ev.depth) if ev.depth else named) if ev.run_measures else None
     return [ev.query_values(named)], top
-
-
-def _gathered(parts: list[QueryValues], tops: list[Run], query_ids: list[str]) -> tuple[list[QueryValues],
-                                                                                       list[Run]]:
-    """Every process's parts and top rankings, on every process (``all_gather_object``)."""
-    import torch.distributed as dist
-    mine = (np.concatenate([p.codes for p in parts]) if parts else np.zeros(0, dtype=np.int64),
-            np.concatenate([p.values for p in parts]) if parts else None, tops)
-    everyone: list[Any] = [None] * dist.get_world_size()
-    dist.all_gather_object(everyone, mine)
-    owner = np.concatenate([np.full(len(codes), rank) for rank, (codes, _, _) in enumerate(everyone)])
-    codes = np.concatenate([codes for codes, _, _ in everyone])
-    order = np.argsort(codes, kind='stable')
-    twice = np.flatnonzero(codes[order][1:] == codes[order][:-1])
-    if len(twice):
-        first, second = order[twice[0]], order[twice[0] + 1]
-        raise InputError(f'user {query_ids[int(codes[first])]!r} is given on process {int(owner[first])} and on '
-                         f'process {int(owner[second])} ({len(twice)} such user(s)): give each user to one process '
-                         f"(torch's DistributedSampler repeats users to even out the processes; give each its own "
-                         f'slice of the users)', 'accumulator')
-    gathered = [QueryValues(codes, values) for codes, values, _ in everyone if values is not None]
-    return gathered, [run for _, _, runs in everyone for run in runs]
 
 
 def _merged(runs: list[Run]) -> Run:

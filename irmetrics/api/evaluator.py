@@ -45,6 +45,7 @@ from ..providers.base import Prepared
 from . import diagnostics
 from .accumulator import Accumulator
 from .array_runs import ArrayEvaluation
+from .gathering import Identity
 from .results import CalcResults, MeasureValues, Metric, QueryValues
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
@@ -133,6 +134,16 @@ class Evaluator:
         self._native: Prepared | None = None
         self._query_ids: list[str] | None = None
         self._query_index: IdIndex | None = None
+        self._identity: Identity | None = None
+
+    @property
+    def identity(self) -> Identity:
+        """What the processes of a distributed evaluation compare before joining their values (the measures
+        in order, hashes of the judgments, items and excluded cells: :class:`~.gathering.Identity`), computed
+        once."""
+        if self._identity is None:
+            self._identity = Identity.of(self)
+        return self._identity
 
     @property
     def plan(self) -> Plan:

@@ -5,66 +5,84 @@
     metric.update(scores, offset=lo)                                       # in validation_step
     self.log_dict(metric.compute())                                        # {'nDCG@10': ..., 'R@20': ...}
 
-Each ``update`` computes the batch's per-user values where the scores are (as
-:meth:`irmetrics.Evaluator.accumulator` does) and keeps them as two list states (the users' codes and
-their values), which torchmetrics gathers across processes with ``dist_reduce_fx='cat'`` before
-``compute``; ``compute`` returns the aggregates (a dict of floats keyed by measure name) of every user,
-and :attr:`results` the whole :class:`~irmetrics.CalcResults`.  Measures of a whole run (Coverage, Gini)
-need each user's top ranking and go through the accumulator instead.  This module imports torchmetrics;
-nothing imports it but the user.
+The metric is an :class:`~irmetrics.api.accumulator.Accumulator` in torchmetrics' clothes: ``update`` adds a
+batch to it, ``compute`` returns its aggregates (a dict of floats keyed by measure name; :attr:`results`
+holds the whole :class:`~irmetrics.CalcResults`), ``reset`` empties it.  Under ``torch.distributed`` the
+accumulator gathers the processes' values itself (one ``all_gather_object``, which a process that was given
+no batch joins as well, after checking that every process has the same measures and judgments): the metric
+registers no torchmetrics state, so torchmetrics' own synchronisation has nothing to gather and starts no
+collective of its own.  The measures of a whole run (Coverage, Gini) are computed as the accumulator computes
+them.  This module imports torchmetrics; nothing imports it but the user.
 """
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-import numpy as np
-import torch
 from torchmetrics import Metric
-from torchmetrics.utilities import dim_zero_cat
 
-from ..api.accumulator import batch_values
+from ..api.accumulator import Accumulator, batch_values
 from ..api.evaluator import Evaluator
 from ..api.results import CalcResults, MeasureValues, QueryValues
-from ..errors import MeasureError
+from ..data.run import Run
+from ..errors import InputError
+
+#: torchmetrics options that would gather tensor states, which this metric does not have: refused, not ignored
+NOT_APPLICABLE = ('dist_sync_fn', 'process_group', 'distributed_available_fn')
 
 
 class RankingMetric(Metric):
     """The measures of an :class:`~irmetrics.Evaluator` as a torchmetrics ``Metric`` (module docstring)."""
 
     full_state_update = False
-    higher_is_better = True
 
     def __init__(self, measures: Any, qrels: Any, *, items: Any = None, exclude: Any = None,
                  duplicates: str = 'error', **kwargs: Any):
         """``measures``, ``qrels``, ``items``, ``exclude``: as :func:`irmetrics.evaluator`; ``duplicates``: as
-        :meth:`irmetrics.Evaluator.calc`; ``kwargs``: torchmetrics' ``Metric`` options."""
+        :meth:`irmetrics.Evaluator.calc`; ``kwargs``: torchmetrics' ``Metric`` options (``sync_on_compute=False``
+        keeps each process to its own users)."""
+        given = [name for name in NOT_APPLICABLE if kwargs.get(name) is not None]
+        if given or kwargs.get('dist_sync_on_step'):
+            raise InputError(f'{(given or ["dist_sync_on_step"])[0]}: RankingMetric gathers the processes\' values '
+                             f'in compute() through its accumulator (all_gather_object on the default group), not '
+                             f'through torchmetrics\' state synchronisation: leave it out', 'RankingMetric')
         super().__init__(**kwargs)
         self.evaluator = Evaluator(measures, qrels, items=items, exclude=exclude)
-        if self.evaluator.run_measures:
-            whole = self.evaluator.run_measures[0]
-            raise MeasureError(f'{whole!r} is a measure of a whole run: use Evaluator.accumulator(), which keeps '
-                               f'each user\'s top ranking')
         self.duplicates = duplicates
+        self.accumulator = Accumulator(self.evaluator, duplicates=duplicates,
+                                       sync=None if self.sync_on_compute else False)
         self.results: CalcResults | None = None
-        self.add_state('codes', default=[], dist_reduce_fx='cat')
-        self.add_state('values', default=[], dist_reduce_fx='cat')
+        self._batch: tuple[list[QueryValues], Run | None] = ([], None)
+
+    @property
+    def higher_is_better(self) -> bool | None:  # type: ignore[override]
+        """True when every measure is better higher, False when every one is better lower, None when they
+        disagree (each measure's definition states its direction)."""
+        directions = {m.definition.higher_is_better for m in self.evaluator.all_measures}
+        return directions.pop() if len(directions) == 1 else None
 
     def update(self, run: Any, offset: int = 0) -> None:
-        """Add a batch: arrays whose row ``i`` is the user ``offset + i``, or a run of named queries."""
-        parts, _ = batch_values(self.evaluator, run, offset, self.duplicates)
-        for part in parts:
-            self._state('codes').append(torch.as_tensor(part.codes, dtype=torch.int64))
-            self._state('values').append(torch.as_tensor(part.values, dtype=torch.float64))
-
-    def _state(self, name: str) -> Any:
-        """A list state (a tensor once torchmetrics has gathered it across processes)."""
-        return cast(Any, getattr(self, name))
+        """Add a batch: arrays whose row ``i`` is the user ``offset + i``, or a run of named queries (a batch
+        holding a user of an earlier one is refused whole)."""
+        batch = batch_values(self.evaluator, run, offset, self.duplicates)
+        self.accumulator.add(*batch)
+        self._batch = batch
 
     def compute(self) -> MeasureValues:
-        """The aggregates of every user given (on every process, after torchmetrics' gathering)."""
-        n = len(self.evaluator.measures)
-        codes, values = self._state('codes'), self._state('values')
-        codes = dim_zero_cat(codes).cpu().numpy() if len(codes) else np.zeros(0, dtype=np.int64)
-        values = dim_zero_cat(values).cpu().numpy().reshape(-1, n) if len(values) else np.zeros((0, n))
-        self.results = self.evaluator.combine([QueryValues(codes, values)], 'the batches')
+        """The aggregates of every user given (on every process, gathered by the accumulator)."""
+        self.results = self.accumulator.compute()
         return self.results.aggregated
+
+    def forward(self, run: Any, offset: int = 0) -> MeasureValues:
+        """Add a batch (as :meth:`update`) and return the aggregates of this batch alone, on this process (the
+        other users of the judgments score as missing from it), as torchmetrics' ``forward`` does."""
+        self.update(run, offset)
+        alone = Accumulator(self.evaluator, duplicates=self.duplicates, sync=False)
+        alone.add(*self._batch)
+        return alone.compute().aggregated
+
+    def reset(self) -> None:
+        """Forget every batch (torchmetrics' counters too)."""
+        super().reset()
+        self.accumulator.reset()
+        self.results = None
+        self._batch = ([], None)

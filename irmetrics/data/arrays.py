@@ -32,6 +32,7 @@ import numpy as np
 from ..errors import DuplicateError, InputError
 from . import ids
 from .array_library import NUMPY, Library, dtype_kind, in_own_library, is_tensor
+from .digest import digest
 from .ids.int_ids import DIGITS, IntIds, text_key
 from .qrels import LARGEST_GRADE, Qrels
 from .run import Run
@@ -121,6 +122,10 @@ class Exclusions:
             self.indptr = offsets_of(rows, dense.shape[0]).astype(np.int64)
             self.indices = cols.astype(np.int64)
         self.shape = (int(obj.shape[0]), int(obj.shape[1]))
+
+    def digest(self) -> str:
+        """A hash of the excluded cells (:func:`.digest.digest`), for processes to compare."""
+        return digest(self.indptr, self.indices, self.shape)
 
     def cells(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
         """(row within the block, item) of the excluded cells of users ``first .. last - 1``."""

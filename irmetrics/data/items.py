@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import InputError
 from . import ids
+from .digest import digest
 from .ids import Ids
 
 
@@ -107,6 +108,12 @@ class Items:
                                  f'Series keyed by item id', 'items')
         if self.distances is not None and self.distances.keyed is False and self.distances.values.shape[1] != size:
             raise InputError(f'distances: {self.distances.values.shape[1]} columns, and {what} {size} items', 'items')
+
+    def digest(self) -> str:
+        """A hash of everything held (:func:`.digest.digest`), for processes to compare."""
+        held = [(values.values, values.ids.fingerprint()) if values is not None else (None,)
+                for values in (self.popularity, self.features, self.distances)]
+        return digest(self.users, *(part for parts in held for part in parts))
 
     def has(self, attribute: str) -> bool:
         """Whether the items hold ``attribute``: 'popularity', 'users' or 'features' (features or distances)."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import DuplicateError, InputError
 from . import ids, numeric
+from .digest import digest
 from .duplicates import Duplicates
 from .ids import Ids
 from .items import Items
@@ -116,6 +117,14 @@ class Qrels(WrittenBack):
         return Qrels(self.query_ids.take(queries), qidx, self.doc_ids.take(rows), self.relevance[rows],
                      self.iteration.take(rows), offsets, self.source, self.judged_twice, self.items,
                      self.matrix_shape, None if self.doc_fingerprints is None else self.doc_fingerprints[rows])
+
+    def digest(self) -> str:
+        """A hash of the judgments (:func:`.digest.digest`): equal for equal judgments whatever form they were
+        read from and whatever the order of each query's rows; the order of the queries counts, as it numbers
+        the users of a run given as arrays.  Processes compare it before joining their results."""
+        docs = self.doc_ids.fingerprint() if self.doc_fingerprints is None else self.doc_fingerprints
+        rows = ids.mix(docs, self.qidx, self.relevance, self.iteration.fingerprint())
+        return digest(self.query_ids.fingerprint(), rows.sum(dtype=np.uint64), len(rows), self.matrix_shape)
 
     def __len__(self) -> int:
         return len(self.qidx)

@@ -13,7 +13,7 @@ lists the words that differ.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, ItemsView, Iterable, KeysView, Set
 from typing import Any
 
 from ..algebra import parse as irmetrics_syntax
@@ -125,7 +125,9 @@ def parse_measures(measures: Any, *, dialect: str | None = None) -> list[Measure
     """Measures from a measure, a string of one or several words, or an iterable of those.
 
     Each word is read as :func:`parse_measure` reads it, except that a word may name several measures
-    (``'P.5,10'``).  Duplicates are dropped, order is kept.
+    (``'P.5,10'``).  Duplicates are dropped, order is kept; measures given as a set (which has no order:
+    Python iterates it in an order that changes with each process's hash seed) are put in one order, by
+    their names, so that the columns of results are the same in every process.
 
     Parameters
     ----------
@@ -137,7 +139,7 @@ def parse_measures(measures: Any, *, dialect: str | None = None) -> list[Measure
     Returns
     -------
     list of Measure
-        The measures, each once, in the order given.
+        The measures, each once, in the order given (sorted by name for a set).
 
     Raises
     ------
@@ -151,6 +153,8 @@ def parse_measures(measures: Any, *, dialect: str | None = None) -> list[Measure
     [AP, nDCG@10, P@5, P@10]
     >>> irmetrics.parse_measures(['AP', 'map'])
     [AP]
+    >>> irmetrics.parse_measures({'nDCG@10', 'AP', 'R@20'})
+    [AP, R@20, nDCG@10]
     """
     check_dialect(dialect)
     if isinstance(measures, (str, Measure)):
@@ -162,7 +166,13 @@ def parse_measures(measures: Any, *, dialect: str | None = None) -> list[Measure
     for item in _words(measures):
         found = read_word(item, dialect) if isinstance(item, str) else [parse_measure(item)]
         out += [m for m in found if m not in out]
-    return out
+    return sorted(out, key=repr) if _unordered(measures) else out
+
+
+def _unordered(measures: Iterable[Any]) -> bool:
+    """Whether ``measures`` is a collection without an order of its own: a set (a dict's keys or items keep
+    the dict's order)."""
+    return isinstance(measures, Set) and not isinstance(measures, (KeysView, ItemsView))
 
 
 def _words(items: Iterable[Any]) -> Iterable[Any]:

@@ -1,37 +1,16 @@
 """Evaluator.accumulator(): a run given in batches of users (score matrices on torch or numpy, top-k arrays, pairs,
 named queries) gives the numbers of the whole run, run-level measures too; users given twice are one error; under
 torch.distributed (two gloo processes on the CPU) every process computes the same results as the whole run."""
-import json
-import os
-import socket
-import subprocess
-import sys
-import textwrap
 import warnings
+from unittest.mock import patch
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 import torch
+from accumulator_support import MEASURE_SET, MEASURES, batches, data, two_processes
 
 import irmetrics as irm
-
-MEASURES = ['nDCG@10', 'R@20', 'P@10', 'RR@10', 'AP@15', 'ERR@5', "nDCG(dcg='exp-log2')@5", 'Coverage(catalogue=60)@10',
-            'Gini(catalogue=60)@10']
-
-
-def data(seed=0, users=97, items=60):
-    rng = np.random.default_rng(seed)
-    grades = rng.choice([0] * 12 + [1, 2, 3], size=(users, items))
-    grades[4] = 0                                                        # a user without judgments
-    scores = (rng.integers(0, 5, size=(users, items)) / 2).astype(np.float32)     # ties at every rank
-    scores[7] = -np.inf                                                  # a user whose every item is masked
-    scores[rng.random(scores.shape) < 0.1] = -np.inf
-    return sp.csr_matrix(grades), scores
-
-
-def batches(n, size):
-    return [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+from irmetrics.api import array_runs
 
 
 @pytest.mark.parametrize('form', ['numpy', 'torch', 'top-k', 'pair', 'named'])
@@ -93,86 +72,88 @@ def test_bad_batches_are_one_error():
         acc.update({'1': {'2': 1.0}}, offset=3)
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-WORKER = textwrap.dedent('''
-    import json, os, sys, warnings
-    import numpy as np, scipy.sparse as sp, torch, torch.distributed as dist
-    import irmetrics as irm
-    sys.path.insert(0, os.environ['TESTS'])
-    from test_accumulator import data, MEASURES
-    warnings.simplefilter('ignore')
-    dist.init_process_group('gloo')
-    rank = dist.get_rank()
-    qrels, scores = data()
-    acc = irm.evaluator(MEASURES, qrels).accumulator()
-    mine = [(0, 20), (40, 60), (80, 97)] if rank == 0 else [(20, 40), (60, 80)]
-    if os.environ.get('TWICE') and rank == 1:
-        mine.append((90, 92))
-    for lo, hi in mine:
-        acc.update(torch.from_numpy(scores[lo:hi]), offset=lo)
-    try:
-        got = acc.compute()
-        print(json.dumps({'values': got.values.tolist(), 'aggregated': {str(m): v for m, v in got.aggregated.items()}}))
-    except irm.InputError as ex:
-        print(json.dumps({'error': str(ex)}))
-    dist.destroy_process_group()
-''')
-
-
-def _two_processes(extra=None):
-    port = str(_free_port())
-    procs = []
-    for rank in range(2):
-        env = {**os.environ, 'MASTER_ADDR': '127.0.0.1', 'MASTER_PORT': port, 'RANK': str(rank), 'WORLD_SIZE': '2',
-               'TESTS': os.path.dirname(__file__), **(extra or {})}
-        procs.append(subprocess.Popen([sys.executable, '-c', WORKER], env=env, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True))
-    outs = [p.communicate(timeout=300) for p in procs]
-    for proc, (_, err) in zip(procs, outs, strict=True):
-        assert proc.returncode == 0, err
-    return [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
-
-
 @pytest.mark.slow
 def test_two_processes_of_torch_distributed_compute_the_whole_runs_results():
     qrels, scores = data()
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', irm.IrmetricsWarning)
         whole = irm.evaluator(MEASURES, qrels).calc(scores)
-    for result in _two_processes():
+    for result in (out['accumulator'] for out in two_processes('whole')):
         np.testing.assert_allclose(np.array(result['values']), whole.values, rtol=0, atol=1e-12)
         assert result['aggregated'] == pytest.approx({str(m): v for m, v in whole.aggregated.items()}, abs=1e-12)
 
 
 @pytest.mark.slow
 def test_a_user_on_two_processes_is_one_error_on_each():
-    for result in _two_processes({'TWICE': '1'}):
+    for result in (out['accumulator'] for out in two_processes('whole', ({}, {'TWICE': '1'}))):
         assert result['error'].startswith("accumulator: user '90' is given on process 0 and on process 1 (2 such")
         assert 'DistributedSampler' in result['error']
 
 
-def test_the_torchmetrics_metric_gives_the_accumulators_numbers():
-    from irmetrics.bridges.torchmetrics import RankingMetric
+def test_a_refused_batch_changes_nothing():
+    """AP reads whole rankings, ranked in blocks of users: a batch whose second block repeats an earlier user is
+    refused before its first block is added, a corrected retry is accepted, and the refusals count no batch."""
     qrels, scores = data()
-    measures = MEASURES[:7]
-    metric = RankingMetric(measures, qrels)
-    for lo, hi in batches(97, 30):
-        metric.update(torch.from_numpy(scores[lo:hi]), offset=lo)
+    ev = irm.evaluator(['AP', 'nDCG@10'], qrels)
+    acc = ev.accumulator()
+    acc.update(scores[50:60], offset=50)
+    with patch.object(array_runs, 'WHOLE_BLOCK_CELLS', 10 * 60):                # blocks of 10 users
+        with pytest.raises(irm.InputError, match=r"user '50' is in batch 2 and in an earlier one \(5 such"):
+            acc.update(scores[35:55], offset=35)                              # users 35-44 first, then 45-54
+        assert repr(acc) == '<Accumulator: 10 users in 1 batch(es), 2 measures>'
+        acc.update(scores[35:50], offset=35)
+        acc.update(scores[:35])
+        acc.update(scores[60:], offset=60)
+    assert repr(acc) == '<Accumulator: 95 users in 4 batch(es), 2 measures>'    # 4: no judgments, 7: no ranking
+    np.testing.assert_array_equal(acc.compute().values, ev.calc(scores).values)
+
+
+def test_measures_given_as_a_set_are_in_one_order():
+    qrels, scores = data()
+    results = irm.evaluator(MEASURE_SET, qrels).accumulator()
+    assert [str(m) for m in results.measures] == sorted(MEASURE_SET)
+    assert irm.evaluator(set(MEASURE_SET), qrels).all_measures == results.measures
+    assert irm.evaluator(sorted(MEASURE_SET, reverse=True), qrels).all_measures == results.measures[::-1]
+
+
+def _whole(measures):
+    qrels, scores = data()
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', irm.IrmetricsWarning)
-        got = metric.compute()
-        whole = irm.evaluator(measures, qrels).calc(scores)
-    np.testing.assert_allclose(metric.results.values, whole.values, rtol=0, atol=1e-12)
-    assert got == pytest.approx(dict(whole.aggregated), abs=1e-12)
-    metric.reset()
-    metric.update(torch.from_numpy(scores[:10]))
-    metric.update(torch.from_numpy(scores[5:15]), offset=5)
-    with pytest.raises(irm.InputError, match=r"query '5' is in more than one part"):
-        metric.compute()
-    with pytest.raises(irm.MeasureError, match=r'is a measure of a whole run: use Evaluator.accumulator\(\)'):
-        RankingMetric(MEASURES, qrels)
+        return irm.evaluator(measures, qrels).calc(scores)
+
+
+def _assert_the_whole_runs(result, whole):
+    assert result['measures'] == [str(m) for m in whole.measures]
+    np.testing.assert_allclose(np.array(result['values']), whole.values, rtol=0, atol=1e-12)
+    assert result['aggregated'] == pytest.approx({str(m): v for m, v in whole.aggregated.items()}, abs=1e-12)
+
+
+@pytest.mark.slow
+def test_measures_given_as_a_set_under_two_hash_seeds_give_the_whole_runs_numbers():
+    outs = two_processes('set', ({'PYTHONHASHSEED': '1'}, {'PYTHONHASHSEED': '2'}))
+    assert outs[0]['given'] != outs[1]['given']                # the two processes iterate the set differently
+    whole = _whole(MEASURE_SET)
+    for out in outs:
+        _assert_the_whole_runs(out['accumulator'], whole)
+        _assert_the_whole_runs(out['metric'], whole)
+
+
+@pytest.mark.slow
+def test_processes_with_different_measures_are_one_error_on_each():
+    for out in two_processes('measures differ'):
+        assert out['accumulator']['error'] == (
+            'accumulator: measures differ: process 0 has [AP, nDCG@10], process 1 has [AP, nDCG@10, R@20]: build the '
+            'evaluator with the same measures, in the same order, on every process')
+
+
+@pytest.mark.slow
+def test_processes_with_their_own_shards_of_the_judgments_are_one_error_on_each():
+    qrels, _ = data()
+    counts = [qrels[:50].nnz, qrels[50:].nnz]
+    for out in two_processes('sharded judgments'):
+        error = out['accumulator']['error']
+        assert error.startswith(f'accumulator: judgments differ: process 0 has {counts[0]} judgments of 49 users, '
+                                f'process 1 has {counts[1]} of 47: build the evaluator from the same, whole '
+                                f'judgments on every process'), error
+        assert 'give each process its own users by offset' in error

@@ -1,10 +1,14 @@
 """irmetrics.dialects: one parse function with a dialect, and the default rule that reads a word the
 same way in Python and on the command line (docs/conventions.md, "Measure names")."""
+import os
+import subprocess
+import sys
+
 import pytest
 from cli_support import irmetrics, write_inputs
 
 import irmetrics as irm
-from irmetrics import AP, DCG, RBP, RR, P, R, SetP, SetR, Success, nDCG
+from irmetrics import AP, DCG, ERR, RBP, RR, P, R, SetP, SetR, Success, nDCG
 from irmetrics.dialects import DIALECTS, parse_measures
 from irmetrics.errors import AmbiguousMeasureError, MeasureError, MeasureSyntaxError, UnknownMeasureError
 from irmetrics.providers.base import ANY, Pattern
@@ -116,3 +120,17 @@ def test_the_name_tables_are_checked_against_the_definitions_they_name():
     with pytest.raises(MeasureError):
         trec_eval._check_table([trec_eval.TrecName('map', AP, preset={'rel': -1})])    # a value AP refuses
     trec_eval._check_table(trec_eval.TREC_NAMES)                                         # the shipped table
+
+
+def test_measures_given_as_a_set_come_in_one_order_whatever_the_hash_seed():
+    """A set iterates in an order that follows the process's hash seed: the processes of a distributed evaluation
+    would number their columns differently.  Its measures are sorted by name; a dict's keys keep the dict's order."""
+    words = {'nDCG@10', 'R@20', 'AP', 'ERR@10', 'P.5,10'}
+    expected = [AP, ERR @ 10, P @ 10, P @ 5, R @ 20, nDCG @ 10]
+    assert parse_measures(words) == expected
+    assert parse_measures(frozenset(words)) == parse_measures({*expected}) == expected
+    assert parse_measures(dict.fromkeys(['R@20', 'AP']).keys()) == [R @ 20, AP]
+    code = 'import irmetrics; print(irmetrics.parse_measures({"nDCG@10", "R@20", "AP", "ERR@10", "RR", "P@5"}))'
+    printed = {subprocess.run([sys.executable, '-c', code], env={**os.environ, 'PYTHONHASHSEED': seed},
+                              capture_output=True, text=True, check=True).stdout for seed in ('1', '2', '3')}
+    assert printed == {'[AP, ERR@10, P@5, R@20, RR, nDCG@10]\n'}
