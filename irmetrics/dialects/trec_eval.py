@@ -12,6 +12,7 @@ parameters ``rel``, ``judged_only``, ``num_docs`` and ``rounding`` (:class:`Sett
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -254,7 +255,7 @@ def _list(entry: TrecName, text: str, pattern: re.Pattern[str], convert: Callabl
 
 
 def _no_repeats(entry: TrecName, values: Sequence[Any]) -> None:
-    repeated = sorted({v for v in values if values.count(v) > 1})
+    repeated = sorted(v for v, times in Counter(values).items() if times > 1)     # counted once: linear
     if repeated:
         raise MeasureError(f'trec_eval measure {entry.trec!r}: parameter {repeated[0]!r} given twice '
                            f'(trec_eval refuses duplicate cutoffs)')
