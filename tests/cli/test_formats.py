@@ -174,3 +174,15 @@ def test_trec_eval_queries_in_byte_order(tmp_path):
     (tmp_path / 'run').write_text('9 Q0 d 1 1 r\n10 Q0 d 1 1 r\n100 Q0 d 1 1 r\n')
     out = run_ok(tmp_path, 'qrels', 'run', 'P.1', '--trec-eval', '-q', '-n')
     assert [line.split('\t')[1] for line in out.splitlines()] == ['10', '100', '9']
+
+
+def test_evaluate_and_compare_write_a_tab_or_newline_in_a_name_by_one_tsv_rule(here):
+    """A run named with a tab, a newline and a backslash (NAME=PATH) keeps each TSV row in its columns, written
+    the same way (``\\t``, ``\\n``, ``\\\\``) by the evaluation's TSV and the comparison's."""
+    name = 'x\ty\nz\\w'
+    evaluated = run_ok(here, 'qrels', f'{name}=a.run', 'b.run', '-m', 'AP', '-f', 'tsv')
+    compared = run_ok(here, 'compare', 'qrels', f'{name}=a.run', 'b.run', '-m', 'AP', '-f', 'tsv')
+    assert evaluated.splitlines()[0].split('\t')[:2] == ['x\\ty\\nz\\\\w', 'AP']
+    assert compared.splitlines()[1].split('\t')[:2] == ['x\\ty\\nz\\\\w', 'AP']
+    assert len(evaluated.splitlines()) == 2 and len(compared.splitlines()) == 3
+    assert {len(line.split('\t')) for line in compared.splitlines()} == {len(compared.splitlines()[0].split('\t'))}
