@@ -29,6 +29,7 @@ from .base import (
     html_table,
     latex_escape,
     markdown_escape,
+    printable,
     text_cell,
     text_table,
     write_delimited,
@@ -196,12 +197,13 @@ def render_text(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
             rows.append([f'({letter(r)}) {run}'] + cells)
         table = text_table(['run'] + [str(m) for m in cmp.measures], rows, numeric_from=1)
         rule = '-' * max(map(len, table.splitlines()))           # the legend belongs to the table above
-        notes = [textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ')
+        notes = [textwrap.fill(printable(line), LEGEND_WIDTH, subsequent_indent='  ')     # run names: shown, not obeyed
                  for line in legend(cmp, test) + shown_note(shown)]
         blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
     if cmp.risk is not None:
         blocks.append(risk_report.render_text(cmp, places, LEGEND_WIDTH))
-    warned = ''.join(textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ') + '\n' for line in warning_lines(cmp))
+    warned = ''.join(textwrap.fill(printable(line), LEGEND_WIDTH, subsequent_indent='  ') + '\n'
+                     for line in warning_lines(cmp))
     return '\n'.join(blocks) + warned                               # under the last legend
 
 
