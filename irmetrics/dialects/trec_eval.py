@@ -350,6 +350,8 @@ def _check_table(entries: Sequence[TrecName]) -> None:
 
 _check_table(TREC_NAMES)
 _BY_TREC = {t.trec: t for t in TREC_NAMES}
+#: the names, longest first: the order ``P_5,10``'s name is looked for in (sorted once, not for every word)
+_LONGEST_FIRST = tuple(sorted(_BY_TREC, key=len, reverse=True))
 
 #: trec_eval's measure sets (its nicknames), as trec_eval 10 lists them.
 NICKNAMES = {
@@ -419,7 +421,7 @@ def _split(text: str) -> tuple[TrecName, str | None]:
     name, dot, params = text.partition('.')
     if dot and name in _BY_TREC:
         return _BY_TREC[name], params
-    for base in sorted(_BY_TREC, key=len, reverse=True):
+    for base in _LONGEST_FIRST:
         if text.startswith(base) and text[len(base):len(base) + 1] == '_':
             return _BY_TREC[base], text[len(base) + 1:]
     return trec_entry(name), None
