@@ -17,6 +17,10 @@ from ..errors import MeasureError, MeasureSyntaxError
 from .measure import REGISTRY, Measure
 from .params import integer_literal
 
+#: How deep values may nest in brackets (``{1: (0.5, 1)}`` is 2 deep): far beyond any parameter, and far
+#: below Python's recursion limit, so that hostile text gets a MeasureSyntaxError, never a RecursionError.
+MAX_NESTING = 32
+
 _TOKEN = re.compile(r"""
     \s*(?:
       (?P<number>[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
@@ -72,11 +76,14 @@ def _number(text: str) -> int | float:
     return float(text)
 
 
-def _value(tokens: _Tokens) -> Any:
+def _value(tokens: _Tokens, depth: int = 0) -> Any:
+    """The value at the tokens' position; ``depth``: the brackets it is inside."""
     tok = tokens.peek()
     if tok is None:
         raise tokens.error('expected a value, found end of text')
     kind, text, _ = tok
+    if kind == 'punct' and text in '({' and depth >= MAX_NESTING:
+        raise tokens.error(f'values nested more than {MAX_NESTING} brackets deep')
     if kind == 'number':
         tokens.i += 1
         return _number(text)
@@ -90,7 +97,7 @@ def _value(tokens: _Tokens) -> Any:
         tokens.i += 1
         items: list[Any] = []
         while not tokens.accept(')'):
-            item = _value(tokens)
+            item = _value(tokens, depth + 1)
             if isinstance(item, (dict, tuple)):
                 raise tokens.error('expected a number or a string in a list')
             items.append(item)
@@ -104,13 +111,13 @@ def _value(tokens: _Tokens) -> Any:
         if tokens.accept('}'):
             return mapping
         while True:
-            key = _value(tokens)
+            key = _value(tokens, depth + 1)
             if isinstance(key, dict):
                 raise tokens.error('expected a number or a string as key, found a mapping')
             if key in mapping:
                 raise tokens.error(f'key {key!r} given twice')
             tokens.take('punct', ':')
-            mapping[key] = _value(tokens)
+            mapping[key] = _value(tokens, depth + 1)
             if tokens.accept('}'):
                 return mapping
             tokens.take('punct', ',')

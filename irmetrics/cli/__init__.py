@@ -30,6 +30,7 @@ from types import ModuleType
 from typing import TextIO
 
 from ..errors import IrmetricsError, IrmetricsWarning, strict
+from ..rendering.text import printable
 from .args import EXIT_USAGE, UsageError
 from .args import evaluate_parser as build_parser  # noqa: F401  (the evaluation command's parser)
 from .evaluate import resolve_measures  # noqa: F401
@@ -49,7 +50,7 @@ def run(args, out=None) -> None:
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f'irmetrics: error: {message}\n')
+    sys.stderr.write(f'irmetrics: error: {printable(message)}\n')     # a file name's ESC or newline shown, not obeyed
     return EXIT_USAGE
 
 
@@ -57,7 +58,7 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
                   file: TextIO | None = None, line: str | None = None) -> None:
     """Warnings as one line on stderr: irmetrics' own as 'irmetrics: warning: ...', others as Python shows them."""
     if issubclass(category, IrmetricsWarning):
-        sys.stderr.write(f'irmetrics: warning: {message}\n')
+        sys.stderr.write(f'irmetrics: warning: {printable(str(message))}\n')
     else:
         _python_show_warning(message, category, filename, lineno, file, line)
 

@@ -29,8 +29,10 @@ from .base import (
     html_table,
     latex_escape,
     markdown_escape,
+    printable,
     text_cell,
     text_table,
+    write_delimited,
 )
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
 
@@ -195,12 +197,13 @@ def render_text(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
             rows.append([f'({letter(r)}) {run}'] + cells)
         table = text_table(['run'] + [str(m) for m in cmp.measures], rows, numeric_from=1)
         rule = '-' * max(map(len, table.splitlines()))           # the legend belongs to the table above
-        notes = [textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ')
+        notes = [textwrap.fill(printable(line), LEGEND_WIDTH, subsequent_indent='  ')     # run names: shown, not obeyed
                  for line in legend(cmp, test) + shown_note(shown)]
         blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
     if cmp.risk is not None:
         blocks.append(risk_report.render_text(cmp, places, LEGEND_WIDTH))
-    warned = ''.join(textwrap.fill(line, LEGEND_WIDTH, subsequent_indent='  ') + '\n' for line in warning_lines(cmp))
+    warned = ''.join(textwrap.fill(printable(line), LEGEND_WIDTH, subsequent_indent='  ') + '\n'
+                     for line in warning_lines(cmp))
     return '\n'.join(blocks) + warned                               # under the last legend
 
 
@@ -365,14 +368,24 @@ def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
 
 
 def delimited(frame: Any, fmt: str, places: int | None) -> str:
-    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given; its text cells (run names,
-    query ids, the column names) as :func:`~irmetrics.rendering.formats.text_cell` writes them."""
-    number = None if places is None or places < 0 else f'%.{places}f'
-    frame = frame.rename(columns=lambda c: text_cell(c) if isinstance(c, str) else c)
-    for column in frame.columns:
-        if frame[column].dtype.kind == 'O':
-            frame[column] = frame[column].map(lambda v: text_cell(v) if isinstance(v, str) else v)
-    return frame.to_csv(index=False, sep=',' if fmt == 'csv' else '\t', float_format=number)
+    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given, written by the rendering
+    room's one writer (:func:`~irmetrics.rendering.formats.delimited`: TSV escapes a tab or newline in a name
+    as the evaluation's TSV does); its text cells (run names, query ids, the column names) as
+    :func:`~irmetrics.rendering.formats.text_cell` writes them, a missing value empty."""
+    import pandas as pd
+
+    def cell(value: Any) -> str:
+        if isinstance(value, str):
+            return text_cell(value)
+        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+            return ''
+        if isinstance(value, float) and places is not None and places >= 0:
+            return f'{value:.{places}f}'
+        return str(value)
+
+    header = [text_cell(c) if isinstance(c, str) else str(c) for c in frame.columns]
+    rows = ([cell(v) for v in row] for row in frame.astype(object).itertuples(index=False, name=None))
+    return write_delimited([header, *rows], fmt)
 
 
 def render(cmp: ComparisonView, fmt: str, places: int | None = None, show: Sequence[str] = (),

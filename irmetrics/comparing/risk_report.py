@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .base import ComparisonError, html_table, latex_escape, markdown_escape, markdown_table, text_table
+from .base import ComparisonError, html_table, latex_escape, markdown_escape, markdown_table, printable, text_table
 from .vocabulary import ComparisonView, letter
 
 HEADER = ['measure', 'run', 'URisk', 'TRisk', 'TRisk p', 'GeoRisk']
@@ -58,7 +58,7 @@ def legend(cmp: ComparisonView) -> list[str]:
 def render_text(cmp: ComparisonView, places: int, width: int) -> str:
     table = text_table(HEADER, rows(cmp, places), numeric_from=2)
     rule = '-' * max(map(len, table.splitlines()))
-    notes = [textwrap.fill(line, width, subsequent_indent='  ') for line in legend(cmp)]
+    notes = [textwrap.fill(printable(line), width, subsequent_indent='  ') for line in legend(cmp)]
     return table + rule + '\n' + ''.join(line + '\n' for line in notes)
 
 

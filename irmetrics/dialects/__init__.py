@@ -162,11 +162,11 @@ def parse_measures(measures: Any, *, dialect: str | None = None) -> list[Measure
     elif not isinstance(measures, Iterable):
         raise MeasureError(f'expected a measure, a measure string or a list of them, not {type(measures).__name__}'
                            f' (e.g. "AP nDCG@10" or [AP, nDCG@10])')
-    out: list[Measure] = []
+    out: dict[Measure, None] = {}       # a dict, not a list: the first of each measure, found in one step
     for item in _words(measures):
         found = read_word(item, dialect) if isinstance(item, str) else [parse_measure(item)]
-        out += [m for m in found if m not in out]
-    return sorted(out, key=repr) if _unordered(measures) else out
+        out.update(dict.fromkeys(found))
+    return sorted(out, key=repr) if _unordered(measures) else list(out)
 
 
 def _unordered(measures: Iterable[Any]) -> bool:

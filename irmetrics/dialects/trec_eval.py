@@ -12,6 +12,7 @@ parameters ``rel``, ``judged_only``, ``num_docs`` and ``rounding`` (:class:`Sett
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -254,7 +255,7 @@ def _list(entry: TrecName, text: str, pattern: re.Pattern[str], convert: Callabl
 
 
 def _no_repeats(entry: TrecName, values: Sequence[Any]) -> None:
-    repeated = sorted({v for v in values if values.count(v) > 1})
+    repeated = sorted(v for v, times in Counter(values).items() if times > 1)     # counted once: linear
     if repeated:
         raise MeasureError(f'trec_eval measure {entry.trec!r}: parameter {repeated[0]!r} given twice '
                            f'(trec_eval refuses duplicate cutoffs)')
@@ -349,6 +350,8 @@ def _check_table(entries: Sequence[TrecName]) -> None:
 
 _check_table(TREC_NAMES)
 _BY_TREC = {t.trec: t for t in TREC_NAMES}
+#: the names, longest first: the order ``P_5,10``'s name is looked for in (sorted once, not for every word)
+_LONGEST_FIRST = tuple(sorted(_BY_TREC, key=len, reverse=True))
 
 #: trec_eval's measure sets (its nicknames), as trec_eval 10 lists them.
 NICKNAMES = {
@@ -418,7 +421,7 @@ def _split(text: str) -> tuple[TrecName, str | None]:
     name, dot, params = text.partition('.')
     if dot and name in _BY_TREC:
         return _BY_TREC[name], params
-    for base in sorted(_BY_TREC, key=len, reverse=True):
+    for base in _LONGEST_FIRST:
         if text.startswith(base) and text[len(base):len(base) + 1] == '_':
             return _BY_TREC[base], text[len(base) + 1:]
     return trec_entry(name), None

@@ -12,7 +12,8 @@ A measure of a whole run (Coverage, Gini: one value per run) prints with the agg
 or row; with ``-q`` and no summary, its ``all`` line or row follows the queries', so that every format shows it.
 ``json``    one document: ``{"measures": [...], "runs": [{"run", "aggregate", "per_query"}]}``.
 ``markdown`` the table's rows as a GitHub-flavoured Markdown table; ``latex`` a booktabs table;
-``html``    a self-contained page with the table.
+``html``    a self-contained page with the table.  With ``-q`` these three hold the table's per-query rows
+            (and ``-n`` leaves out the ``all`` rows), as ``table`` does: nothing asked for is ignored.
 
 Values print with ``places`` decimals (table, tsv, markdown, latex and html default to 4; csv, json and jsonl
 to full precision); counts (measures summed over queries) print as integers.
@@ -125,31 +126,38 @@ def render_json(runs: Sequence[RunResults], opts: Options) -> str:
     return json.dumps(doc, indent=2) + '\n'
 
 
+def _query_rows(runs: Sequence[RunResults], opts: Options, places: int) -> tuple[list[str], list[list[str]], int]:
+    """The header, the rows and the number of leading text columns of the per-query table (``-q``) of every
+    format people read: a row per run (when several) and query, then its ``all`` row of aggregates (without the
+    summary, only the measures of the whole run have one)."""
+    measures = [m for m, _ in runs[0].results.aggregate_items()] if runs else []     # a run's measures: per query first
+    lead = (['run'] if len(runs) > 1 else []) + ['query']
+    rows = []
+    for run in runs:
+        name = [run.name] if len(runs) > 1 else []
+        for qid, values in zip(run.results.query_ids, run.results.values.tolist(), strict=True):
+            cells = [_cell(m, v, places) for m, v in zip(run.results.measures, values, strict=True)]
+            rows.append(name + [qid] + cells + [''] * (len(measures) - len(cells)))
+        if opts.summary:
+            rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
+                                                for m, v in run.results.aggregate_items()])
+        elif whole := _whole_run_items(run.results):          # the measures of the whole run: their row
+            rows.append(name + [SUMMARY_QID] + [''] * len(run.results.measures)
+                        + [format_value(m, v, places) for m, v in whole])
+    return lead + [str(m) for m in measures], rows, len(lead)
+
+
 def render_table(runs: Sequence[RunResults], opts: Options) -> str:
     places = _places(opts)
-    measures = [m for m, _ in runs[0].results.aggregate_items()] if runs else []     # a run's measures: per query first
-    header = [str(m) for m in measures]
     if opts.by_query:
-        lead = (['run'] if len(runs) > 1 else []) + ['query']
-        rows = []
-        for run in runs:
-            name = [run.name] if len(runs) > 1 else []
-            for qid, values in zip(run.results.query_ids, run.results.values.tolist(), strict=True):
-                cells = [_cell(m, v, places) for m, v in zip(run.results.measures, values, strict=True)]
-                rows.append(name + [qid] + cells + [''] * (len(measures) - len(cells)))
-            if opts.summary:
-                rows.append(name + [SUMMARY_QID] + [format_value(m, v, places)
-                                                    for m, v in run.results.aggregate_items()])
-            elif whole := _whole_run_items(run.results):          # the measures of the whole run: their row
-                rows.append(name + [SUMMARY_QID] + [''] * len(run.results.measures)
-                            + [format_value(m, v, places) for m, v in whole])
-        return text_table(lead + header, rows, numeric_from=len(lead))
-    rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregate_items()] for run in runs]
-    table = text_table(['run'] + header, rows, numeric_from=1)
+        header, rows, lead = _query_rows(runs, opts, places)
+        return text_table(header, rows, numeric_from=lead)
+    header, rows, _ = _summary_rows(runs, places)
+    table = text_table(header, rows, numeric_from=1)
     width = opts.width or shutil.get_terminal_size().columns
     if max(map(len, table.splitlines()), default=0) <= width:
         return table
-    transposed = [[h] + [row[j + 1] for row in rows] for j, h in enumerate(header)]
+    transposed = [[h] + [row[j + 1] for row in rows] for j, h in enumerate(header[1:])]
     return text_table(['measure'] + [run.name for run in runs], transposed, numeric_from=1)
 
 
@@ -165,21 +173,29 @@ def _places(opts: Options) -> int:
     return DEFAULT_PLACES if opts.places is None else opts.places
 
 
-def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], list[list[str]]]:
-    """The header and one row per run of the aggregates (the markup formats' table)."""
+def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], list[list[str]], int]:
+    """The header and one row per run of the aggregates, and the one leading text column (``run``)."""
     measures = [m for m, _ in runs[0].results.aggregate_items()] if runs else []
     rows = [[run.name] + [format_value(m, v, places) for m, v in run.results.aggregate_items()] for run in runs]
-    return ['run'] + [str(m) for m in measures], rows
+    return ['run'] + [str(m) for m in measures], rows, 1
+
+
+def _markup_rows(runs: Sequence[RunResults], opts: Options) -> tuple[list[str], list[list[str]], int]:
+    """The table of the markup formats: the per-query table of ``table`` with ``-q`` (:func:`_query_rows`),
+    else the aggregates, a row per run."""
+    places = _places(opts)
+    return _query_rows(runs, opts, places) if opts.by_query else _summary_rows(runs, places)
 
 
 def render_markdown(runs: Sequence[RunResults], opts: Options) -> str:
-    header, rows = _summary_rows(runs, _places(opts))
-    return markdown_table([markdown_escape(h) for h in header], [[markdown_escape(c) for c in r] for r in rows])
+    header, rows, lead = _markup_rows(runs, opts)
+    return markdown_table([markdown_escape(h) for h in header], [[markdown_escape(c) for c in r] for r in rows],
+                          numeric_from=lead)
 
 
 def render_latex(runs: Sequence[RunResults], opts: Options) -> str:
-    header, rows = _summary_rows(runs, _places(opts))
-    lines = [f'\\begin{{tabular}}{{l{"r" * (len(header) - 1)}}}', r'  \toprule',
+    header, rows, lead = _markup_rows(runs, opts)
+    lines = [f'\\begin{{tabular}}{{{"l" * lead}{"r" * (len(header) - lead)}}}', r'  \toprule',
              '  ' + ' & '.join(latex_escape(h) for h in header) + r' \\', r'  \midrule']
     lines += ['  ' + ' & '.join(latex_escape(c) for c in row) + r' \\' for row in rows]
     return '\n'.join(lines + [r'  \bottomrule', r'\end{tabular}']) + '\n'
@@ -187,10 +203,13 @@ def render_latex(runs: Sequence[RunResults], opts: Options) -> str:
 
 def render_html(runs: Sequence[RunResults], opts: Options) -> str:
     import html
-    header, rows = _summary_rows(runs, _places(opts))
+    header, rows, lead = _markup_rows(runs, opts)
     queries = len(runs[0].results.query_ids) if runs else 0
+    legend = f'Mean over {queries} queries (sums for counts).'
+    if opts.by_query:
+        legend = f'The value of each query; {SUMMARY_QID}: the mean over {queries} queries (sums for counts).'
     table = html_table([html.escape(h) for h in header], [[html.escape(c) for c in r] for r in rows],
-                       html.escape(f'Mean over {queries} queries (sums for counts).'), set(range(1, len(header))))
+                       html.escape(legend), set(range(lead, len(header))))
     return html_page('irmetrics: ' + ', '.join(run.name for run in runs), [table])
 
 

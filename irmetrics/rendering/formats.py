@@ -64,13 +64,18 @@ def tsv_field(text: str) -> str:
     return text.translate(_TSV_ESCAPES)
 
 
+_CSV_QUOTED = re.compile('[,"\n\r]')
+
+
+def csv_field(text: str) -> str:
+    """A field of a comma-separated line (RFC 4180): one holding a comma, a double quote, a newline or a
+    carriage return in double quotes, its double quotes doubled.  (Python's csv module leaves a lone carriage
+    return unquoted when lines end with a newline, and a reader then ends the row there.)"""
+    return '"' + text.replace('"', '""') + '"' if _CSV_QUOTED.search(text) else text
+
+
 def delimited(rows: Iterable[Sequence[str]], fmt: str) -> str:
-    """Rows of cells already written as text, as TSV (fields by :func:`tsv_field`) or CSV (quoted where a
-    field needs it), a line each."""
-    if fmt == 'tsv':
-        return ''.join('\t'.join(map(tsv_field, row)) + '\n' for row in rows)
-    import csv
-    import io
-    out = io.StringIO()
-    csv.writer(out, lineterminator='\n').writerows(rows)
-    return out.getvalue()
+    """Rows of cells already written as text, as TSV (fields by :func:`tsv_field`) or CSV (fields by
+    :func:`csv_field`), a line each."""
+    field = tsv_field if fmt == 'tsv' else csv_field
+    return ''.join(('\t' if fmt == 'tsv' else ',').join(map(field, row)) + '\n' for row in rows)

@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import html
 
+from .text import printable
+
 
 def markdown_escape(text: str) -> str:
-    """``text`` with Markdown's special characters backslash-escaped (a table cell stays one cell)."""
+    """``text`` with Markdown's special characters backslash-escaped, and its control characters first
+    written as :func:`~.text.printable` writes them (a newline as ``\\n``): a table cell stays one cell, and
+    its row one row."""
+    text = printable(text)
     for ch in '\\|*_`<>[]':
         text = text.replace(ch, '\\' + ch)
     return text
@@ -26,8 +31,10 @@ LATEX_SPECIAL = {'\\': r'\textbackslash{}', '&': r'\&', '%': r'\%', '$': r'\$', 
 
 
 def latex_escape(text: str) -> str:
-    """``text`` with LaTeX's special characters escaped."""
-    return ''.join(LATEX_SPECIAL.get(ch, ch) for ch in text)
+    """``text`` with LaTeX's special characters escaped, its control characters first written as
+    :func:`~.text.printable` writes them (a blank line would end a tabular's row with a paragraph, and TeX
+    refuses ESC)."""
+    return ''.join(LATEX_SPECIAL.get(ch, ch) for ch in printable(text))
 
 
 HTML_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:96em;color:#222;padding:0 1em}

@@ -15,7 +15,7 @@ from typing import Any
 
 from .formats import checked_format, checked_places, delimited, text_cell
 from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
-from .text import text_table
+from .text import printable, text_table
 
 __all__ = ['render_records']
 DEFAULT_PLACES = 4
@@ -60,7 +60,8 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
         return _delimited(columns, rows, fmt, places)
     cells = [[_text(v, places) for v in row] for row in rows]
     if fmt == 'table':
-        return text_table(list(columns), cells, numeric_from=numeric_from) + notes
+        shown = '\n'.join(map(printable, notes.split('\n')))                 # the names in the notes: shown, not obeyed
+        return text_table(list(columns), cells, numeric_from=numeric_from) + shown
     if fmt == 'markdown':
         table = markdown_table([markdown_escape(c) for c in columns],
                                [[markdown_escape(c) for c in row] for row in cells], numeric_from=numeric_from)

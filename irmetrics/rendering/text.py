@@ -1,14 +1,33 @@
-"""Plain-text tables, aligned for a terminal."""
+"""Plain-text tables, aligned for a terminal, and text made safe to print on one."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+
+#: What a terminal obeys rather than shows: the C0 controls (ESC starts the sequences that clear the screen,
+#: set the title, hide text or add links; CR and BS overwrite), DEL, the C1 controls (CSI, OSC) and Unicode's
+#: bidirectional overrides and isolates (which reorder the text around them).
+_CONTROLS = re.compile('[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]')
+_SHORT = {'\t': '\\t', '\n': '\\n', '\r': '\\r'}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    ch = match.group()
+    return _SHORT.get(ch) or (f'\\x{ord(ch):02x}' if ord(ch) < 0x100 else f'\\u{ord(ch):04x}')
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (:data:`_CONTROLS`) written as Python writes it in a string's repr
+    (``\\x1b``, ``\\n``, ``\\u202e``), so that a run name or query id printed for people shows what it
+    holds, on one line, and a terminal obeys nothing in it; other text, backslashes included, is unchanged."""
+    return _CONTROLS.sub(_escaped, text)
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int | None = None,
                numeric_to: int | None = None) -> str:
-    """An aligned text table; the columns from ``numeric_from`` on (numbers), up to ``numeric_to``
-    (excluded; default: the last), are right-aligned."""
-    table = [list(header)] + [list(r) for r in rows]
+    """An aligned text table of :func:`printable` cells; the columns from ``numeric_from`` on (numbers), up
+    to ``numeric_to`` (excluded; default: the last), are right-aligned."""
+    table = [[printable(c) for c in header]] + [[printable(c) for c in r] for r in rows]
     widths = [max(len(row[j]) for row in table) for j in range(len(header))]
     right = range(len(header))[numeric_from:numeric_to] if numeric_from is not None else range(0)
     lines = []
@@ -29,7 +48,7 @@ def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], width: i
     plain = text_table(header, rows, numeric_from)
     if max(map(len, plain.splitlines())) <= width:
         return plain
-    table = [list(header)] + [list(r) for r in rows]
+    table = [[printable(c) for c in header]] + [[printable(c) for c in r] for r in rows]
     first = max(len(row[0]) for row in table)
     natural = [max(len(row[j]) for row in table) for j in range(1, len(header))]
     words = [min(20, max(len(word) for row in table for word in (row[j].split() or [''])))

@@ -37,6 +37,8 @@ from irmetrics import (
 )
 from irmetrics.algebra import params as P_
 from irmetrics.algebra.measure import REGISTRY
+from irmetrics.algebra.parse import MAX_NESTING
+from irmetrics.errors import MeasureSyntaxError
 
 TREC_FAMILIES = ['AP', 'Bpref', 'infAP', 'IPrec', 'nDCG', 'NumQ', 'NumRel', 'NumRet', 'P', 'R', 'Rprec', 'RR',
                  'SetAP', 'SetF', 'SetP', 'SetR', 'Success', 'G', 'IPrecAvg', 'nDCGRel', 'RBP', 'RBPResidual',
@@ -397,3 +399,16 @@ def test_options_and_places_beyond_their_bounds_are_option_errors():
     assert results.render('csv', places=17).splitlines()[1] == 'AP,0.40865133869236780'
     with pytest.raises(irm.OptionError, match="invalid value 9223372036854775808 for option 'cutoffs'"):
         irm.judgment_coverage('examples/qrels.txt', ['examples/run_bm25.txt'], cutoffs=[2 ** 63])
+
+
+@pytest.mark.parametrize('opening, closing', [('{1:', '}'), ('(', ')')])
+def test_values_nested_beyond_the_limit_are_a_syntax_error_naming_the_position(opening, closing):
+    deep = 1000                                             # beyond Python's recursion limit
+    text = 'nDCG(gains=' + opening * deep + '1' + closing * deep + ')'
+    position = len('nDCG(gains=') + MAX_NESTING * len(opening)        # the first bracket too deep
+    with pytest.raises(MeasureSyntaxError, match=f'nested more than {MAX_NESTING} brackets deep at position '
+                                                 f'{position}$'):
+        parse_measure(text)
+    with pytest.raises(MeasureSyntaxError, match=f'at position {len("P@") + MAX_NESTING}$'):
+        parse_measure('P@' + '(' * deep)
+    assert parse_measure('nDCG(gains={0:0,1:1,2:3})@10') == nDCG(gains={0: 0, 1: 1, 2: 3}) @ 10   # 1 deep: read

@@ -334,3 +334,16 @@ def test_a_loop_of_symbolic_links_is_named_so(tmp_path, here):
     (tmp_path / 'two').symlink_to(tmp_path / 'one')
     for command in (['qrels', str(tmp_path / 'one'), '-m', 'AP'], ['trec_eval', 'qrels', str(tmp_path / 'one')]):
         assert_user_error(irmetrics(*command, cwd=here), 'a loop of symbolic links')
+
+
+def test_a_file_name_with_control_characters_is_shown_escaped_on_one_line(here):
+    """A name that would clear the screen, set the title or start a new line is shown as Python writes it
+    (\\x1b, \\n), in the error and in the warnings, so the terminal obeys nothing and the message stays one line."""
+    line = assert_user_error(irmetrics('qrels', 'no\x1b]0;pwned\x07\x1b[2Jsuch.run', 'AP', cwd=here),
+                             'no\\x1b]0;pwned\\x07\\x1b[2Jsuch.run: no such file')
+    assert '\x1b' not in line and '\x07' not in line
+    (here / 'x\x1b[8m\n.run').write_text((here / 'a.run').read_text())
+    proc = irmetrics('qrels', 'x\x1b[8m\n.run', 'AP', '-f', 'table', cwd=here)
+    assert proc.returncode == 0 and '\x1b' not in proc.stderr + proc.stdout
+    assert proc.stderr.splitlines() == ['irmetrics: warning: x\\x1b[8m\\n.run: 1 of the 3 qrels queries are not in '
+                                        "the run ('q3'); they score 0 (trec_eval -c)"]

@@ -174,3 +174,37 @@ def test_trec_eval_queries_in_byte_order(tmp_path):
     (tmp_path / 'run').write_text('9 Q0 d 1 1 r\n10 Q0 d 1 1 r\n100 Q0 d 1 1 r\n')
     out = run_ok(tmp_path, 'qrels', 'run', 'P.1', '--trec-eval', '-q', '-n')
     assert [line.split('\t')[1] for line in out.splitlines()] == ['10', '100', '9']
+
+
+def test_evaluate_and_compare_write_a_tab_or_newline_in_a_name_by_one_tsv_rule(here):
+    """A run named with a tab, a newline and a backslash (NAME=PATH) keeps each TSV row in its columns, written
+    the same way (``\\t``, ``\\n``, ``\\\\``) by the evaluation's TSV and the comparison's."""
+    name = 'x\ty\nz\\w'
+    evaluated = run_ok(here, 'qrels', f'{name}=a.run', 'b.run', '-m', 'AP', '-f', 'tsv')
+    compared = run_ok(here, 'compare', 'qrels', f'{name}=a.run', 'b.run', '-m', 'AP', '-f', 'tsv')
+    assert evaluated.splitlines()[0].split('\t')[:2] == ['x\\ty\\nz\\\\w', 'AP']
+    assert compared.splitlines()[1].split('\t')[:2] == ['x\\ty\\nz\\\\w', 'AP']
+    assert len(evaluated.splitlines()) == 2 and len(compared.splitlines()) == 3
+    assert {len(line.split('\t')) for line in compared.splitlines()} == {len(compared.splitlines()[0].split('\t'))}
+
+
+def test_per_query_rows_in_markdown_latex_and_html_with_and_without_the_summary(here):
+    """-q and -n are not ignored by the markup formats: the per-query rows of the table format, the all row
+    left out with -n."""
+    markdown = run_ok(here, 'qrels', 'a.run', 'AP', 'P@2', '-q', '-f', 'markdown')
+    assert markdown.splitlines() == ['| query | AP | P@2 |', '|:---|---:|---:|', '| q1 | 0.8333 | 0.5000 |',
+                                     '| q2 | 0.5000 | 0.5000 |', '| q3 | 0.0000 | 0.0000 |',
+                                     '| all | 0.4444 | 0.3333 |']
+    assert run_ok(here, 'qrels', 'a.run', 'AP', 'P@2', '-q', '-n', '-f', 'markdown') == \
+        '\n'.join(markdown.splitlines()[:-1]) + '\n'
+    latex = run_ok(here, 'qrels', 'a.run', 'b.run', '-m', 'AP', '-q', '-n', '-f', 'latex')
+    assert r'\begin{tabular}{llr}' in latex and 'b & q3 & 1.0000 \\\\' in latex and 'all' not in latex
+    page = run_ok(here, 'qrels', 'a.run', 'AP', '-q', '-f', 'html')
+    assert '<td>q2</td><td class="n">0.5000</td>' in page and '<td>all</td><td class="n">0.4444</td>' in page
+
+
+def test_a_run_name_with_control_characters_is_shown_escaped_in_the_comparison_table(here):
+    out = run_ok(here, 'compare', 'qrels', '\x1b[2J\x1b]0;x\x07=a.run', 'b.run', '-m', 'AP',
+                 '--baseline', '\x1b[2J\x1b]0;x\x07')
+    assert '\x1b' not in out and '(a) \\x1b[2J\\x1b]0;x\\x07' in out
+    assert 'Baseline: (a) \\x1b[2J\\x1b]0;x\\x07;' in out

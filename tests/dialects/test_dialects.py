@@ -9,7 +9,9 @@ from cli_support import irmetrics, write_inputs
 
 import irmetrics as irm
 from irmetrics import AP, DCG, ERR, RBP, RR, P, R, SetP, SetR, Success, nDCG
+from irmetrics.algebra.measure import Measure
 from irmetrics.dialects import DIALECTS, parse_measures
+from irmetrics.dialects.trec_eval import _BY_TREC, _no_repeats
 from irmetrics.errors import AmbiguousMeasureError, MeasureError, MeasureSyntaxError, UnknownMeasureError
 from irmetrics.providers.base import ANY, Pattern
 
@@ -134,3 +136,40 @@ def test_measures_given_as_a_set_come_in_one_order_whatever_the_hash_seed():
     printed = {subprocess.run([sys.executable, '-c', code], env={**os.environ, 'PYTHONHASHSEED': seed},
                               capture_output=True, text=True, check=True).stdout for seed in ('1', '2', '3')}
     assert printed == {'[AP, ERR@10, P@5, R@20, RR, nDCG@10]\n'}
+
+
+def test_a_long_list_is_deduplicated_in_linear_time_keeping_the_first_of_each(monkeypatch):
+    # the measures are compared by hash (a dict), not each with every one kept before: counting the
+    # comparisons asserts the complexity without timing anything
+    comparisons = 0
+    equal = Measure.__eq__
+
+    def counted(self, other):
+        nonlocal comparisons
+        comparisons += 1
+        return equal(self, other)
+
+    monkeypatch.setattr(Measure, '__eq__', counted)
+    n = 3000
+    words = [f'P@{k}' for k in range(1, n + 1)]
+    text = ' '.join(words + ['ndcg_cut.7', 'nDCG@7'] + words[::-1])       # each twice, and a spelling of one
+    assert parse_measures(text) == [P @ k for k in range(1, n + 1)] + [nDCG @ 7]
+    assert comparisons <= 4 * n                                 # one per duplicate, not n * n / 2
+
+
+def test_a_long_trec_eval_list_is_checked_for_repeats_in_linear_time():
+    class Cutoff(int):                                           # an int that counts its comparisons
+        comparisons = 0
+
+        def __eq__(self, other):
+            Cutoff.comparisons += 1
+            return int(self) == int(other)
+
+        __hash__ = int.__hash__
+
+    n = 3000
+    _no_repeats(_BY_TREC['P'], [Cutoff(k) for k in range(n)])
+    assert Cutoff.comparisons <= n
+    with pytest.raises(MeasureError, match="parameter 7 given twice"):
+        _no_repeats(_BY_TREC['P'], [Cutoff(k) for k in range(n)] + [Cutoff(7)])
+    assert parse_measures('P.' + ','.join(map(str, range(n, 0, -1)))) == [P @ k for k in range(1, n + 1)]

@@ -89,3 +89,101 @@ def test_a_tab_or_newline_in_a_name_keeps_a_tsv_row_in_its_columns(results):
     assert {len(row) for row in rows} == {3}
     assert rows[0][0] == 'a\\tb\\\\c\\nd' and rows[-1][0] == 'plain'
     assert latex_escape('a < b | c > d') == r'a \textless{} b \textbar{} c \textgreater{} d'
+
+
+#: a run name that would set the terminal's title, clear the screen, hide the rest, and overwrite its line
+HOSTILE_NAME = '\x1b]0;pwned\x07\x1b[2J\x1b[8mhidden\r\x7f\x9b\u202e'
+#: how the formats people read show it
+HOSTILE_SHOWN = '\\x1b]0;pwned\\x07\\x1b[2J\\x1b[8mhidden\\r\\x7f\\x9b\\u202e'
+CONTROLS = [chr(c) for c in (*range(0x20), *range(0x7f, 0xa0), 0x202e)]
+
+
+def _hostile_results():
+    qrels = {'q\x1b[31m1': {'a': 1}, 'q2\n': {'x': 1}}
+    run = {'q\x1b[31m1': {'a': 1.0}, 'q2\n': {'x': 1.0}}
+    return irm.calc(['AP'], qrels, run)
+
+
+def test_control_characters_in_names_are_shown_escaped_in_the_table_and_kept_as_data_by_programs():
+    from irmetrics.rendering.evaluation import RENDERERS, Options, RunResults
+    results = _hostile_results()
+    runs = [RunResults(HOSTILE_NAME, results), RunResults('plain', results)]
+    for by_query in (False, True):
+        table = RENDERERS['table'](runs, Options(by_query=by_query, width=200))
+        assert not any(c in table.replace('\n', '') for c in CONTROLS), table
+        assert HOSTILE_SHOWN in table and len(table.splitlines()) == (7 if by_query else 3)
+    by_query = RENDERERS['table'](runs, Options(by_query=True, width=200))
+    assert 'q\\x1b[31m1' in by_query and 'q2\\n' in by_query
+    opts = Options(by_query=True)
+    doc = json.loads(RENDERERS['json'](runs, opts))
+    assert doc['runs'][0]['run'] == HOSTILE_NAME and set(doc['runs'][0]['per_query']) == {'q\x1b[31m1', 'q2\n'}
+    import csv
+    import io
+    rows = list(csv.reader(io.StringIO(RENDERERS['csv'](runs, opts), newline='')))
+    assert len(rows) == 1 + 2 * 3 and rows[1][:2] == [HOSTILE_NAME, 'q\x1b[31m1'] and rows[2][1] == 'q2\n'
+    assert [json.loads(line)['run'] for line in RENDERERS['jsonl'](runs, opts).splitlines()][0] == HOSTILE_NAME
+    tsv = RENDERERS['tsv'](runs, opts).splitlines()
+    assert len(tsv) == 6 and tsv[0].split('\t')[0] == HOSTILE_NAME.replace('\r', '\\r')
+    assert RENDERERS['table']([RunResults(HOSTILE_NAME, results)] * 2, Options(width=10)).splitlines()[0] == \
+        f'measure  {HOSTILE_SHOWN}  {HOSTILE_SHOWN}'                     # transposed: the names are the header
+
+
+def _markdown_tables(text):
+    """(rows, cells of each row) of each table markdown-it finds in ``text``, and whether it found a heading."""
+    from markdown_it import MarkdownIt
+    tokens = MarkdownIt().enable('table').parse(text)
+    shape, tables = [], []
+    for token in tokens:
+        if token.type == 'table_open':
+            shape = []
+        elif token.type == 'tr_open':
+            shape.append(0)
+        elif token.type in ('td_open', 'th_open'):
+            shape[-1] += 1
+        elif token.type == 'table_close':
+            tables.append(shape)
+    return tables, any(t.type == 'heading_open' for t in tokens)
+
+
+def _latex_rows(text):
+    """The rows of the one tabular in ``text``: the cells of each (split at unescaped &), asserting each line
+    ends its row and no blank line (a paragraph) is inside."""
+    body = text[text.index(r'\begin{tabular}'):text.index(r'\end{tabular}')].splitlines()[1:]
+    assert all(line.strip() for line in body)
+    rows = [line for line in body if line.strip() not in (r'\toprule', r'\midrule', r'\bottomrule')]
+    assert all(line.endswith(r' \\') for line in rows), rows
+    return [len(line.replace(r'\&', '').split('&')) for line in rows]
+
+
+NEWLINE_NAMES = ['x\n\n# HEADING', 'a|b\r\nc', 'plain']
+
+
+@pytest.mark.parametrize('by_query', [False, True])
+def test_a_newline_or_pipe_in_a_name_keeps_its_markdown_and_latex_row(by_query):
+    from irmetrics.rendering.evaluation import RENDERERS, Options, RunResults
+    results = irm.calc(['AP', 'P@2'], {'q\n# q1': {'a': 1}, 'q|2': {'x': 1}}, {'q\n# q1': {'a': 1.0}})
+    runs = [RunResults(name, results) for name in NEWLINE_NAMES]
+    rows, cells = (1 + 3 * 3, 2 + 2) if by_query else (1 + 3, 1 + 2)       # header + rows; run (query) + measures
+    tables, heading = _markdown_tables(RENDERERS['markdown'](runs, Options(by_query=by_query)))
+    assert tables == [[cells] * rows] and not heading
+    assert _latex_rows(RENDERERS['latex'](runs, Options(by_query=by_query))) == [cells] * rows
+    records = irm.compare('AP', {'q1': {'a': 1}, 'q2': {'a': 1}},
+                          {name: {'q1': {'a': 1.0}, 'q2': {'b': 1.0}} for name in NEWLINE_NAMES},
+                          baseline='plain', risk_weight=1.0)
+    tables, heading = _markdown_tables(records.render('markdown'))       # the comparison and its risk table
+    assert [len(t) for t in tables] == [4, 4] and not heading
+    assert all(len(set(t)) == 1 for t in tables)
+    latex = records.render('latex')
+    assert '\n\n# HEADING' not in latex and r'x\textbackslash{}n\textbackslash{}n\# HEADING' in latex
+
+
+@pytest.mark.parametrize('fmt', FORMATS)
+def test_every_format_renders_the_per_query_values_when_asked(fmt, results):
+    """``render(fmt, by_query=True)`` holds each query's values in every format (none prints only the means)."""
+    shown = results.render(fmt, by_query=True, places=3)
+    assert shown != results.render(fmt, places=3)
+    for qid in results.query_ids:
+        assert qid in shown
+    assert '0.833' in shown                                          # AP of q1
+    if fmt in ('markdown', 'latex', 'html'):
+        assert shown.count('q1') == 1 and 'all' in shown
