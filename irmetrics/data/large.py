@@ -142,7 +142,7 @@ def _passes(path: str, chunk: int, duplicates: str, parquet: bool, footprint: in
 
     def run_of(table):
         positions = table.column('position').to_numpy()
-        where = RowLocator(path, items=positions) if parquet else RowLocator(path, positions)
+        where = RowLocator(path, items=positions, part=True) if parquet else RowLocator(path, positions, part=True)
         return run_from_table(table, 'run', path, duplicates, where=where)
 
     grouped = [True]
