@@ -28,6 +28,7 @@ from ..run import Run
 from ..segments import offsets_of
 from . import small
 from .format import BOM, QRELS, RUN, BlankLines, Data, FileData, Layout, canonical, is_single_spaced
+from .stream import longest_line
 from .tag import last_tag
 
 #: Inputs up to this size (1 MiB) are split by Python's string methods, without importing pyarrow; above it Arrow
@@ -168,6 +169,8 @@ def _split(data: Data, name: str, layout: Layout,
         parsed = arrow.split(data, name, layout)
         if parsed is not None:
             return parsed, blank
+    if isinstance(data, FileData):      # read whole next: refuse an endless line first, in bounded memory
+        longest_line(arrow.pieces(data), name)
     text, blank = canonical(bytes(data), name, layout)
     parsed = arrow.split(text, name, layout) or arrow.split(text, name, layout, typed=False)
     assert parsed is not None                       # untyped, only bad UTF-8 can fail, and that raises
