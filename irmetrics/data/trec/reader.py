@@ -1,6 +1,6 @@
 """Reading TREC qrels and run files: where the bytes come from, and which path splits them.
 
-Sources: a path (plain, ``.gz``, ``.bz2``, ``.xz``), raw text, or bytes.  Small inputs (up to
+Sources: a path (plain, ``.gz``, ``.bz2``, ``.xz``, ``.zst``), raw text, or bytes.  Small inputs (up to
 :data:`SMALL_FILE` bytes) are brought into canonical form and split by Python's string methods
 (:mod:`.small`: no pyarrow import, so a small job starts fast); larger ones are split by Arrow's
 multi-threaded CSV reader (:mod:`.arrow`): straight from the file when one streaming pass finds it
@@ -39,7 +39,7 @@ DECOMPRESS_PIECE = 1 << 24
 
 
 def load(source) -> tuple[Data, str]:
-    """(content, display name) of a path (plain, .gz, .bz2, .xz), raw text or bytes.
+    """(content, display name) of a path (plain, .gz, .bz2, .xz, .zst), raw text or bytes.
 
     A large plain file is not read here: the Arrow reader streams it (see :class:`FileData`).
     """
@@ -119,7 +119,7 @@ def _decompress(path: str, module) -> bytes:
     except MemoryError:
         raise InputError('out of memory while decompressing', path) from None
     except Exception as ex:           # gzip, bz2 and lzma each raise their own kind of corrupt-data error
-        raise InputError(f'cannot read: corrupt {module.__name__} data: {ex}', path) from None
+        raise InputError(f'cannot read: corrupt {module.__name__.rpartition(".")[2]} data: {ex}', path) from None
 
 
 def parse(data: Data, name: str, layout: Layout, file_start: bool = True, small_split: bool = True,
@@ -183,7 +183,7 @@ def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'err
     Parameters
     ----------
     source : str, os.PathLike or bytes
-        A path (plain, ``.gz``, ``.bz2``, ``.xz``), or the file's text (a string holding a newline) or bytes.
+        A path (plain, ``.gz``, ``.bz2``, ``.xz``, ``.zst``), or the file's text (a string holding a newline) or bytes.
     duplicates : str
         A document judged more than once for a query is an error for the measures that read one grade
         per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
