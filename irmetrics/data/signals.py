@@ -6,6 +6,7 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 
 @contextlib.contextmanager
@@ -21,7 +22,7 @@ def ended_by_signals() -> Iterator[None]:
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
-    saved: dict[int, object] = {}
+    saved: dict[int, Any] = {}
     for number in (signal.SIGTERM, getattr(signal, 'SIGHUP', None)):
         if number is not None and signal.getsignal(number) == signal.SIG_DFL:
             saved[number] = signal.signal(number, stop)
