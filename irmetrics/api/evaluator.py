@@ -595,14 +595,19 @@ def _per_query(measures: list[Measure], computed: Mapping[Measure, Any], present
 
 def _parse_or_swapped(measures: Any, dialect: str | None) -> list[Measure]:
     """The measures, or a MeasureError saying the arguments look swapped when what was given as the
-    measures is data (a file, a Run or Qrels, a dict of dicts, a table)."""
+    measures is data (a file, a Run or Qrels, a dict of dicts, a table); no measure at all is an error too
+    (an evaluation of nothing would be an empty result, easily taken for one of nothing to report)."""
     try:
-        return parse_measures(measures, dialect=dialect)
+        parsed = parse_measures(measures, dialect=dialect)
     except MeasureError as ex:
         if looks_like_data(measures):
             raise MeasureError(f'{ex}; the arguments look swapped: the measures come first, then the qrels and '
                                f'the run: calc(measures, qrels, run)') from None
         raise
+    if not parsed:
+        raise MeasureError(f'no measure to evaluate (measures={measures!r}): give at least one, as in '
+                           f"calc_aggregate(['AP', 'nDCG@10'], qrels, run)")
+    return parsed
 
 
 def _check_qrels(qrels: Qrels, measures: list[Measure]) -> None:

@@ -234,7 +234,7 @@ def evaluate_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter,
                 description='Evaluate TREC runs against qrels with IR measures, exactly as trec_eval '
                             'ranks and counts (see docs/conventions.md).')
-    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format; .gz/.bz2/.xz accepted; or Parquet) '
+    p.add_argument('qrels', metavar='QRELS', help='qrels file (TREC format; .gz/.bz2/.xz/.zst accepted; or Parquet) '
                    'or an ir_datasets id')
     p.add_argument('words', nargs='*', metavar='RUN|MEASURE',
                    help='without -m: one RUN then MEASUREs; with -m: RUNs (TREC files, Parquet files or '

@@ -14,7 +14,7 @@ arrays                    a score matrix, a top-k array, an ``(items, scores)`` 
                           pair, ``TopK``/``Scores``, a judgments matrix        of users by the evaluation
 TREC text                 raw text (a ``str`` that is no path) or ``bytes``    none
 Parquet                   a path ending in ``.parquet``, or a directory        chunks, past the budget
-TREC file                 any other path (plain, ``.gz``, ``.bz2``, ``.xz``)   chunks, past the budget
+TREC file                 any other path (plain, or compressed: .gz ... .zst)  chunks, past the budget
 Arrow or polars table     ``pyarrow.Table``/``RecordBatch``, polars frames     blocks of complete queries
 pandas DataFrame          a DataFrame (named columns, ``itertuples``)          none
 dict of dicts             ``{query_id: {doc_id: value}}``                      none

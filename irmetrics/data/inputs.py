@@ -1,7 +1,7 @@
 """The one door for inputs: every supported input becomes a columnar :class:`Qrels` or :class:`Run`, and
 what the rest of irmetrics asks of an input is asked here.
 
-Accepted for both: a path to a TREC file (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text, a
+Accepted for both: a path to a TREC file (plain, ``.gz``, ``.bz2``, ``.xz``, ``.zst``) or raw TREC text, a
 Parquet file (a path ending in ``.parquet``) or a directory of Parquet files, an already converted
 object, a pandas DataFrame, an Arrow table or a polars DataFrame (columns named as in
 :mod:`.columns`), a dict of dicts (``{query_id: {doc_id: relevance_or_score}}``), a ``ranx`` object, an
@@ -27,7 +27,7 @@ def to_qrels(obj: Any, *, duplicates: str = 'error') -> Qrels:
     Parameters
     ----------
     obj : any qrels input
-        A path to a TREC file (plain, ``.gz``, ``.bz2``, ``.xz``) or raw TREC text, a Parquet file or
+        A path to a TREC file (plain, ``.gz``, ``.bz2``, ``.xz``, ``.zst``) or raw TREC text, a Parquet file or
         directory, :class:`Qrels`, a pandas DataFrame, an Arrow table or a polars DataFrame, a dict of dicts
         ``{query_id: {doc_id: relevance}}``, a ``ranx`` object, an iterable of records in ``Qrel`` field
         order, or a grade matrix (dense or scipy.sparse); see the module docstring.

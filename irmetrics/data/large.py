@@ -9,7 +9,6 @@ otherwise split by query hash into temporary Parquet files first.  The parts com
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -20,6 +19,7 @@ from .budget import ROW_FOOTPRINT, TEXT_FOOTPRINT, size_text
 from .locate import RowLocator
 from .paths import compression_of
 from .run import Run
+from .signals import ended_by_signals
 
 #: a compressed TREC file's text is taken to be this many times its size (gzip's runs: 4-6)
 COMPRESSED_TEXT = 8
@@ -142,7 +142,7 @@ def _passes(path: str, chunk: int, duplicates: str, parquet: bool, footprint: in
 
     def run_of(table):
         positions = table.column('position').to_numpy()
-        where = RowLocator(path, items=positions) if parquet else RowLocator(path, positions)
+        where = RowLocator(path, items=positions, part=True) if parquet else RowLocator(path, positions, part=True)
         return run_from_table(table, 'run', path, duplicates, where=where)
 
     grouped = [True]
@@ -172,28 +172,3 @@ def _closed_after(one_pass: Iterator[Run]) -> Iterator[Iterator[Run]]:
         close: Callable[[], None] | None = getattr(one_pass, 'close', None)
         if close is not None:
             close()
-
-
-@contextlib.contextmanager
-def ended_by_signals() -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP end the program by raising SystemExit (status 128 + the
-    signal's number, as a shell reports a killed program), so that what the block opened is cleaned up
-    (the spill directory); SIGINT already raises KeyboardInterrupt.  Only in the main thread, and only
-    for a signal whose handler is the default one (an application's own handler is left alone)."""
-    import signal
-    import threading
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-    saved = {}
-    for number in (signal.SIGTERM, getattr(signal, 'SIGHUP', None)):
-        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
-            saved[number] = signal.signal(number, stop)
-    try:
-        yield
-    finally:
-        for number, handler in saved.items():
-            signal.signal(number, handler)

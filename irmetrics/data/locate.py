@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import InputError
 from . import ids
 from .ids import Ids
-from .ids.base import IdError
+from .ids.base import EMPTY, MISSING, IdError
 
 Positions = np.ndarray | Callable[[], np.ndarray]
 
@@ -22,15 +22,17 @@ class RowLocator:
     gives each row's 1-based item number when the rows are a part of a larger
     input (a chunk of a Parquet file); with neither, row ``i`` is item ``i + 1``.
     ``located=False``: the rows' places are unknown (a partition of a distributed
-    run), and messages name only the ids.
+    run), and messages name only the ids.  ``part=True``: the rows are a part of the input
+    read so far (a chunk of a large run), so a count of faulty rows is said to be of that part.
     """
 
     def __init__(self, source: str, lines: Positions | None = None, *, items: Positions | None = None,
-                 located: bool = True):
+                 located: bool = True, part: bool = False):
         self.source = source
         self._lines = lines
         self._items = items
         self.located = located
+        self.part = part
 
     @property
     def lines(self) -> np.ndarray | None:
@@ -59,7 +61,14 @@ class RowLocator:
         try:
             return ids.column(values)
         except IdError as ex:
-            raise self.error(InputError, f'{column} {ex.problem}', ex.row) from None
+            count = _count_like(values, ex.problem)
+            raise self.error(InputError, f'{column} {ex.problem}{self.such_rows(count)}', ex.row) from None
+
+    def such_rows(self, count: int) -> str:
+        """How many rows share a fault, after the first one's message (nothing for one row)."""
+        if count <= 1:
+            return ''
+        return f' (the first of {count:,} such rows{" in this part of the input" if self.part else ""})'
 
     def at(self, rows: np.ndarray) -> str:
         """``', at lines 3, 7'`` (or items) for a message; empty when rows cannot be located."""
@@ -70,6 +79,26 @@ class RowLocator:
         else:
             word, places = 'items', [self._item(r) for r in rows[:5]]
         return f', at {word} {", ".join(map(str, places))}{", ..." if len(rows) > 5 else ""}'
+
+
+def _count_like(values: Any, problem: str) -> int:
+    """How many of ``values`` are missing or empty ids, as ``problem`` says the first one is (1 for any
+    other fault: such values are named one at a time).  Vectorised: runs on the error path only."""
+    if problem not in (MISSING, EMPTY):
+        return 1
+    if type(values).__module__.startswith('pyarrow'):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        if problem == MISSING:
+            return int(pc.sum(pc.is_null(values, nan_is_null=True)).as_py() or 0)
+        if pa.types.is_dictionary(values.type):
+            values = values.cast(values.type.value_type)
+        return int(pc.sum(pc.equal(pc.binary_length(values), 0)).as_py() or 0)
+    array = np.asarray(values, dtype=object)
+    if problem == MISSING:
+        import pandas as pd
+        return int(np.count_nonzero(pd.isna(array)))
+    return int(np.count_nonzero((array == '') | (array == b'')))
 
 
 def id_at(values: Ids, row: int | np.integer) -> str:

@@ -6,9 +6,13 @@
 * A symbolic link is followed, never replaced: the file it points to is written (a dangling link's
   target is created), as a shell redirection does.
 * A regular file (or a new one) is written to a temporary file beside it and renamed into place, so
-  an interrupted or failed write leaves the old file as it was; the new file takes the old one's
-  permissions, or those the umask gives a new file (never a private 0600 file).  A file with other
-  hard links is written in place, so that every name keeps seeing it.
+  an interrupted or failed write leaves the old file as it was, and no temporary file: a SIGTERM or
+  SIGHUP while writing ends the program through the cleanup (:func:`.signals.ended_by_signals`).  The
+  new file takes the old one's permissions and, where the process may give them, its owner and group,
+  or the permissions the umask gives a new file (never a private 0600 file).  A file with other hard
+  links is written in place, so that every name keeps seeing it.
+* A name ending in a path separator (``out.csv/``) names a directory, never the file ``out.csv``: an
+  error.
 * A FIFO, a character or block device or a socket is written into as a shell redirection would
   (``> /dev/null`` stays the device); a device that is full is one error (``--output /dev/full``).
 * A directory is an error naming it.
@@ -25,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from ..errors import OutputError
+from .signals import ended_by_signals
 
 
 def check_output(path: str | os.PathLike[str] | None, inputs: Iterable[str | os.PathLike[str] | None],
@@ -36,6 +41,7 @@ def check_output(path: str | os.PathLike[str] | None, inputs: Iterable[str | os.
     name = os.fspath(path)
     if not name.strip():
         raise OutputError(f'{option} needs a file name, got an empty one')
+    _no_directory_name(name, option)
     target = os.path.realpath(name)
     for given in inputs:
         if given is None or not isinstance(given, (str, os.PathLike)) or os.fspath(given) == '-':
@@ -43,6 +49,13 @@ def check_output(path: str | os.PathLike[str] | None, inputs: Iterable[str | os.
         if _same_file(os.fspath(given), name, target):
             raise OutputError(f'{option} {name!r} is one of the inputs ({os.fspath(given)!r}): writing it would '
                               f'destroy that input; write to another file')
+
+
+def _no_directory_name(name: str, option: str) -> None:
+    """A name ending in a separator names a directory (``out.csv/`` is not the file ``out.csv``)."""
+    if name.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)):
+        raise OutputError(f'{option} {name!r} ends in a path separator, so it names a directory: give a file name '
+                          f'(without the trailing {name[-1]!r})')
 
 
 def _same_file(given: str, name: str, target: str) -> bool:
@@ -61,6 +74,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     name = os.fspath(path)
     if not name.strip():
         raise OutputError('an output needs a file name, got an empty one')
+    _no_directory_name(name, 'an output')
     target = os.path.realpath(name)           # a symbolic link is followed (a dangling one to its target)
     try:
         found = os.stat(target)
@@ -74,18 +88,34 @@ def writing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         with _reported(name), open(target, 'wb') as into:   # a FIFO, a device, a file with other names: in place
             yield into
         return
-    with _reported(name):
-        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix='.irmetrics-', suffix='.part')
-    try:
+    with ended_by_signals():
         with _reported(name):
-            with os.fdopen(handle, 'wb') as into:
-                yield into
-            os.chmod(temporary, stat.S_IMODE(found.st_mode) if found is not None else _new_file_mode())
-            os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+            handle, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix='.irmetrics-', suffix='.part')
+        try:
+            with _reported(name):
+                with os.fdopen(handle, 'wb') as into:
+                    yield into
+                if found is not None:
+                    _take_owner(temporary, found)
+                os.chmod(temporary, stat.S_IMODE(found.st_mode) if found is not None else _new_file_mode())
+                os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+
+def _take_owner(path: str, found: os.stat_result) -> None:
+    """Give ``path`` the owner and group of the file it replaces, where the process may (root may give any,
+    a user a group of its own; otherwise the file stays the writer's, as a copy would be).  Before the
+    permissions are set: a change of owner clears the set-user-id and set-group-id bits."""
+    chown = getattr(os, 'chown', None)                  # not on Windows
+    if chown is None:
+        return
+    with contextlib.suppress(OSError):
+        chown(path, found.st_uid, -1)
+    with contextlib.suppress(OSError):
+        chown(path, -1, found.st_gid)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

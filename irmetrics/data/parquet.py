@@ -19,9 +19,10 @@ import pyarrow.parquet as pq
 from ..errors import InputError
 from .arrow_arrays import arrow_array
 from .columns import find_columns
+from .locate import RowLocator
 from .qrels import Qrels
 from .run import Run
-from .tables import qrels_from_table, run_from_table
+from .tables import id_column, qrels_from_table, run_from_table
 
 
 def dataset(source: Any) -> tuple[ds.Dataset, str]:
@@ -88,7 +89,10 @@ def run_batches(source: Any, rows: int) -> Iterator[pa.Table]:
         for file in found.files:
             for batch in pq.ParquetFile(file).iter_batches(batch_size=rows, columns=list(names.values())):
                 table = pa.Table.from_batches([batch]).rename_columns(list(names))
-                yield table.append_column('position', arrow_array(np.arange(start, start + len(table), dtype=np.int64)))
+                positions = np.arange(start, start + len(table), dtype=np.int64)
+                # a faulty query id is named here, where its item is known: chunks hash and group the ids
+                id_column(table, 'query_id', RowLocator(path, items=positions, part=True))
+                yield table.append_column('position', arrow_array(positions))
                 start += len(table)
     except (pa.ArrowException, OSError) as ex:
         raise InputError(f'cannot read as Parquet: {ex}', path) from None

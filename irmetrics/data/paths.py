@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 
-#: Compressed TREC files: suffix -> the standard library module that reads it (imported when used).
-COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma'}
+#: Compressed TREC files: suffix -> the module that reads it (imported when used): the standard library's,
+#: and for zstd irmetrics' own over pyarrow's codec (:mod:`.zstd`).
+COMPRESSION = {'.gz': 'gzip', '.bz2': 'bz2', '.xz': 'lzma', '.zst': 'irmetrics.data.zstd'}
 #: Extensions of qrels and run files (TREC text, tables, Parquet): what a run's name leaves out, and what
 #: tells the command line that an argument is a file rather than an ir_datasets id.
 EXTENSIONS = ('.txt', '.run', '.res', '.trec', '.tsv', '.csv', '.parquet', '.qrels')

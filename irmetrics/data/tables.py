@@ -53,8 +53,9 @@ def run_from_table(table: pa.Table, what: str, source: str | None = None, duplic
     """A :class:`Run` of an Arrow table with run columns (see :mod:`.columns`)."""
     named = canonical_table(table, 'run', what, source)
     label = source or what
-    return Run.from_columns(id_column(named, 'query_id', label), id_column(named, 'doc_id', label),
-                            number_column(named, 'score', label, integral=False), source=label,
+    where = where or RowLocator(label)
+    return Run.from_columns(id_column(named, 'query_id', where), id_column(named, 'doc_id', where),
+                            number_column(named, 'score', where, integral=False), source=label,
                             duplicates=duplicates, where=where)
 
 
@@ -62,34 +63,36 @@ def qrels_from_table(table: pa.Table, what: str, source: str | None = None, dupl
     """A :class:`Qrels` of an Arrow table with qrels columns (see :mod:`.columns`)."""
     named = canonical_table(table, 'qrels', what, source)
     label = source or what
-    iteration = id_column(named, 'iteration', label) if 'iteration' in named.column_names else None
-    return Qrels.from_columns(id_column(named, 'query_id', label), id_column(named, 'doc_id', label),
-                              number_column(named, 'relevance', label, integral=True), iteration,
+    where = RowLocator(label)
+    iteration = id_column(named, 'iteration', where) if 'iteration' in named.column_names else None
+    return Qrels.from_columns(id_column(named, 'query_id', where), id_column(named, 'doc_id', where),
+                              number_column(named, 'relevance', where, integral=True), iteration,
                               source=label, duplicates=duplicates)
 
 
-def id_column(table: pa.Table, name: str, source: str) -> Ids:
-    """An id column: strings (plain, large, views or dictionary-encoded), integers or floats."""
+def id_column(table: pa.Table, name: str, where: RowLocator) -> Ids:
+    """An id column: strings (plain, large, views or dictionary-encoded), integers or floats; a missing
+    or empty id is an error naming the column, the first such row (by ``where``) and how many there are."""
     column = table.column(name)
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
     if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
             or pa.types.is_integer(kind) or pa.types.is_floating(kind)):
-        raise InputError(f'column {name} must hold strings or integers, not {_described(column.type)}', source)
-    _no_missing(column, name, source)
+        raise InputError(f'column {name} must hold strings or integers, not {_described(column.type)}', where.source)
+    _no_missing(column, name, where)
     if pa.types.is_string_view(kind):
         large = column.nbytes >= 2 ** 31 - 1
         column = column.cast(pa.large_string() if large else pa.string())
-    return ids.column(column)
+    return where.ids(column, name)
 
 
-def number_column(table: pa.Table, name: str, source: str, integral: bool) -> np.ndarray:
+def number_column(table: pa.Table, name: str, where: RowLocator, integral: bool) -> np.ndarray:
     """A numeric column as numpy (a view where the column is one chunk): integers or floats;
     grades (``integral``) given as floats are checked to be whole numbers by :class:`Qrels`."""
     column = table.column(name)
     if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
         need = 'integers' if integral else 'numbers (integers or floats)'
-        raise InputError(f'column {name} must hold {need}, not {_described(column.type)}', source)
-    _no_missing(column, name, source)
+        raise InputError(f'column {name} must hold {need}, not {_described(column.type)}', where.source)
+    _no_missing(column, name, where)
     return numbers(column)
 
 
@@ -101,10 +104,10 @@ def _described(kind: pa.DataType) -> str:
     return str(kind)
 
 
-def _no_missing(column: pa.ChunkedArray, name: str, source: str) -> None:
+def _no_missing(column: pa.ChunkedArray, name: str, where: RowLocator) -> None:
     if column.null_count:
         row = pc.index(pc.is_null(column), True).as_py()
-        raise InputError(f'item {row + 1}: {name} is missing (null)', source)
+        raise where.error(InputError, f'{name} is missing (null){where.such_rows(column.null_count)}', row)
 
 
 
@@ -121,8 +124,8 @@ def run_blocks(obj: Any, rows: int, duplicates: str = 'error') -> Iterator[Run] 
         return None
     what = f'run {kind_name(obj)}'
     named = canonical_table(table, 'run', what)
-    starts = id_column(named, 'query_id', what).run_starts()            # where each run of one query starts
-    if len(id_column(named.take(arrow_array(starts)), 'query_id', what).encode()[0]) != len(starts):
+    starts = id_column(named, 'query_id', RowLocator(what)).run_starts()   # where each run of one query starts
+    if len(ids.column(named.column('query_id').take(arrow_array(starts))).encode()[0]) != len(starts):
         return None                                                      # a query in several places
     cuts = np.searchsorted(starts, np.arange(rows, table.num_rows, rows))
     bounds = np.unique(np.concatenate(([0], starts[cuts[cuts < len(starts)]], [table.num_rows])))

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..api.argument_order import qrels_first
 from ..api.evaluator import Evaluator
 from ..api.results import aggregate
 from ..comparing.vocabulary import name_runs
@@ -175,6 +176,7 @@ class JudgmentCoverage(ReadOnlyArrays, Tabled):
         return f'<JudgmentCoverage {len(self.runs)} runs x Judged@{",".join(map(str, self.cutoffs))}>'
 
 
+@qrels_first('judgment_coverage(runs, qrels, cutoffs)')
 def judgment_coverage(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], *,
                       cutoffs: int | Sequence[int] = (10, 100), duplicates: str = 'error') -> JudgmentCoverage:
     """How much of each run's top k the qrels judge.

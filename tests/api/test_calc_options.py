@@ -56,3 +56,15 @@ def test_the_data_arguments_stay_positional_as_in_ir_measures():
     assert [m.value for m in irm.iter_calc(['AP'], QRELS, RUN)] == [1.0]
     assert irm.evaluator(['AP'], QRELS).calc_aggregate(RUN) == {irm.AP: 1.0}
     assert irm.calc_aggregate(['AP'], QRELS, RUN, duplicates='first', provider='native') == {irm.AP: 1.0}
+
+
+@pytest.mark.parametrize('measures', [[], '', ' ', ()])
+@pytest.mark.parametrize('call', [
+    lambda ms: irm.calc_aggregate(ms, {'q1': {'d1': 1}}, {'q1': {'d1': 1.0}}),
+    lambda ms: irm.calc(ms, {'q1': {'d1': 1}}, {'q1': {'d1': 1.0}}),
+    lambda ms: list(irm.iter_calc(ms, {'q1': {'d1': 1}}, {'q1': {'d1': 1.0}})),
+    lambda ms: irm.evaluator(ms, {'q1': {'d1': 1}}),
+])
+def test_no_measure_is_an_error_not_an_empty_result(call, measures):
+    with pytest.raises(irm.MeasureError, match=r'no measure to evaluate \(measures=.*\): give at least one'):
+        call(measures)

@@ -44,6 +44,16 @@ def test_an_unknown_measure_name_is_not_called_swapped():
      'reproducibility(measures, qrels, original_baseline, original_advanced, reproduced_baseline, reproduced_advanced'),
     (lambda: irm.rmse(BM25, DENSE, QRELS, ['AP']), 'rmse(original, reproduced, qrels, measures)',
      'rmse(measures, qrels, original, reproduced, ...)'),
+    (lambda: irm.system_agreement([BM25, DENSE], QRELS, QRELS, measure='AP'),
+     'system_agreement(runs, qrels_a, qrels_b, measure)', 'system_agreement(measure, qrels, runs, ...)'),
+    (lambda: irm.compare({'bm25': BM25, 'dense': DENSE}, QRELS, measures=['AP']), 'compare(runs, qrels, measures)',
+     'compare(measures, qrels, runs, ...)'),
+    (lambda: irm.judgment_coverage({'bm25': BM25, 'dense': DENSE}, QRELS), 'judgment_coverage(runs, qrels, cutoffs)',
+     'judgment_coverage(qrels, runs, ...)'),
+    (lambda: irm.judgment_coverage([BM25, DENSE], QRELS, 10), 'judgment_coverage(runs, qrels, cutoffs)',
+     'judgment_coverage(qrels, runs, ...)'),
+    (lambda: irm.judgment_coverage([irm.read_trec_run(BM25)], irm.read_trec_qrels(QRELS), cutoffs=5),
+     'judgment_coverage(runs, qrels, cutoffs)', 'judgment_coverage(qrels, runs, ...)'),
 ])
 def test_the_order_before_1_0_is_one_error_showing_the_new_call(call, old, new):
     with pytest.raises(irm.ArgumentOrderError) as info:
@@ -60,6 +70,27 @@ def test_the_new_order_is_never_taken_for_the_old_one():
     with pytest.raises(TypeError, match=r"compare\(\) got an unexpected keyword argument 'provder' \(its shared "
                                         r'options: dialect, duplicates, exclude, items, memory_limit, provider'):
         irm.compare('AP', QRELS, [BM25, DENSE], provder='native')
+
+
+@pytest.mark.parametrize('call, message', [
+    (lambda: irm.urisk('AP', QRELS, DENSE, BM25), 'urisk takes 3 positional arguments (measure, qrels, run) and 4 '
+     'were given: give baseline=... by keyword: urisk(measure, qrels, run, baseline=..., ...)'),
+    (lambda: irm.trisk(irm.AP, QRELS, DENSE, BM25), 'trisk takes 3 positional arguments (measure, qrels, run) and 4 '
+     'were given: give baseline=... by keyword: trisk(measure, qrels, run, baseline=..., ...)'),
+    (lambda: irm.system_agreement('AP', QRELS, [BM25, DENSE], QRELS), 'system_agreement takes 3 positional '
+     'arguments (measure, qrels, runs) and 4 were given: give qrels_b=... by keyword'),
+    (lambda: irm.judgment_coverage(QRELS, [BM25, DENSE], 10), 'judgment_coverage takes 2 positional arguments '
+     '(qrels, runs) and 3 were given: give cutoffs=... by keyword'),
+])
+def test_an_option_given_by_position_in_the_new_order_is_told_it_is_keyword_only(call, message):
+    with pytest.raises(irm.ArgumentOrderError) as info:
+        call()
+    assert str(info.value).startswith(message) and 'before 1.0' not in str(info.value)
+
+
+def test_qrels_as_a_dict_of_dicts_are_not_taken_for_runs():
+    qrels = {'401': {'LA010189-0001': 1}}
+    assert irm.judgment_coverage(qrels, {'bm25': BM25}, cutoffs=10).runs == ('bm25',)
 
 
 @pytest.mark.parametrize('args, line', [([BM25, QRELS], 'a run line has 6 fields: are the qrels and the run swapped?'),

@@ -1,13 +1,17 @@
 """Outputs never destroy anything (irmetrics.data.output_files): inputs refused however named, links followed and
 kept, FIFOs and devices written into, a full device one error, permissions as the umask says."""
 import os
+import signal
 import stat
+import subprocess
+import sys
 import threading
 
 import pytest
+from repo_paths import ROOT
 
 import irmetrics as irm
-from irmetrics.data.output_files import check_output, write_text
+from irmetrics.data.output_files import check_output, write_text, writing
 
 
 def test_a_regular_file_is_replaced_whole_with_the_umask_permissions(tmp_path):
@@ -112,3 +116,54 @@ def test_writers_of_runs_and_qrels_go_through_the_rules(tmp_path):
     assert irm.calc_aggregate(['P@2'], {'q': {'d1': 1}}, str(real)) == {irm.P @ 2: 0.5}
     run.to_parquet(tmp_path / 'run.parquet')
     assert irm.to_run(str(tmp_path / 'run.parquet')).scores.tolist() == [2.0, 1.0]
+
+
+_WRITER = """
+import sys, time
+from irmetrics.data.output_files import writing
+with writing(sys.argv[1]) as into:
+    into.write(b'x' * (8 << 20))
+    print('writing', flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_sigterm_while_writing_leaves_the_old_file_and_no_temporary_one(tmp_path):
+    target = tmp_path / 'report.txt'
+    target.write_text('old\n')
+    writer = subprocess.Popen([sys.executable, '-c', _WRITER, str(target)], stdout=subprocess.PIPE,
+                              cwd=ROOT)
+    assert writer.stdout is not None and writer.stdout.readline() == b'writing\n'
+    assert len(list(tmp_path.iterdir())) == 2                     # the temporary file, being written
+    writer.send_signal(signal.SIGTERM)
+    assert writer.wait(timeout=30) == 128 + signal.SIGTERM
+    assert [p.name for p in tmp_path.iterdir()] == ['report.txt'] and target.read_text() == 'old\n'
+
+
+def test_the_signal_handlers_are_restored_after_writing(tmp_path):
+    with writing(tmp_path / 'a.txt') as into:
+        assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None)
+        into.write(b'a')
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_a_name_ending_in_a_separator_names_a_directory(tmp_path):
+    path = str(tmp_path / 'report.csv') + os.sep
+    with pytest.raises(irm.OutputError, match=r"--output '.*report.csv/' ends in a path separator, so it names a "
+                                              r'directory: give a file name'):
+        check_output(path, [])
+    with pytest.raises(irm.OutputError, match='ends in a path separator'):
+        write_text(path, 'x')
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_replaced_file_keeps_its_owner_and_group(tmp_path):
+    """As root, a file of another user stays theirs (a user can give only its own ids: the same check)."""
+    target = tmp_path / 'report.txt'
+    target.write_text('old\n')
+    owner = (12345, 23456) if os.geteuid() == 0 else (os.geteuid(), os.getegid())
+    os.chown(target, *owner)
+    target.chmod(0o640)
+    write_text(target, 'new\n')
+    found = target.stat()
+    assert (found.st_uid, found.st_gid, stat.S_IMODE(found.st_mode)) == (*owner, 0o640)

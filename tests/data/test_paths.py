@@ -4,6 +4,7 @@ import ast
 import gzip
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from repo_paths import ROOT
 
@@ -43,7 +44,7 @@ def test_the_compression_suffixes_are_spelled_in_one_place():
     spelled = set()
     for path in (ROOT / 'irmetrics').rglob('*.py'):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and node.value in ('.gz', '.bz2', '.xz'):
+            if isinstance(node, ast.Constant) and node.value in ('.gz', '.bz2', '.xz', '.zst'):
                 spelled.add(path.relative_to(ROOT).as_posix())
     assert spelled == {'irmetrics/data/paths.py'}
 
@@ -58,3 +59,32 @@ def test_a_suffix_added_to_the_list_is_known_everywhere(tmp_path, monkeypatch):
     assert text_footprint(str(packed)) > 3 * packed.stat().st_size         # its text is taken to be larger
     ev = irm.evaluator(['AP'], {'q1': {'d1': 1}})
     assert ev.calc(packed, memory_limit=1000).aggregated == ev.calc(RUN_TEXT).aggregated    # in chunks too
+
+
+def _zstd(path: Path, data: bytes) -> Path:
+    with pa.CompressedOutputStream(str(path), 'zstd') as f:
+        f.write(data)
+    return path
+
+
+def test_a_zstd_file_is_read_as_gzip_files_are(tmp_path):
+    """pyarrow's codec decompresses ``.zst`` (a NUL-free text, not "a binary file"), whole and in chunks."""
+    packed = _zstd(tmp_path / 'bm25.txt.zst', RUN_TEXT.encode())
+    assert compression_of('RUN.ZST') == 'irmetrics.data.zstd' and stem(packed) == 'bm25'
+    assert irm.read_trec_run(packed).doc_ids.to_list() == ['d1', 'd2']
+    ev = irm.evaluator(['AP'], {'q1': {'d1': 1}})
+    assert ev.calc(packed, memory_limit=1000).aggregated == ev.calc(RUN_TEXT).aggregated    # in chunks too
+    qrels = _zstd(tmp_path / 'qrels.zst', b'q1 0 d2 1\n')
+    assert irm.calc_aggregate(['P@1', 'RR'], qrels, packed) == {irm.parse_measure('P@1'): 0.0,
+                                                               irm.parse_measure('RR'): 0.5}
+
+
+def test_a_corrupt_zstd_file_is_named_as_such(tmp_path):
+    whole = (tmp_path / 'whole.zst')
+    _zstd(whole, RUN_TEXT.encode() * 1000)
+    broken = tmp_path / 'broken.zst'
+    broken.write_bytes(whole.read_bytes()[:40] + b'not zstd' * 50)
+    with pytest.raises(irm.InputError, match=r'broken.zst: cannot read: corrupt zstd data'):
+        irm.read_trec_run(broken)
+    with pytest.raises(irm.InputError, match='missing.zst: no such file'):
+        irm.read_trec_run(tmp_path / 'missing.zst')

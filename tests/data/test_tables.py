@@ -199,3 +199,35 @@ def test_a_large_table_evaluated_in_blocks_of_queries_gives_the_numbers_of_the_w
         bad = run.set_column(2, 'score', pa.array(np.where(np.arange(users * k) == 700, np.nan, score)))
         with pytest.raises(irm.InputError, match=r'run Arrow table: item 701: score nan is not a finite number'):
             irm.calc(measures, qrels, bad)
+
+
+@pytest.mark.parametrize('column, values, problem', [
+    ('query_id', ['q1', '', 'q1', ''], 'query_id is empty'),
+    ('doc_id', ['a', None, 'c', None], 'doc_id is missing (null)'),
+    ('query_id', [1.0, np.nan, 2.0, np.nan], 'query_id is missing (None, NaN or NA)'),
+])
+def test_a_missing_or_empty_id_names_the_file_the_column_its_first_row_and_their_count(tmp_path, column, values,
+                                                                                       problem):
+    run = pa.table({**{'query_id': ['q1'] * 4, 'doc_id': ['a', 'b', 'c', 'd'], 'score': [4.0, 3, 2, 1]},
+                    column: values})
+    qrels = run.drop_columns('score').append_column('relevance', pa.array([1] * 4))
+    pq.write_table(run, tmp_path / 'run.parquet')
+    pq.write_table(qrels, tmp_path / 'qrels.parquet')
+    expected = f'item 2: {problem} (the first of 2 such rows)'
+    for given, convert, source in ((run, irm.to_run, 'run Arrow table'), (pl.from_arrow(run), irm.to_run,
+                                   'run polars DataFrame'), (tmp_path / 'run.parquet', irm.to_run,
+                                   str(tmp_path / 'run.parquet')), (qrels, irm.to_qrels, 'qrels Arrow table'),
+                                   (tmp_path / 'qrels.parquet', irm.to_qrels, str(tmp_path / 'qrels.parquet'))):
+        with pytest.raises(InputError) as caught:
+            convert(given)
+        assert str(caught.value) == f'{source}: {expected}'
+
+
+def test_an_empty_query_id_in_a_parquet_run_read_in_chunks_names_its_item(tmp_path):
+    queries = [f'q{i // 100}' for i in range(20_000)]
+    queries[5_000] = queries[5_001] = ''
+    pq.write_table(pa.table({'query_id': queries, 'doc_id': [f'd{i}' for i in range(20_000)],
+                             'score': np.arange(20_000, dtype=float)}), tmp_path / 'run.parquet')
+    with pytest.raises(InputError, match=r'run.parquet: item 5001: query_id is empty \(the first of 2 such rows '
+                                         r'in this part of the input\)'):
+        irm.calc_aggregate(['AP'], {'q1': {'d1': 1}}, tmp_path / 'run.parquet', memory_limit='40k')

@@ -7,11 +7,14 @@ import bz2
 import gzip
 import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 
 import irmetrics as irm
 from irmetrics import DuplicateError, InputError, P
+from irmetrics.data.trec import arrow, reader, stream
+from irmetrics.data.trec.format import FileData
 
 
 def p1(qrels, run) -> float:
@@ -173,3 +176,32 @@ def test_large_inputs_take_the_large_path_in_both_id_layouts(tmp_path):
     path = tmp_path / 'run'
     path.write_text(''.join(f'q{i % 9} Q0 d{i} 1 {i % 7} r\n' for i in range(120_000)))
     assert irm.read_trec_run(path).doc_ids.layout == 'arrow'
+
+
+def _long_line_run(path: Path, length: int, spacing: bytes = b' ') -> Path:
+    """A run whose second line holds a document id of ``length`` bytes (``spacing`` between its fields)."""
+    path.write_bytes(b'q1 Q0 d1 1 1.0 t\n' + spacing.join([b'q1', b'Q0', b'x' * length, b'2', b'0.5', b't'])
+                     + b'\nq1 Q0 d3 3 0.2 t\n')
+    return path
+
+
+@pytest.mark.parametrize('spacing', [b' ', b'\t'])
+def test_a_line_longer_than_arrows_block_is_read(tmp_path, monkeypatch, spacing):
+    """Arrow's reader refuses a row longer than its block ('straddling object'): the file is read again
+    in blocks that hold its longest line.  (Blocks of 64 KiB here stand for the 4 MiB of real files.)"""
+    monkeypatch.setattr(reader, 'SMALL_FILE', 1 << 10)
+    monkeypatch.setattr(arrow, 'BLOCK_SIZE', 1 << 16)
+    run = irm.read_trec_run(_long_line_run(tmp_path / 'run.txt', 300_000, spacing))
+    assert [len(d) for d in run.doc_ids.to_list()] == [2, 300_000, 2]
+
+
+@pytest.mark.parametrize('spacing', [b' ', b'\t'])
+def test_an_endless_line_of_a_plain_file_is_refused_before_the_file_is_read_whole(tmp_path, monkeypatch, spacing):
+    monkeypatch.setattr(reader, 'SMALL_FILE', 1 << 10)
+    monkeypatch.setattr(arrow, 'BLOCK_SIZE', 1 << 16)
+    monkeypatch.setattr(stream, 'MAX_LINE', 1 << 18)
+    monkeypatch.setattr(arrow, '_SCAN_PIECE', 1 << 16)
+    monkeypatch.setattr(FileData, '__bytes__', lambda self: pytest.fail('the file was read whole'))
+    path = _long_line_run(tmp_path / 'run.txt', 1 << 20, spacing)
+    with pytest.raises(InputError, match=r'run.txt:2: line longer than 262,144 bytes'):
+        irm.read_trec_run(path)

@@ -9,7 +9,7 @@ caller canonicalises the text or asks for the numbers as text (``typed=False``),
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -29,6 +29,13 @@ from .format import (
     number_or_none,
     row_lines,
 )
+from .stream import longest_line
+
+#: Bytes of text Arrow's reader splits at a time (and so the longest line it reads): a file with a longer
+#: line is read again in blocks that hold its longest line (:func:`_read_any_lines`).
+BLOCK_SIZE = 1 << 22
+#: Bytes of a file scanned at a time for its longest line.
+_SCAN_PIECE = 1 << 24
 
 Columns = dict[str, object]
 
@@ -42,7 +49,7 @@ def split(data: Data, name: str, layout: Layout, typed: bool = True) -> tuple[Co
     if typed:
         types.update({c: pa.float64() for c in layout.numbers})
     try:
-        table = _read(data, layout, types)
+        table = _read_any_lines(data, name, layout, types)
     except pa.ArrowInvalid as ex:
         message = str(ex)
         if message.startswith('Empty CSV file'):         # no line holds a field
@@ -81,7 +88,30 @@ def _empty(layout: Layout) -> Columns:
     return out
 
 
-def _read(data: Data, layout: Layout, types: dict) -> pa.Table:
+def _read_any_lines(data: Data, name: str, layout: Layout, types: dict) -> pa.Table:
+    """:func:`_read` in blocks of :data:`BLOCK_SIZE`, or, when a line is longer than that (Arrow's reader
+    then says a row 'straddles' its blocks), in blocks that hold the longest line, found by a scan of
+    bounded memory that refuses a line past :data:`.stream.MAX_LINE` bytes with the file and line."""
+    try:
+        return _read(data, layout, types, BLOCK_SIZE)
+    except pa.ArrowInvalid as ex:
+        if 'straddl' not in str(ex):
+            raise
+    return _read(data, layout, types, longest_line(pieces(data), name) + 1)
+
+
+def pieces(data: Data) -> Iterator[bytes]:
+    """The bytes of ``data`` a few MiB at a time (a file is read piece by piece, never whole)."""
+    if isinstance(data, FileData):
+        with open(data.path, 'rb') as f:
+            while piece := f.read(_SCAN_PIECE):
+                yield piece
+    else:
+        for lo in range(0, len(data), _SCAN_PIECE):
+            yield data[lo:lo + _SCAN_PIECE]
+
+
+def _read(data: Data, layout: Layout, types: dict, block_size: int) -> pa.Table:
     if isinstance(data, bytes) and data.startswith(BOM):
         # Arrow drops a byte-order mark that starts its input; here it is part of the first id (the reader
         # has dropped the file's own), so it goes after an empty line, which Arrow skips as no row
@@ -89,7 +119,7 @@ def _read(data: Data, layout: Layout, types: dict) -> pa.Table:
     source = pa.input_stream(data.path) if isinstance(data, FileData) else pa.BufferReader(data)
     table = pa_csv.read_csv(
         source,
-        read_options=pa_csv.ReadOptions(column_names=list(layout.names), block_size=1 << 22),
+        read_options=pa_csv.ReadOptions(column_names=list(layout.names), block_size=block_size),
         parse_options=pa_csv.ParseOptions(delimiter=' ', quote_char=False, escape_char=False),
         convert_options=pa_csv.ConvertOptions(column_types=types, include_columns=list(layout.keep),
                                               null_values=[], strings_can_be_null=False,

@@ -28,7 +28,7 @@ FirstLine = int | Callable[[], int]
 
 
 def open_text(path: str) -> BinaryIO:
-    """A binary stream of a file's text, decompressed by its suffix (.gz, .bz2, .xz)."""
+    """A binary stream of a file's text, decompressed by its suffix (.gz, .bz2, .xz, .zst)."""
     compression = compression_of(path)
     try:
         if compression is None:

@@ -1,6 +1,6 @@
 """Reading TREC qrels and run files: where the bytes come from, and which path splits them.
 
-Sources: a path (plain, ``.gz``, ``.bz2``, ``.xz``), raw text, or bytes.  Small inputs (up to
+Sources: a path (plain, ``.gz``, ``.bz2``, ``.xz``, ``.zst``), raw text, or bytes.  Small inputs (up to
 :data:`SMALL_FILE` bytes) are brought into canonical form and split by Python's string methods
 (:mod:`.small`: no pyarrow import, so a small job starts fast); larger ones are split by Arrow's
 multi-threaded CSV reader (:mod:`.arrow`): straight from the file when one streaming pass finds it
@@ -28,6 +28,7 @@ from ..run import Run
 from ..segments import offsets_of
 from . import small
 from .format import BOM, QRELS, RUN, BlankLines, Data, FileData, Layout, canonical, is_single_spaced
+from .stream import longest_line
 from .tag import last_tag
 
 #: Inputs up to this size (1 MiB) are split by Python's string methods, without importing pyarrow; above it Arrow
@@ -38,7 +39,7 @@ DECOMPRESS_PIECE = 1 << 24
 
 
 def load(source) -> tuple[Data, str]:
-    """(content, display name) of a path (plain, .gz, .bz2, .xz), raw text or bytes.
+    """(content, display name) of a path (plain, .gz, .bz2, .xz, .zst), raw text or bytes.
 
     A large plain file is not read here: the Arrow reader streams it (see :class:`FileData`).
     """
@@ -118,7 +119,7 @@ def _decompress(path: str, module) -> bytes:
     except MemoryError:
         raise InputError('out of memory while decompressing', path) from None
     except Exception as ex:           # gzip, bz2 and lzma each raise their own kind of corrupt-data error
-        raise InputError(f'cannot read: corrupt {module.__name__} data: {ex}', path) from None
+        raise InputError(f'cannot read: corrupt {module.__name__.rpartition(".")[2]} data: {ex}', path) from None
 
 
 def parse(data: Data, name: str, layout: Layout, file_start: bool = True, small_split: bool = True,
@@ -168,6 +169,8 @@ def _split(data: Data, name: str, layout: Layout,
         parsed = arrow.split(data, name, layout)
         if parsed is not None:
             return parsed, blank
+    if isinstance(data, FileData):      # read whole next: refuse an endless line first, in bounded memory
+        longest_line(arrow.pieces(data), name)
     text, blank = canonical(bytes(data), name, layout)
     parsed = arrow.split(text, name, layout) or arrow.split(text, name, layout, typed=False)
     assert parsed is not None                       # untyped, only bad UTF-8 can fail, and that raises
@@ -180,7 +183,7 @@ def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'err
     Parameters
     ----------
     source : str, os.PathLike or bytes
-        A path (plain, ``.gz``, ``.bz2``, ``.xz``), or the file's text (a string holding a newline) or bytes.
+        A path (plain, ``.gz``, ``.bz2``, ``.xz``, ``.zst``), or the file's text (a string holding a newline) or bytes.
     duplicates : str
         A document judged more than once for a query is an error for the measures that read one grade
         per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.

@@ -11,6 +11,9 @@ that stops at the first printable byte), linear in the bytes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+
+import numpy as np
 
 from ...errors import InputError
 
@@ -56,3 +59,19 @@ class TextGuard:
         else:
             self.lines += piece.count(b'\n')
             self.line_length = len(piece) - last - 1
+
+
+def longest_line(pieces: Iterable[bytes], name: str) -> int:
+    """The length in bytes of the longest line of the text arriving in ``pieces`` (its newline not
+    counted), each piece checked as it arrives (:class:`TextGuard`): a line longer than :data:`MAX_LINE`
+    is refused once that many bytes of it are seen, so memory holds one piece, whatever the file."""
+    guard = TextGuard(name)
+    longest = 0
+    for piece in pieces:
+        carried = guard.line_length             # the bytes of the line the piece continues
+        guard.check(piece)
+        newlines = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)
+        if len(newlines):
+            inner = int(np.diff(newlines).max()) - 1 if len(newlines) > 1 else 0
+            longest = max(longest, carried + int(newlines[0]), inner)
+    return max(longest, guard.line_length)
