@@ -10,6 +10,7 @@ and never ask which layout they hold.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from .base import Ids, fingerprint_bytes, mix
 from .int_ids import IntIds
 from .numpy_ids import NumpyIds
 
-__all__ = ['ARROW_MIN_ROWS', 'Ids', 'column', 'empty', 'fingerprint_bytes', 'mix', 'repeat']
+__all__ = ['ARROW_MIN_ROWS', 'Ids', 'column', 'concatenated', 'empty', 'fingerprint_bytes', 'mix', 'repeat']
 
 #: Columns with at least this many values use the Arrow layout.
 ARROW_MIN_ROWS = 100_000
@@ -45,6 +46,18 @@ def column(values: Any) -> Ids:
         from .arrow_ids import ArrowIds
         return ArrowIds.from_values(values)
     return NumpyIds.from_values(values)
+
+
+def concatenated(columns: Sequence[Ids]) -> Ids:
+    """The ids of ``columns`` one after another: numbers when every column holds numbers, a numpy column when
+    every column is one and the whole is small, else Arrow strings (numbers converted in Arrow)."""
+    if all(isinstance(c, IntIds) for c in columns):
+        return IntIds(np.concatenate([c.values for c in columns]) if columns else np.zeros(0, dtype=np.int64))
+    total = sum(len(c) for c in columns)
+    if all(isinstance(c, NumpyIds) for c in columns) and total < ARROW_MIN_ROWS:
+        return NumpyIds(np.concatenate([c.values for c in columns]))
+    from .arrow_ids import ArrowIds
+    return ArrowIds.concatenated(columns)
 
 
 def empty() -> Ids:
