@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         trisk,
         urisk,
     )
+    from .fusion import fuse, optimize_fusion  # noqa: F401  (the names of _FUSION)
     from .trust import (  # noqa: F401  (the names of _TRUST, for type checkers and the API reference)
         RBO,
         DiscriminativePower,
@@ -97,7 +98,6 @@ if TYPE_CHECKING:
         tie_dependence,
         unjudged_bounds,
     )
-    from .fusion import fuse  # noqa: F401  (the names of _FUSION)
     from .trust.discriminative_power import discriminative_power  # noqa: F401  (a function named as its module)
     from .trust.rbo import rbo  # noqa: F401  (a function named as its module)
     from .trust.reproducibility import reproducibility  # noqa: F401  (a function named as its module)
@@ -117,7 +117,7 @@ _TRUST = ('DiscriminativePower', 'JudgmentAgreement', 'JudgmentCoverage', 'Kenda
           'tie_dependence', 'unjudged_bounds')
 
 #: Names of :mod:`irmetrics.fusion` (combining runs), imported on first use too.
-_FUSION = ('fuse',)
+_FUSION = ('fuse', 'optimize_fusion')
 #: the rooms imported on first use, and their names
 _LAZY = {'.comparing': _COMPARE, '.trust': _TRUST, '.fusion': _FUSION}
 

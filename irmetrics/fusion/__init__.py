@@ -6,6 +6,7 @@ through the data room's one door and evaluates through the API; nothing below it
 """
 from __future__ import annotations
 
-from .fuse import fuse
+from .fusing import fuse
+from .optimize import FoldChoice, FusionTuning, optimize_fusion
 
-__all__ = ['fuse']
+__all__ = ['FoldChoice', 'FusionTuning', 'fuse', 'optimize_fusion']

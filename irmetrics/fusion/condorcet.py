@@ -35,16 +35,17 @@ def condorcet_points(candidates: Candidates, runs: tuple[Ranked, ...], weights: 
         members = by_query[start:start + size].tolist()
         start += size
         table = {m: ranks[m].tolist() for m in members}
-
-        def before(d: int, e: int) -> int:
-            for_d = for_e = 0.0
-            for weight, rd, re in zip(w, table[d], table[e], strict=True):
-                if rd < re:
-                    for_d += weight
-                elif re < rd:
-                    for_e += weight
-            return -1 if for_d > for_e else (1 if for_e > for_d else 0)
-
-        ordered = sorted(members, key=functools.cmp_to_key(before))
+        ordered = sorted(members, key=functools.cmp_to_key(functools.partial(_before, table, w)))
         points[ordered] = size - np.arange(size)
     return points
+
+
+def _before(table: dict[int, list[int]], weights: list[float], d: int, e: int) -> int:
+    """-1 when the runs' votes put ``d`` before ``e``, 1 when after, 0 when they are equal."""
+    for_d = for_e = 0.0
+    for weight, rd, re in zip(weights, table[d], table[e], strict=True):
+        if rd < re:
+            for_d += weight
+        elif re < rd:
+            for_e += weight
+    return -1 if for_d > for_e else (1 if for_e > for_d else 0)

@@ -51,11 +51,12 @@ def column(values: Any) -> Ids:
 def concatenated(columns: Sequence[Ids]) -> Ids:
     """The ids of ``columns`` one after another: numbers when every column holds numbers, a numpy column when
     every column is one and the whole is small, else Arrow strings (numbers converted in Arrow)."""
-    if all(isinstance(c, IntIds) for c in columns):
-        return IntIds(np.concatenate([c.values for c in columns]) if columns else np.zeros(0, dtype=np.int64))
-    total = sum(len(c) for c in columns)
-    if all(isinstance(c, NumpyIds) for c in columns) and total < ARROW_MIN_ROWS:
-        return NumpyIds(np.concatenate([c.values for c in columns]))
+    numbers = [c.values for c in columns if isinstance(c, IntIds)]
+    if len(numbers) == len(columns):
+        return IntIds(np.concatenate(numbers) if numbers else np.zeros(0, dtype=np.int64))
+    texts = [c.values for c in columns if isinstance(c, NumpyIds)]
+    if len(texts) == len(columns) and sum(map(len, texts)) < ARROW_MIN_ROWS:
+        return NumpyIds(np.concatenate(texts))
     from .arrow_ids import ArrowIds
     return ArrowIds.concatenated(columns)
 
