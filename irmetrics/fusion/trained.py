@@ -107,8 +107,9 @@ def training_of(train: Any, names: list[str], norm: str | None, fused: Candidate
     index = np.full(candidates.num_queries, -1, dtype=np.int64)
     index[queries[order]] = np.arange(len(queries))
     qrels = qrels.subset(judged[queries[order]])
-    query, ranks, lengths, hits, rankings = zip(*(_rows(candidates, run, index, qrels)
-                                                   for run in normalised(candidates, norm)), strict=True)
+    query, ranks, lengths, hits, rankings = zip(*(_rows(candidates, run, index, qrels, name) for name, run
+                                                   in zip(names, normalised(candidates, norm), strict=True)),
+                                                strict=True)
     return Training(query, ranks, lengths, hits, len(queries), qrels, rankings)
 
 
@@ -136,8 +137,8 @@ def _training_runs(given: Any, names: list[str]) -> list[Run]:
     return runs
 
 
-def _rows(candidates: Candidates, run: Ranked, index: np.ndarray,
-          qrels: Qrels) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Run]:
+def _rows(candidates: Candidates, run: Ranked, index: np.ndarray, qrels: Qrels,
+          name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Run]:
     """One training run's rows of the training queries: query, rank, length, hit; and the run as a :class:`Run`
     ranked as the fusion reads it (its scores minus the ranks, which keep that order whatever the ties)."""
     query = index[candidates.query[run.at]]
@@ -146,7 +147,7 @@ def _rows(candidates: Candidates, run: Ranked, index: np.ndarray,
     rows = judgment_rows(qrels, qrels.query_ids, query, candidates.doc_ids.take(at))
     hits = ((rows >= 0) & (qrels.relevance[np.maximum(rows, 0)] >= 1)).astype(np.float64)
     ranking = Run.from_columns(qrels.query_ids.take(query), candidates.doc_ids.take(at),
-                               -run.ranks[kept].astype(np.float64))
+                               -run.ranks[kept].astype(np.float64), source=f'the training run of {name}')
     return query, run.ranks[kept], run.lengths[kept], hits, ranking
 
 
