@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..constraints import Int, Option
+from ..constraints import Bool, Int, Option
 from ..data.inputs import to_run
 from ..data.ranking import canonical_order
 from ..data.run import Run
@@ -18,6 +18,7 @@ from .methods import ALIASES, METHODS, Method
 from .normalise import normalised
 
 _DEPTH = Option('depth', Int(minimum=1))
+_IN_SAMPLE = Option('in_sample', Bool())
 
 
 def method_named(name: Any) -> Method:
@@ -87,7 +88,8 @@ def checked_weights(method: Method, weights: Any, n: int) -> np.ndarray | None:
 
 
 def fuse(runs: Any, *, method: str = 'rrf', norm: str | None = 'auto', weights: Any = None,
-         depth: int | None = None, name: str | None = None, train: Any = None, **params: Any) -> Run:
+         depth: int | None = None, name: str | None = None, train: Any = None, in_sample: bool = False,
+         **params: Any) -> Run:
     """The runs combined into one :class:`~irmetrics.Run` by a fusion method.
 
     Parameters
@@ -109,7 +111,12 @@ def fuse(runs: Any, *, method: str = 'rrf', norm: str | None = 'auto', weights: 
     name : str
         The fused run's name (the method's by default).
     train : (qrels, runs)
-        The training data of a trained method (:mod:`irmetrics.fusion.trained`).
+        The training data of a trained method (``posfuse``, ``probfuse``, ``segfuse``, ``slidefuse``,
+        ``bayesfuse``, ``mapfuse``; :mod:`irmetrics.fusion.trained`): the judgments of training queries and
+        the same systems' runs on them, as many as ``runs`` and in their order (or a dict with their names).
+    in_sample : bool
+        Let a trained method fuse its own training queries (refused by default: estimates from a query's own
+        judgments make the fusion of that query look better than it is).
     **params
         The method's parameters (``k=60`` for RRF, ``phi`` for RBC, ``gamma``, ``sigma``, ...).
 
@@ -125,20 +132,22 @@ def fuse(runs: Any, *, method: str = 'rrf', norm: str | None = 'auto', weights: 
     if depth is not None:
         depth = _DEPTH.check(depth)
     candidates = candidates_of(list(named.values()))
-    scores = fused_scores(m, candidates, m.default_norm if norm == 'auto' else norm, w, chosen, train, list(named))
+    scores = fused_scores(m, candidates, m.default_norm if norm == 'auto' else norm, w, chosen, train, list(named),
+                          _IN_SAMPLE.check(in_sample))
     out = run_of(candidates, scores, name or m.name)
     return out if depth is None else out.top(depth)
 
 
 def fused_scores(method: Method, candidates: Candidates, norm: str | None, weights: np.ndarray | None,
-                 params: dict[str, Any], train: Any = None, names: list[str] | None = None) -> np.ndarray:
+                 params: dict[str, Any], train: Any = None, names: list[str] | None = None,
+                 in_sample: bool = False) -> np.ndarray:
     """Every candidate's fused score by ``method`` after ``norm``."""
     runs = normalised(candidates, norm)
     if method.trained:
         from .trained import trained_scores
-        return trained_scores(method, candidates, runs, norm, params, train, names or [])
-    elif train is not None:
-        raise OptionError(f'{method.name} needs no training: give train= only to a trained method')
+        return trained_scores(method, candidates, runs, norm, params, train, names or [], in_sample)
+    elif train is not None or in_sample:
+        raise OptionError(f'{method.name} needs no training: give train= and in_sample= only to a trained method')
     return method.combine(candidates, runs, weights if weights is not None else np.zeros(0), params)
 
 
