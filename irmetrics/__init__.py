@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         trisk,
         urisk,
     )
+    from .fusion import fuse, optimize_fusion  # noqa: F401  (the names of _FUSION)
     from .trust import (  # noqa: F401  (the names of _TRUST, for type checkers and the API reference)
         RBO,
         DiscriminativePower,
@@ -115,18 +116,19 @@ _TRUST = ('DiscriminativePower', 'JudgmentAgreement', 'JudgmentCoverage', 'Kenda
           'rbo', 'reproducibility', 'rmse', 'run_agreement', 'swap_rates', 'system_agreement', 'tau_ap',
           'tie_dependence', 'unjudged_bounds')
 
+#: Names of :mod:`irmetrics.fusion` (combining runs), imported on first use too.
+_FUSION = ('fuse', 'optimize_fusion')
+#: the rooms imported on first use, and their names
+_LAZY = {'.comparing': _COMPARE, '.trust': _TRUST, '.fusion': _FUSION}
+
 
 def __getattr__(name: str) -> Any:
-    if name in _COMPARE:
-        package = importlib.import_module('.comparing', __name__)
-        values = {n: getattr(package, n) for n in _COMPARE}
-        globals().update(values)                # later lookups find them without this function
-        return values[name]
-    if name in _TRUST:
-        package = importlib.import_module('.trust', __name__)
-        values = {n: getattr(package, n) for n in _TRUST}
-        globals().update(values)
-        return values[name]
+    for room, names in _LAZY.items():
+        if name in names:
+            package = importlib.import_module(room, __name__)
+            values = {n: getattr(package, n) for n in names}
+            globals().update(values)                # later lookups find them without this function
+            return values[name]
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
 __all__ = ['AmbiguousMeasureError', 'ArgumentOrderError', 'calc', 'calc_aggregate', 'CalcResults', 'compare',
@@ -137,4 +139,4 @@ __all__ = ['AmbiguousMeasureError', 'ArgumentOrderError', 'calc', 'calc_aggregat
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',
            'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'Scores', 'TopK', 'SlicedComparison', 'to_qrels', 'to_run',
            'UnknownMeasureError', 'urisk', 'trisk', 'georisk',
-           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_TRUST, *_measure_names]
+           'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_TRUST, *_FUSION, *_measure_names]

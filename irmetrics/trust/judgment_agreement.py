@@ -24,12 +24,13 @@ import numpy as np
 
 from ..constraints import Choice, Int, Option
 from ..data.inputs import to_qrels
+from ..data.judged_pairs import judgment_rows
 from ..data.qrels import Qrels
 from ..data.segments import distinct
 from ..errors import InputError, OptionError, warn
 from ..rendering.result import Table, Tabled
 from ..rendering.text import text_table
-from .judged_pairs import judgment_rows, one_grade_each
+from .judged_pairs import one_grade_each
 from .read_only import ReadOnlyArrays
 
 WEIGHTS = Option('weights', Choice('linear', 'quadratic'))

@@ -21,10 +21,10 @@ from ..constraints import Int, Option
 from ..data import ids
 from ..data.ids import Ids
 from ..data.inputs import to_qrels, to_run
+from ..data.judged_pairs import judgment_rows
 from ..data.qrels import Qrels
 from ..data.segments import ranges
 from ..rendering.result import Table, Tabled
-from .judged_pairs import judgment_rows
 from .read_only import ReadOnlyArrays
 
 DEPTH = Option('depth', Int(minimum=1))

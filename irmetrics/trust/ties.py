@@ -27,6 +27,7 @@ from ..algebra.measure import Measure
 from ..api.calc import evaluator as build_evaluator
 from ..api.evaluator import Evaluator
 from ..data.inputs import to_run
+from ..data.judged_pairs import judgment_rows
 from ..data.qrels import Qrels
 from ..data.ranking import tie_starts
 from ..data.run import Run
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 
     from ..api.options import EvaluationOptions
 from ..rendering.result import Table, Tabled, frame_of
-from .judged_pairs import judgment_rows
 
 #: The families whose lowest and highest values over tie orders the best-first and worst-first orders give.
 _ORDERED = ('irrelevant', 'expected', 'monotone')

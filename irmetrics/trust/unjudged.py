@@ -29,13 +29,13 @@ from ..api.options import Options
 from ..api.results import MeasureValues, aggregate
 from ..constraints import Int, Option
 from ..data.inputs import to_qrels, to_run
+from ..data.judged_pairs import judgment_rows
 from ..data.qrels import LARGEST_GRADE, Qrels
 from ..data.run import Run
 from ..data.segments import ranges
 from ..errors import IrmetricsWarning, MeasureError
 from ..measures import DCG, ERR, RBP, RR, Hits, NumRet, P, SetP, Success
 from ..rendering.result import Table, Tabled
-from .judged_pairs import judgment_rows
 from .read_only import ReadOnlyArrays
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ and never ask which layout they hold.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from .base import Ids, fingerprint_bytes, mix
 from .int_ids import IntIds
 from .numpy_ids import NumpyIds
 
-__all__ = ['ARROW_MIN_ROWS', 'Ids', 'column', 'empty', 'fingerprint_bytes', 'mix', 'repeat']
+__all__ = ['ARROW_MIN_ROWS', 'Ids', 'column', 'concatenated', 'empty', 'fingerprint_bytes', 'mix', 'repeat']
 
 #: Columns with at least this many values use the Arrow layout.
 ARROW_MIN_ROWS = 100_000
@@ -45,6 +46,19 @@ def column(values: Any) -> Ids:
         from .arrow_ids import ArrowIds
         return ArrowIds.from_values(values)
     return NumpyIds.from_values(values)
+
+
+def concatenated(columns: Sequence[Ids]) -> Ids:
+    """The ids of ``columns`` one after another: numbers when every column holds numbers, a numpy column when
+    every column is one and the whole is small, else Arrow strings (numbers converted in Arrow)."""
+    numbers = [c.values for c in columns if isinstance(c, IntIds)]
+    if len(numbers) == len(columns):
+        return IntIds(np.concatenate(numbers) if numbers else np.zeros(0, dtype=np.int64))
+    texts = [c.values for c in columns if isinstance(c, NumpyIds)]
+    if len(texts) == len(columns) and sum(map(len, texts)) < ARROW_MIN_ROWS:
+        return NumpyIds(np.concatenate(texts))
+    from .arrow_ids import ArrowIds
+    return ArrowIds.concatenated(columns)
 
 
 def empty() -> Ids:

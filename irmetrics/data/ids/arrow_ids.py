@@ -1,6 +1,7 @@
 """Ids as an Arrow string array: the layout of large columns (compact; hashed, looked up and sorted in C)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -9,6 +10,7 @@ import pyarrow.compute as pc
 
 from ..arrow_arrays import arrow_array, booleans, combine, numbers, take
 from .base import EMPTY, MISSING, IdError, Ids, fingerprint_bytes, id_texts
+from .int_ids import IntIds
 
 
 class ArrowIds(Ids):
@@ -67,6 +69,15 @@ class ArrowIds(Ids):
         kind, off_type = (pa.string(), np.int32) if offsets[-1] < 2 ** 31 else (pa.large_string(), np.int64)
         return cls(pa.Array.from_buffers(kind, len(items), [None, pa.py_buffer(offsets.astype(off_type)),
                                                             pa.py_buffer(b''.join(encoded))]))
+
+    @classmethod
+    def concatenated(cls, columns: Sequence[Ids]) -> ArrowIds:
+        """The ids of ``columns`` (any layouts) one after another, as one Arrow array of strings."""
+        parts = [pa.array(c.values).cast(pa.string()) if isinstance(c, IntIds) else cls.adopt(c)._plain()
+                 for c in columns]
+        if len({part.type for part in parts}) > 1:          # string beside large_string (past 2 GiB of text)
+            parts = [part.cast(pa.large_string()) for part in parts]
+        return cls(pa.concat_arrays(parts) if parts else pa.array([], pa.string()))
 
     @classmethod
     def adopt(cls, other: Ids) -> ArrowIds:
