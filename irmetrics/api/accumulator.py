@@ -52,6 +52,7 @@ class Accumulator:
         self._parts: list[QueryValues] = []
         self._seen = np.zeros(self.evaluator.qrels.num_queries, dtype=bool)
         self._tops: list[Run] = []
+        self._top_users: set[str] = set()       # every user of the top rankings kept, judged or not
         self._batches = 0
 
     def update(self, run: Any, *, offset: int = 0) -> None:
@@ -66,14 +67,18 @@ class Accumulator:
         codes = np.concatenate([part.codes for part in parts]) if parts else np.zeros(0, dtype=np.int64)
         ordered = np.sort(codes)
         again = np.concatenate((codes[self._seen[codes]], ordered[1:][ordered[1:] == ordered[:-1]]))
-        if len(again):
-            raise InputError(f'user {self.evaluator.query_ids[int(again[0])]!r} is in batch {self._batches + 1} and '
-                             f'in an earlier one ({len(again)} such user(s)): give each user once (a batch at offset '
-                             f'lo holds the users lo, lo + 1, ...); the batch is not added', 'accumulator')
+        users = set(top.query_ids.to_list()) if top is not None else set()
+        if len(again) or users & self._top_users:
+            first = self.evaluator.query_ids[int(again[0])] if len(again) else min(users & self._top_users)
+            raise InputError(f'user {first!r} is in batch {self._batches + 1} and in an earlier one '
+                             f'({max(len(again), len(users & self._top_users))} such user(s)): give each user once '
+                             f'(a batch at offset lo holds the users lo, lo + 1, ...); the batch is not added',
+                             'accumulator')
         self._seen[codes] = True
         self._parts += parts
         if top is not None:
             self._tops.append(top)
+            self._top_users |= users
         self._batches += 1
 
     def compute(self) -> CalcResults:

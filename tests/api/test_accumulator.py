@@ -108,6 +108,20 @@ def test_a_refused_batch_changes_nothing():
     np.testing.assert_array_equal(acc.compute().values, ev.calc(scores).values)
 
 
+def test_a_user_without_judgments_given_twice_is_refused_by_update():
+    """With a measure of the whole run (Coverage), each batch's top ranking is kept: a user without judgments in
+    two batches is refused when the second is given (it failed only in compute(), advising duplicates=)."""
+    qrels = {'1': {'a': 1}}
+    ev = irm.evaluator(['P@1', 'Coverage(catalogue=3)@1'], qrels)
+    acc = ev.accumulator()
+    acc.update({'1': {'a': 1.0}, 'stranger': {'b': 1.0}})
+    with pytest.raises(irm.InputError, match=r"user 'stranger' is in batch 2 and in an earlier one \(1 such"):
+        acc.update({'stranger': {'c': 1.0}})
+    acc.update({'other': {'c': 1.0}})
+    whole = ev.calc({'1': {'a': 1.0}, 'stranger': {'b': 1.0}, 'other': {'c': 1.0}})
+    assert acc.compute().aggregated == whole.aggregated
+
+
 def test_measures_given_as_a_set_are_in_one_order():
     qrels, scores = data()
     results = irm.evaluator(MEASURE_SET, qrels).accumulator()
