@@ -98,6 +98,7 @@ def scenario(name, rank):
     mine = SLICES[rank]
     if name == 'whole':                       # TWICE: process 1 gives users 90 and 91 too
         twice = [(90, 92)] if rank == 1 and os.environ.get('TWICE') else []
+        twice += [(4, 5)] if rank == 1 and os.environ.get('UNJUDGED_TWICE') else []    # user 4 has no judgments
         return {'accumulator': _accumulated(MEASURES, qrels, scores, mine + twice)}
     if name == 'set':
         return {'given': [*MEASURE_SET], 'accumulator': _accumulated(MEASURE_SET, qrels, scores, mine),

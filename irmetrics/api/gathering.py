@@ -85,5 +85,18 @@ def gathered(identity: Identity, parts: list[QueryValues], tops: list[Run], quer
                          f'process {int(owner[second])} ({len(twice)} such user(s)): give each user to one process '
                          f"(torch's DistributedSampler repeats users to even out the processes; give each its own "
                          f'slice of the users)', 'accumulator')
+    _one_process_each([runs for _, _, _, runs in everyone])
     values = [QueryValues(codes, values) for _, codes, values, _ in everyone if values is not None]
     return values, [run for _, _, _, runs in everyone for run in runs]
+
+
+def _one_process_each(tops: list[list[Run]]) -> None:
+    """Refuse a user of the kept top rankings (judged or not: the measures of a whole run read them all) given on
+    two processes."""
+    owner: dict[str, int] = {}
+    for rank, runs in enumerate(tops):
+        for user in {u for run in runs for u in run.query_ids.to_list()}:
+            if owner.setdefault(user, rank) != rank:
+                raise InputError(f'user {user!r} is given on process {owner[user]} and on process {rank}: give each '
+                                 f"user to one process (torch's DistributedSampler repeats users to even out the "
+                                 f'processes; give each its own slice of the users)', 'accumulator')

@@ -8,7 +8,6 @@ test, the correction and alpha.  With several tests there is one table per test.
 """
 from __future__ import annotations
 
-import html
 import json
 import math
 import textwrap
@@ -25,6 +24,7 @@ from .base import (
     checked_places,
     figure_svg,
     format_value,
+    html_escape,
     html_page,
     html_table,
     latex_escape,
@@ -271,7 +271,7 @@ def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
     """The page: each test's table of means with letters, every comparison (each pair once) in a table
     that fits the page (each value with its interval in one cell, the p-values in one), and the plots
     in a grid, or a note saying why they are not there."""
-    esc = html.escape
+    esc = html_escape
     parts = [f'<h1>Comparison of {len(cmp.runs)} runs</h1>', html_summary(cmp, places, show),
              '<h2>Every comparison</h2>']
     level = f'{cmp.settings.ci:.0%}'
@@ -310,7 +310,7 @@ def html_summary(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ())
         text = f'<b>{value}</b>' if is_best else value
         return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
 
-    esc = html.escape
+    esc = html_escape
     shown = check_show(cmp, show)
     header = ['run'] + [esc(str(m)) for m in cmp.measures]
     parts = ([f'<ul class="warnings">{"".join(f"<li>{esc(line)}</li>" for line in warning_lines(cmp))}</ul>']

@@ -4,12 +4,20 @@ what they are.  :mod:`.report` adds it under the comparison's tables; the baseli
 are empty (it is the baseline)."""
 from __future__ import annotations
 
-import html
 import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .base import ComparisonError, html_table, latex_escape, markdown_escape, markdown_table, printable, text_table
+from .base import (
+    ComparisonError,
+    html_escape,
+    html_table,
+    latex_escape,
+    markdown_escape,
+    markdown_table,
+    printable,
+    text_table,
+)
 from .vocabulary import ComparisonView, letter
 
 HEADER = ['measure', 'run', 'URisk', 'TRisk', 'TRisk p', 'GeoRisk']
@@ -81,7 +89,7 @@ def render_latex(cmp: ComparisonView, places: int, label: str) -> str:
 
 
 def render_html(cmp: ComparisonView, places: int) -> str:
-    esc = html.escape
+    esc = html_escape
     cells = [[esc(c) if i < 2 else c for i, c in enumerate(row)] for row in rows(cmp, places)]
     return '<h2>Risk against the baseline</h2>' + html_table(HEADER, cells, esc(' '.join(legend(cmp))),
                                                              set(range(2, len(HEADER))))

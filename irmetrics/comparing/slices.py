@@ -11,7 +11,6 @@ still needs the exact randomisation test to be able to reach ``alpha`` on each s
 from __future__ import annotations
 
 import dataclasses
-import html
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from .base import (
     Options,
     checked_format,
     checked_places,
+    html_escape,
     html_page,
     latex_escape,
     measures_first,
@@ -91,7 +91,7 @@ class SlicedComparison(Mapping[str, Comparison]):
         if format == 'html':
             return html_page(f'irmetrics comparison in {len(self)} slices: {", ".join(self._first.runs)}',
                              [f'<h1>Comparison of {len(self._first.runs)} runs in {len(self)} slices</h1>'] +
-                             [f'<h2>{html.escape(self._heading(name))}</h2>'
+                             [f'<h2>{html_escape(self._heading(name))}</h2>'
                               + report.html_summary(cmp, 4 if places is None or places < 0 else places, show)
                               for name, cmp in self._slices.items()])
         if format == 'latex':

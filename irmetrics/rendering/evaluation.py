@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .formats import delimited, text_cell
-from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
+from .markup import html_escape, html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import text_table
 from .values import format_value, json_value
 from .views import ResultsView
@@ -202,14 +202,13 @@ def render_latex(runs: Sequence[RunResults], opts: Options) -> str:
 
 
 def render_html(runs: Sequence[RunResults], opts: Options) -> str:
-    import html
     header, rows, lead = _markup_rows(runs, opts)
     queries = len(runs[0].results.query_ids) if runs else 0
     legend = f'Mean over {queries} queries (sums for counts).'
     if opts.by_query:
         legend = f'The value of each query; {SUMMARY_QID}: the mean over {queries} queries (sums for counts).'
-    table = html_table([html.escape(h) for h in header], [[html.escape(c) for c in r] for r in rows],
-                       html.escape(legend), set(range(lead, len(header))))
+    table = html_table([html_escape(h) for h in header], [[html_escape(c) for c in r] for r in rows],
+                       html_escape(legend), set(range(lead, len(header))))
     return html_page('irmetrics: ' + ', '.join(run.name for run in runs), [table])
 
 

@@ -16,6 +16,12 @@ def markdown_escape(text: str) -> str:
     return text
 
 
+def html_escape(text: str) -> str:
+    """``text`` with HTML's special characters escaped, its control characters first written as
+    :func:`~.text.printable` writes them (a page shows what a name holds, as the other formats do)."""
+    return html.escape(printable(text))
+
+
 def markdown_table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
     """A GitHub-flavoured Markdown table of cells already escaped; columns from ``numeric_from`` on
     right-aligned."""
@@ -59,6 +65,6 @@ def html_table(header: list[str], rows: list[list[str]], legend: str, numeric: s
 
 def html_page(title: str, parts: list[str]) -> str:
     """A self-contained HTML page: ``title`` (escaped here) and ``parts`` (HTML already)."""
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}'
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html_escape(title)}'
             f'</title>\n<style>\n{HTML_STYLE}\n</style>\n</head>\n<body>\n' + '\n'.join(parts)
             + '\n</body>\n</html>\n')

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .formats import checked_format, checked_places, delimited, text_cell
-from .markup import html_page, html_table, latex_escape, markdown_escape, markdown_table
+from .markup import html_escape, html_page, html_table, latex_escape, markdown_escape, markdown_table
 from .text import printable, text_table
 
 __all__ = ['render_records']
@@ -68,9 +68,8 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
         return table + (f'\n{markdown_escape(" ".join(notes.split()))}\n' if notes.strip() else '')
     if fmt == 'latex':
         return _latex(columns, cells, numeric_from, notes)
-    import html
-    table = html_table([html.escape(c) for c in columns], [[html.escape(c) for c in row] for row in cells],
-                       html.escape(' '.join(notes.split())), set(range(numeric_from, len(columns))))
+    table = html_table([html_escape(c) for c in columns], [[html_escape(c) for c in row] for row in cells],
+                       html_escape(' '.join(notes.split())), set(range(numeric_from, len(columns))))
     return html_page('irmetrics', [table])
 
 

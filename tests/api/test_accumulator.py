@@ -90,6 +90,13 @@ def test_a_user_on_two_processes_is_one_error_on_each():
         assert 'DistributedSampler' in result['error']
 
 
+def test_a_user_without_judgments_on_two_processes_is_one_error_on_each():
+    """User 4 has no judgments; its top ranking is kept for Coverage and Gini, so giving it on both processes is
+    the same error as for a judged user (it failed in the merge of the rankings, advising duplicates=)."""
+    for result in (out['accumulator'] for out in two_processes('whole', ({}, {'UNJUDGED_TWICE': '1'}))):
+        assert result['error'].startswith("accumulator: user '4' is given on process 0 and on process 1:")
+
+
 def test_a_refused_batch_changes_nothing():
     """AP reads whole rankings, ranked in blocks of users: a batch whose second block repeats an earlier user is
     refused before its first block is added, a corrected retry is accepted, and the refusals count no batch."""

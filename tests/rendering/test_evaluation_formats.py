@@ -126,6 +126,8 @@ def test_control_characters_in_names_are_shown_escaped_in_the_table_and_kept_as_
     assert len(tsv) == 6 and tsv[0].split('\t')[0] == HOSTILE_NAME.replace('\r', '\\r')
     assert RENDERERS['table']([RunResults(HOSTILE_NAME, results)] * 2, Options(width=10)).splitlines()[0] == \
         f'measure  {HOSTILE_SHOWN}  {HOSTILE_SHOWN}'                     # transposed: the names are the header
+    page = RENDERERS['html'](runs, opts)
+    assert not any(c in page.replace('\n', '') for c in CONTROLS) and 'q\\x1b[31m1' in page   # a page shows them too
 
 
 def _markdown_tables(text):
