@@ -300,7 +300,8 @@ def compare_parser() -> argparse.ArgumentParser:
     from ..comparing.corrections import METHODS
     from ..comparing.intervals import METHODS as CI_METHODS
     from .fusion_options import fusion
-    p = _CompareParser(prog='irmetrics compare', usage='irmetrics compare QRELS RUN RUN... -m MEASURE [options]',
+    p = _CompareParser(prog='irmetrics compare',
+                       usage='irmetrics compare QRELS RUN RUN... -m MEASURE [--fuse METHOD]... [options]',
                        description='Compare runs with paired significance tests: means, differences with '
                                    'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
                                    'for multiple comparisons (see docs/comparing.md).')
@@ -336,9 +337,9 @@ def compare_parser() -> argparse.ArgumentParser:
                    help='also print the risk against the one --baseline: each run\'s URisk and TRisk, losses weighing '
                         '1 + WEIGHT times a gain (WEIGHT >= 0, e.g. 1), and every run\'s GeoRisk (docs/checking.md)')
     p.add_argument('--fuse', type=fusion, action='append', default=[], metavar='[NAME=]METHOD[:ITEM,...]',
-                   help='also compare the fusion of the runs by METHOD (irmetrics fuse --list), named NAME or as '
-                        'written; items: weights, NAME=VALUE parameters, norm=NORM (rrf, rrf:k=20, wsum:0.3,0.7, '
-                        'hybrid=wsum:0.3,0.7,norm=zmuv); repeatable')
+                   help='also compare the fusion of all the runs by METHOD, one that needs no training (irmetrics '
+                        'fuse --list), named NAME or as written; items: one weight a run, NAME=VALUE parameters, '
+                        'norm=NORM (rrf, rrf:k=20, wsum:0.3,0.7, hybrid=wsum:0.3,0.7,norm=zmuv); repeatable')
     p.add_argument('--show', type=lambda text: [w for w in text.replace(',', ' ').split() if w], default=[],
                    metavar='delta,p', help='also show, beside each mean, each run\'s difference from the baseline '
                    '(delta) and its corrected p-value (p); csv, tsv and json hold them already')
