@@ -21,8 +21,9 @@ from ..data.run import Run
 from ..data.writing import run_table, write_trec_to
 from ..errors import OutputError
 from ..fusion import fuse, normalise
-from ..fusion.methods import ALIASES, METHODS, Method
-from .catalog import _block, _fitted
+from ..fusion.methods import ALIASES, METHODS
+from ..fusion.trained import TRAINED
+from .catalog import fitted_table, labelled
 from .fusion_options import fused_name
 from .sources import load_qrels, load_run
 
@@ -58,27 +59,22 @@ def write_run(run: Run, output: str | None, tag: str, out: TextIO) -> None:
 
 
 # --- irmetrics fuse --list ---------------------------------------------------------------------------------
-def methods() -> dict[str, Method]:
-    """Every fusion method, those needing no training first."""
-    from ..fusion.trained import TRAINED
-    return {**METHODS, **TRAINED}
-
-
 def listing() -> str:
-    """The methods and normalisations for the terminal (as ``irmetrics measures`` lists measures)."""
-    known = methods()
+    """The methods (those needing no training first) and normalisations for the terminal, as ``irmetrics
+    measures`` lists measures."""
+    known = {**METHODS, **TRAINED}
     aliases = {name: sorted(a for a, target in ALIASES.items() if target == name) for name in known}
     rows = [[m.name, ', '.join(f'{k}={d!r}' for k, (d, _) in m.params.items()) or '-',
              'yes' if m.weighted else 'no', m.default_norm or 'none',
              'yes' if m.trained else 'no', ', '.join(aliases[m.name]) or '-'] for m in known.values()]
     out = ['Fusion methods (irmetrics fuse RUN RUN... --method NAME [--param NAME=VALUE] [--weights W,W,...])', '',
-           _fitted(['method', 'parameters', 'weights', 'default norm', 'trained', 'aliases'], rows)]
+           fitted_table(['method', 'parameters', 'weights', 'default norm', 'trained', 'aliases'], rows)]
     for m in known.values():
-        out += [m.name, _block('  formula', m.formula), _block('  citation', m.citation), '']
+        out += [m.name, labelled('  formula', m.formula), labelled('  citation', m.citation), '']
     formulas = norm_formulas()
     out += ['Normalisations (--norm NAME; default auto: a method\'s default norm above), each run\'s scores of a',
             "query; x a score, r its rank, n the run's documents, C the query's candidates (every run's)", '',
-            _fitted(['norm', 'formula'], [[name, formulas.get(name, '')] for name in normalise.NORMALISATIONS])]
+            fitted_table(['norm', 'formula'], [[name, formulas.get(name, '')] for name in normalise.NORMALISATIONS])]
     return '\n'.join(out)
 
 
