@@ -5,13 +5,15 @@
     irmetrics QRELS RUN [RUN...] -m MEASURE... [options]      several runs, one table
     irmetrics compare QRELS RUN RUN... -m MEASURE... [options]      paired significance tests
     irmetrics gate QRELS RUN --against STORED.json                  a regression gate for CI
+    irmetrics fuse RUN RUN... [--method METHOD] [-o OUT]             runs fused into one  |  irmetrics fuse --list
     irmetrics measures [NAME...]  |  irmetrics providers
     irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
     irmetrics ties | agree | kappa | pool | qrels-stats | judged | unjudged | discriminate | swap-rates
               | reproduce ...                                  checking the evaluation (docs/checking.md)
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
-comparison command), :mod:`.gate`, the commands checking the evaluation (:data:`CHECKS`: :mod:`.ties`,
+comparison command), :mod:`.fuse_command` (``irmetrics fuse``; with :mod:`.fusion_options`, which
+``compare --fuse`` reads too), :mod:`.gate`, the commands checking the evaluation (:data:`CHECKS`: :mod:`.ties`,
 :mod:`.agree`, :mod:`.kappa`, :mod:`.pool`, :mod:`.qrels_stats`, :mod:`.judged`, :mod:`.unjudged`,
 :mod:`.trust_commands`), :mod:`.sources` (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json,
 jsonl, trec_eval),
@@ -111,6 +113,9 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
         elif command == 'compare':
             from . import compare
             compare.run(args, sys.stdout)
+        elif command == 'fuse':
+            from . import fuse_command
+            fuse_command.run(args, sys.stdout)
         elif command == 'gate':
             from . import gate
             status = gate.run(args, sys.stdout)

@@ -6,6 +6,7 @@ and the judgments' ``kappa`` / ``pool`` / ``qrels-stats`` / ``judged`` / ``unjud
     irmetrics compare QRELS RUN RUN... -m MEASURE...   paired significance tests between runs
     irmetrics ties QRELS RUN -m MEASURE...      how much of each measure is the order of tied documents
     irmetrics discriminate | swap-rates | reproduce ...  checks of the evaluation (:mod:`.trust_commands`)
+    irmetrics fuse RUN RUN... [-o OUT]          several runs fused into one (:mod:`.fuse_command`)
     irmetrics measures [NAME...]                the measures, or one measure's formula and conventions
     irmetrics providers                         the engines and whether they are installed
     irmetrics trec_eval [OPTIONS] QRELS RUN     trec_eval's command line and output (:mod:`.trec_eval_command`)
@@ -24,7 +25,7 @@ from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.formats import FORMATS
 
 EXIT_USAGE = 2
-COMMANDS = ('compare', 'gate', 'measures', 'providers',
+COMMANDS = ('compare', 'gate', 'measures', 'providers', 'fuse',
             # checking the evaluation itself (docs/checking.md)
             'ties', 'agree', 'kappa', 'pool', 'qrels-stats', 'judged', 'unjudged', 'discriminate', 'swap-rates',
             'reproduce')
@@ -33,6 +34,7 @@ USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
        irmetrics compare QRELS RUN RUN... -m MEASURE [options]
        irmetrics gate QRELS RUN --against STORED.json [options]
+       irmetrics fuse RUN RUN... [--method METHOD] [-o OUT] [options]  |  irmetrics fuse --list
        irmetrics measures [NAME...]
        irmetrics providers
        irmetrics trec_eval [trec_eval options] QRELS RUN
@@ -60,6 +62,8 @@ examples:
   irmetrics --trec-eval -q qrels.txt run.txt official           # trec_eval's layout
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25      # significance tests
   irmetrics compare qrels.txt bm25.txt dense.txt -m AP --baseline bm25 --risk 1   # and URisk, TRisk, GeoRisk
+  irmetrics fuse bm25.txt dense.txt --method rrf -o hybrid.txt  # a fused run (irmetrics fuse --list)
+  irmetrics compare qrels.txt bm25.txt dense.txt -m AP --fuse rrf   # the runs and their fusion
   irmetrics agree qrels.txt a.txt b.txt c.txt -m AP --qrels-b llm.txt  # tau, tau_AP, RBO of system rankings
   irmetrics trec_eval -q -c -m all_trec qrels.txt run.txt       # trec_eval's command line and output
   irmetrics measures nDCG                                       # formula, parameters, conventions
@@ -295,7 +299,9 @@ def compare_parser() -> argparse.ArgumentParser:
     from ..comparing import TESTS
     from ..comparing.corrections import METHODS
     from ..comparing.intervals import METHODS as CI_METHODS
-    p = _CompareParser(prog='irmetrics compare', usage='irmetrics compare QRELS RUN RUN... -m MEASURE [options]',
+    from .fusion_options import fusion
+    p = _CompareParser(prog='irmetrics compare',
+                       usage='irmetrics compare QRELS RUN RUN... -m MEASURE [--fuse METHOD]... [options]',
                        description='Compare runs with paired significance tests: means, differences with '
                                    'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
                                    'for multiple comparisons (see docs/comparing.md).')
@@ -330,12 +336,71 @@ def compare_parser() -> argparse.ArgumentParser:
     p.add_argument('--risk', '--risk-weight', dest='risk', type=float, default=None, metavar='WEIGHT',
                    help='also print the risk against the one --baseline: each run\'s URisk and TRisk, losses weighing '
                         '1 + WEIGHT times a gain (WEIGHT >= 0, e.g. 1), and every run\'s GeoRisk (docs/checking.md)')
+    p.add_argument('--fuse', type=fusion, action='append', default=[], metavar='[NAME=]METHOD[:ITEM,...]',
+                   help='also compare the fusion of all the runs by METHOD, one that needs no training (irmetrics '
+                        'fuse --list), named NAME or as written; items: one weight a run, NAME=VALUE parameters, '
+                        'norm=NORM (rrf, rrf:k=20, wsum:0.3,0.7, hybrid=wsum:0.3,0.7,norm=zmuv); repeatable')
     p.add_argument('--show', type=lambda text: [w for w in text.replace(',', ' ').split() if w], default=[],
                    metavar='delta,p', help='also show, beside each mean, each run\'s difference from the baseline '
                    '(delta) and its corrected p-value (p); csv, tsv and json hold them already')
     _evaluation_options(p)
     _ties_option(p)
     p.add_argument('--quiet', action='store_true', help='no progress bar')
+    return p
+
+
+class _FuseParser(_Parser):
+    def parse_args(self, args=None, namespace=None):
+        words = list(sys.argv[1:] if args is None else args)
+        for i in reversed(range(len(words) - 1)):    # --weights -0.5,1: a value, not an option (argparse's guess)
+            if words[i] == '--weights':
+                words[i:i + 2] = [f'--weights={words[i + 1]}']
+        args = self.parse_intermixed_args(words, namespace)
+        if args.list:
+            return args
+        if len(args.runs) < 2:
+            raise UsageError(f'fusing takes two runs or more, got {len(args.runs)}: irmetrics fuse RUN RUN... '
+                             f'--method METHOD (irmetrics fuse --list: the methods)')
+        if (args.train_qrels is None) != (not args.train_runs):
+            raise UsageError('a trained method takes --train-qrels QRELS and --train-run RUN... together')
+        if args.train_runs and len(args.train_runs) != len(args.runs):
+            raise UsageError(f'--train-run: one training run for each of the {len(args.runs)} runs, in their order; '
+                             f'got {len(args.train_runs)}')
+        return args
+
+
+def fuse_parser() -> argparse.ArgumentParser:
+    from ..fusion.normalise import NORMALISATIONS
+    from .fusion_options import param, weights
+    norms = ['auto', 'none', *NORMALISATIONS]
+    p = _FuseParser(prog='irmetrics fuse', usage='irmetrics fuse RUN RUN... [--method METHOD] [-o OUT] [options]\n'
+                                                 '       irmetrics fuse --list',
+                    description='Fuse runs into one (hybrid retrieval, metasearch) with one of ranx\'s methods: per '
+                                'query, every document of any run with its fused score, ranked by trec_eval\'s rule. '
+                                'Written to OUT (TREC text; Parquet for a name ending in .parquet) or, without -o, '
+                                'as TREC text to standard output (docs/cli.md).')
+    p.add_argument('runs', nargs='*', metavar='RUN', help=f'two or more {RUN_FILES}')
+    p.add_argument('--list', action='store_true', help='print every method and normalisation, then exit')
+    p.add_argument('--method', default='rrf', metavar='METHOD', help='the fusion method (default rrf; see --list)')
+    p.add_argument('--norm', choices=norms, default='auto', metavar='NORM',
+                   help=f'normalise each run\'s scores of a query first: {", ".join(norms)} (default auto: none for '
+                        f'the methods that read ranks, min-max for the others)')
+    p.add_argument('--weights', type=weights, metavar='W,W,...',
+                   help='one weight a run, in their order, for the weighted methods (default: equal)')
+    p.add_argument('--param', type=param, action='append', default=[], metavar='NAME=VALUE',
+                   help='a parameter of the method (k=60 for rrf; see --list); repeatable')
+    p.add_argument('--depth', type=integer, default=None, metavar='K',
+                   help='keep the first K documents of each fused ranking (default: all)')
+    p.add_argument('--name', metavar='NAME', help="the fused run's tag (default: the method and the runs, "
+                                                  "rrf(bm25,dense))")
+    p.add_argument('-o', '--output', metavar='OUT', help='write the fused run to OUT (never one of the inputs; '
+                                                         '"-": standard output, as without -o)')
+    p.add_argument('--train-qrels', '--train_qrels', dest='train_qrels', metavar='QRELS',
+                   help='a trained method\'s judgments of training queries')
+    p.add_argument('--train-run', '--train_run', dest='train_runs', nargs='+', action='extend', default=[],
+                   metavar='RUN', help='a trained method\'s runs of the training queries, one for each RUN, in their '
+                                       'order')
+    _duplicates_options(p)
     return p
 
 
@@ -573,7 +638,8 @@ PARSERS: dict[str, Callable[[], argparse.ArgumentParser]] = {
     'evaluate': evaluate_parser, 'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
     'providers': providers_parser, 'ties': ties_parser, 'agree': agree_parser, 'kappa': kappa_parser,
     'pool': pool_parser, 'qrels-stats': qrels_stats_parser, 'judged': judged_parser, 'unjudged': unjudged_parser,
-    'discriminate': discriminate_parser, 'swap-rates': swap_rates_parser, 'reproduce': reproduce_parser}
+    'discriminate': discriminate_parser, 'swap-rates': swap_rates_parser, 'reproduce': reproduce_parser,
+    'fuse': fuse_parser}
 
 
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:

@@ -164,10 +164,10 @@ def measures_table() -> str:
         rows.append([defn.name, ', '.join(param_brief(defn, p) for p in defn.params) or '-',
                      ', '.join(aliases_of(defn)) or '-',
                      ', '.join(s.provider.name for s in providers_of(defn)) or '-'])
-    return _fitted(['measure', 'parameters', 'aliases', 'providers'], rows)
+    return fitted_table(['measure', 'parameters', 'aliases', 'providers'], rows)
 
 
-def _block(label: str, text: str, indent: int = 14) -> str:
+def labelled(label: str, text: str, indent: int = 14) -> str:
     """``label`` then ``text`` wrapped in a column ``indent`` characters in."""
     body = _fill(text, WIDTH, initial_indent=' ' * indent, subsequent_indent=' ' * indent)
     return label.ljust(indent) + body[indent:] if len(label) < indent else f'{label}\n{body}'
@@ -175,7 +175,7 @@ def _block(label: str, text: str, indent: int = 14) -> str:
 
 def measure_text(defn: MeasureDef) -> str:
     """One measure's page for ``irmetrics measures NAME`` (like ``trec_eval -h -m NAME``)."""
-    lines = [f'{defn.name}: {defn.summary}', '', _block('formula', defn.formula), '', 'parameters']
+    lines = [f'{defn.name}: {defn.summary}', '', labelled('formula', defn.formula), '', 'parameters']
     if not defn.params:
         lines.append('  (none)')
     for p in defn.params:
@@ -186,15 +186,15 @@ def measure_text(defn: MeasureDef) -> str:
         lines.append(_fill(f'{p.doc} ({p.constraint.description}; {default})', WIDTH,
                                    initial_indent=' ' * 6, subsequent_indent=' ' * 6))
     lines.append('')
-    lines.append(_block('aliases', ', '.join(aliases_of(defn)) or '-'))
-    lines.append(_block('trec_eval', ', '.join(trec_names_of(defn)) or '-'))
-    lines.append(_block('providers', '; '.join(s.describe() for s in providers_of(defn)) or '-'))
-    lines.append(_block('tied docs', ties_of(defn)))
+    lines.append(labelled('aliases', ', '.join(aliases_of(defn)) or '-'))
+    lines.append(labelled('trec_eval', ', '.join(trec_names_of(defn)) or '-'))
+    lines.append(labelled('providers', '; '.join(s.describe() for s in providers_of(defn)) or '-'))
+    lines.append(labelled('tied docs', ties_of(defn)))
     lines += ['', 'conventions']
     for sentence in conventions_of(defn) + ([defn.notes] if defn.notes else []):
         lines.append(_fill(sentence, WIDTH, initial_indent='  - ', subsequent_indent='    '))
     if defn.citation:
-        lines += ['', _block('citation', defn.citation)]
+        lines += ['', labelled('citation', defn.citation)]
     return '\n'.join(lines) + '\n'
 
 
@@ -220,10 +220,10 @@ def providers_table() -> str:
         families = sorted({p.name for p in provider.patterns}, key=str.lower)
         rows.append([provider.name, 'yes' if provider.is_available() else 'no', provider.install,
                      provider.description, str(len(families))])
-    return _fitted(['provider', 'installed', 'install', 'description', 'measures'], rows, numeric_from=4)
+    return fitted_table(['provider', 'installed', 'install', 'description', 'measures'], rows, numeric_from=4)
 
 
-def _fitted(header: list[str], rows: list[list[str]], numeric_from: int | None = None) -> str:
+def fitted_table(header: list[str], rows: list[list[str]], numeric_from: int | None = None) -> str:
     """The table wrapped to the terminal's width (COLUMNS, or the terminal's own); whole lines when
     the output goes to a file or a pipe, for grep."""
     width = shutil.get_terminal_size((0, 0)).columns

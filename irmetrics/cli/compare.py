@@ -1,7 +1,8 @@
 """The comparison command: read the qrels and the runs once, compare, print one report.
 
 Runs are named as :mod:`irmetrics.api.run_names` says (``NAME=PATH``, else the file's stem);
-``--baseline`` names one of them by its name, its path (or the same file) or its stem.
+``--baseline`` names one of them by its name, its path (or the same file) or its stem.  ``--fuse`` adds
+fusions of the runs (:mod:`.fusion_options`), compared like the others and named by their method.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ..rendering.text import text_table
 from ..rendering.values import fixed
 from . import progress
 from .evaluate import check_runs, resolve_measures
+from .fusion_options import check_names, fused_runs
 from .sources import load_qrels, load_run
 
 #: The formats whose report carries the comparison's warnings (CSV, TSV and JSON lines have no place for them).
@@ -36,7 +38,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         raise ComparisonError(f'the run {twice[0]!r} is given twice: give each run once')
     if args.risk is not None and len(args.baseline or []) != 1:
         raise ComparisonError('--risk compares each run with one baseline: give --baseline NAME once')
-    found = [find_run(b, list(paths), list(paths.values()), 'baseline') for b in args.baseline or []]
+    fused = check_names(args.fuse, list(paths))                 # --fuse: the fusions of the runs, compared too
+    found = [find_run(b, [*paths, *fused], [*paths.values(), *[None] * len(fused)], 'baseline')
+             for b in args.baseline or []]
     baseline = None if not found else found[0] if len(found) == 1 else tuple(found)
     options = dict(baseline=baseline, test=tuple(args.tests), correction=args.correction,
                    correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
@@ -46,13 +50,16 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     if args.ranks and args.format != 'table':
         raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
     to_screen = args.output is None or args.output == '-'
-    with progress.Progress(2 + len(paths), enabled=progress.wanted(args.quiet)) as bar:
+    with progress.Progress(2 + len(paths) + bool(fused), enabled=progress.wanted(args.quiet)) as bar:
         bar.step(f'reading qrels {args.qrels}')
         qrels = load_qrels(args.qrels, args.qrels_duplicates)
         runs = {}
         for name, path in paths.items():
             bar.step(f'reading {path}')
             runs[name] = load_run(path, args.duplicates)
+        if fused:
+            bar.step(f'fusing {len(runs)} runs: {", ".join(fused)}')
+            runs.update(fused_runs(args.fuse, runs))
         bar.step(f'comparing {len(runs)} runs')
         with warnings.catch_warnings():
             if to_screen and args.format in CARRY_WARNINGS:     # printed once, in the report, not also on stderr

@@ -12,7 +12,7 @@ TREC text cannot hold an id with white space in it (fields are separated by it),
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -54,21 +54,34 @@ def write_parquet(table: pa.Table, path: str | os.PathLike) -> None:
 def write_trec(table: pa.Table, path: str | os.PathLike, tag: str | None = None) -> None:
     """The table as a TREC file: a run (``tag`` in the last field) or qrels, one line a row, written as
     :mod:`.output_files` says."""
-    import pyarrow.csv as pa_csv
+    lines = _trec_lines(table, tag)
+    with writing(path) as into:
+        _write_lines(lines, into)
+
+
+def write_trec_to(table: pa.Table, into: BinaryIO, tag: str | None = None) -> None:
+    """The table as TREC text (as :func:`write_trec` writes it) into an open binary stream: standard output,
+    which is no file to replace."""
+    _write_lines(_trec_lines(table, tag), into)
+
+
+def _trec_lines(table: pa.Table, tag: str | None) -> pa.Table:
+    """The columns of the TREC lines of ``table``, its ids checked first (nothing is written when one fails)."""
     ids = ['query_id', 'doc_id'] + (['iteration'] if tag is None else [])
     for column in ids:
         _check_text(table.column(column), column)
-    if tag is not None:
-        _check_text(pa.chunked_array([pa.array([tag])]), 'run tag')
-        n = len(table)
-        columns = {'query_id': table.column('query_id'), 'Q0': pa.array(np.full(n, 'Q0')),
-                   'doc_id': table.column('doc_id'), 'rank': table.column('rank'),
-                   'score': pc.cast(table.column('score'), pa.string()), 'tag': pa.array(np.full(n, tag))}
-    else:
-        columns = {c: table.column(c) for c in ('query_id', 'iteration', 'doc_id', 'relevance')}
-    with writing(path) as into:
-        pa_csv.write_csv(pa.table(columns), into,
-                         pa_csv.WriteOptions(include_header=False, delimiter=' ', quoting_style='none'))
+    if tag is None:
+        return table.select(['query_id', 'iteration', 'doc_id', 'relevance'])
+    _check_text(pa.chunked_array([pa.array([tag])]), 'run tag')
+    n = len(table)
+    return pa.table({'query_id': table.column('query_id'), 'Q0': pa.array(np.full(n, 'Q0')),
+                     'doc_id': table.column('doc_id'), 'rank': table.column('rank'),
+                     'score': pc.cast(table.column('score'), pa.string()), 'tag': pa.array(np.full(n, tag))})
+
+
+def _write_lines(lines: pa.Table, into: BinaryIO) -> None:
+    import pyarrow.csv as pa_csv
+    pa_csv.write_csv(lines, into, pa_csv.WriteOptions(include_header=False, delimiter=' ', quoting_style='none'))
 
 
 def _strings(ids: Any) -> pa.Array:

@@ -17,6 +17,7 @@ COMMANDS = {
     'agree': ['agree', '--runs', 'a.run', 'b.run'],
     'kappa': ['kappa', 'qrels', 'qrels'],
     'pool': ['pool', 'a.run', 'b.run', '--depth', '3'],
+    'fuse': ['fuse', 'a.run', 'b.run'],
     'qrels-stats': ['qrels-stats', 'qrels'],
     'judged': ['judged', 'qrels', 'a.run'],
     'unjudged': ['unjudged', 'qrels', 'a.run', '-m', 'AP'],
