@@ -400,6 +400,9 @@ def fuse_parser() -> argparse.ArgumentParser:
     p.add_argument('--train-run', '--train_run', dest='train_runs', nargs='+', action='extend', default=[],
                    metavar='RUN', help='a trained method\'s runs of the training queries, one for each RUN, in their '
                                        'order')
+    p.add_argument('--in-sample', '--in_sample', dest='in_sample', action='store_true',
+                   help='let a trained method fuse queries it was trained on (refused otherwise: its scores would be '
+                        'fitted to the very judgments they are evaluated on)')
     _duplicates_options(p)
     return p
 

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     train = None if args.train_qrels is None else (load_qrels(args.train_qrels, args.qrels_duplicates),
                                                     [load_run(p, args.duplicates) for p in args.train_runs])
     fused = fuse(runs, method=args.method, norm=args.norm, weights=args.weights, depth=args.depth, name=args.name,
-                 train=train, **dict(args.param))
+                 train=train, in_sample=args.in_sample, **dict(args.param))
     write_run(fused, args.output, args.name or fused_name(fused.source, list(runs)), out)
 
 

@@ -160,3 +160,16 @@ def test_a_fusion_is_read_from_its_words():
     assert fusion('rrf:k=20') == Fusion('rrf:k=20', 'rrf', params={'k': 20})
     assert fusion('hybrid=wsum:0.3,0.7,norm=zmuv') == Fusion('hybrid', 'wsum', [0.3, 0.7], {}, 'zmuv')
     assert fusion('rbc:phi=0.9,norm=rank') == Fusion('rbc:phi=0.9,norm=rank', 'rbc', None, {'phi': 0.9}, 'rank')
+
+
+def test_a_trained_method_fuses_its_training_queries_only_with_in_sample(examples):
+    """The example runs as their own training data: refused (the scores would be fitted to the judgments they are
+    evaluated on), unless --in-sample says so; then the run is irm.fuse's with in_sample=True."""
+    training = ['--train-qrels', 'qrels.txt', '--train-run', 'run_bm25.txt', 'run_dense.txt']
+    assert_user_error(irmetrics('fuse', *RUNS, '--method', 'probfuse', '--param', 'n_segments=5', *training,
+                                cwd=examples), 'in_sample=True')
+    assert run_ok(examples, 'fuse', *RUNS, '--method', 'probfuse', '--param', 'n_segments=5', *training,
+                  '--in-sample', '-o', 'fused.txt') == ''
+    train = (str(examples / 'qrels.txt'), [str(examples / 'run_bm25.txt'), str(examples / 'run_dense.txt')])
+    assert _rows(irm.to_run(str(examples / 'fused.txt'))) == _rows(
+        _expected(examples, method='probfuse', n_segments=5, train=train, in_sample=True))
