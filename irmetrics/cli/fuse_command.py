@@ -59,12 +59,16 @@ def write_run(run: Run, output: str | None, tag: str, out: TextIO) -> None:
 
 
 # --- irmetrics fuse --list ---------------------------------------------------------------------------------
+def _parameter(name: str, default: object) -> str:
+    return f'{name} (required)' if default is None else f'{name}={default!r}'
+
+
 def listing() -> str:
     """The methods (those needing no training first) and normalisations for the terminal, as ``irmetrics
     measures`` lists measures."""
     known = {**METHODS, **TRAINED}
     aliases = {name: sorted(a for a, target in ALIASES.items() if target == name) for name in known}
-    rows = [[m.name, ', '.join(f'{k}={d!r}' for k, (d, _) in m.params.items()) or '-',
+    rows = [[m.name, ', '.join(_parameter(k, d) for k, (d, _) in m.params.items()) or '-',
              'yes' if m.weighted else 'no', m.default_norm or 'none',
              'yes' if m.trained else 'no', ', '.join(aliases[m.name]) or '-'] for m in known.values()]
     out = ['Fusion methods (irmetrics fuse RUN RUN... --method NAME [--param NAME=VALUE] [--weights W,W,...])', '',
