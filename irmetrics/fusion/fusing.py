@@ -8,11 +8,13 @@ from typing import Any
 import numpy as np
 
 from ..constraints import Bool, Int, Option
+from ..data.arrays import is_array, is_array_pair
 from ..data.inputs import to_run
 from ..data.ranking import canonical_order
 from ..data.run import Run
 from ..data.segments import offsets_of
 from ..errors import InputError, OptionError
+from .arrays import array_runs, as_matrix
 from .candidates import Candidates, candidates_of
 from .methods import ALIASES, METHODS, Method
 from .normalise import normalised
@@ -89,14 +91,15 @@ def checked_weights(method: Method, weights: Any, n: int) -> np.ndarray | None:
 
 def fuse(runs: Any, *, method: str = 'rrf', norm: str | None = 'auto', weights: Any = None,
          depth: int | None = None, name: str | None = None, train: Any = None, in_sample: bool = False,
-         **params: Any) -> Run:
-    """The runs combined into one :class:`~irmetrics.Run` by a fusion method.
+         **params: Any) -> Any:
+    """The runs combined into one :class:`~irmetrics.Run` by a fusion method (arrays into one score matrix).
 
     Parameters
     ----------
     runs : list or dict of run inputs
         Two runs or more, each anything :func:`irmetrics.read_trec_run` or ``calc`` takes (paths, DataFrames,
-        dicts, :class:`~irmetrics.Run` s); a dict names them.
+        dicts, :class:`~irmetrics.Run` s); a dict names them.  Or two arrays or more of the same users (score
+        matrices, top-k arrays, ``(items, scores)`` pairs; numpy or torch): see :mod:`irmetrics.fusion.arrays`.
     method : str
         One of ``irmetrics fuse --list`` (ranx's names: ``'rrf'``, ``'wsum'``, ``'comb_mnz'``, ...).
     norm : str or None
@@ -107,7 +110,8 @@ def fuse(runs: Any, *, method: str = 'rrf', norm: str | None = 'auto', weights: 
         One weight a run (in the runs' order) for the weighted methods (``wsum``, ``mixed``, ``wmnz``,
         ``w_bordafuse``, ``w_condorcet``); equal weights when not given.
     depth : int
-        Keep this many documents of each fused ranking (all when not given).
+        Keep this many documents of each fused ranking (all when not given); arrays are also ranked only this
+        deep before they are fused (the fusion of each retriever's top ``depth``).
     name : str
         The fused run's name (the method's by default).
     train : (qrels, runs)
@@ -123,9 +127,16 @@ def fuse(runs: Any, *, method: str = 'rrf', norm: str | None = 'auto', weights: 
     Returns
     -------
     Run
-        Per query, every document of any of the runs with its fused score, ranked by trec_eval's rule.
+        Per query, every document of any of the runs with its fused score, ranked by trec_eval's rule; for
+        arrays, a users x items score matrix in the first array's library and device (``-inf``: not ranked).
     """
     m = method_named(method)
+    arrays = _arrays(runs)
+    if arrays is not None:
+        parts, library, users, width = array_runs(arrays, None if depth is None else _DEPTH.check(depth))
+        fused = fuse(parts, method=method, norm=norm, weights=weights, depth=depth, name=name, train=train,
+                     in_sample=in_sample, **params)
+        return as_matrix(fused, library, users, width)
     named = named_runs(runs)
     chosen = checked_params(m, params)
     w = checked_weights(m, weights, len(named))
@@ -136,6 +147,19 @@ def fuse(runs: Any, *, method: str = 'rrf', norm: str | None = 'auto', weights: 
                           _IN_SAMPLE.check(in_sample))
     out = run_of(candidates, scores, name or m.name)
     return out if depth is None else out.top(depth)
+
+
+def _arrays(runs: Any) -> list[Any] | None:
+    """The runs when every one is an array (score matrix, top-k array, ``(items, scores)`` pair), else None;
+    arrays beside runs of named queries are an error (an item index is no document id)."""
+    values = list(runs.values()) if isinstance(runs, Mapping) else list(runs) if isinstance(runs, (list, tuple)) else []
+    kinds = [is_array(v) or is_array_pair(v) for v in values]
+    if values and all(kinds):
+        return values
+    if any(kinds):
+        raise InputError('fuse arrays with arrays (score matrices, top-k arrays), and runs of named queries with '
+                         'runs: write the arrays as runs first (irmetrics.to_run) to fuse them with other runs')
+    return None
 
 
 def fused_scores(method: Method, candidates: Candidates, norm: str | None, weights: np.ndarray | None,
