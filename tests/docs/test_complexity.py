@@ -22,12 +22,11 @@ ALLOWED = {
     'rendering/text.py::wrapped_table',
     # Not split yet (issue 39, part 9, left for a next change): the measure syntax's value parser and ranx's
     # names (every measure name goes through them), the radix selection of resamples not held, the measures
-    # page generator and the deltas figure.
+    # page generator.
     'algebra/parse.py::_value',
     'dialects/ranx.py::parse_ranx_measure',
     'comparing/replicates.py::_selected',
     'cli/catalog.py::measures_markdown',
-    'comparing/plots.py::plot_deltas',
 }
 
 _DECISIONS = (ast.If, ast.IfExp)
