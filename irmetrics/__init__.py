@@ -54,6 +54,7 @@ from .errors import (
 )
 from .measures import *  # noqa: F401,F403
 from .measures import __all__ as _measure_names
+from .trust_names import NAMES as _TRUST  # the names of irmetrics.trust, imported on first use too
 
 __version__ = '0.1.0'
 
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
         urisk,
     )
     from .fusion import fuse, optimize_fusion  # noqa: F401  (the names of _FUSION)
-    from .trust import (  # noqa: F401  (the names of _TRUST, for type checkers and the API reference)
+    from .trust import (  # noqa: F401  (the names of _TRUST for type checkers; tests/docs/test_public_api.py)
         RBO,
         DiscriminativePower,
         JudgmentAgreement,
@@ -108,13 +109,6 @@ if TYPE_CHECKING:
 #: Names of :mod:`irmetrics.comparing`, imported on first use: most jobs never compare runs.
 _COMPARE = ('Comparison', 'compare', 'compare_slices', 'plot_pr_curve', 'SlicedComparison',
             'urisk', 'trisk', 'georisk')
-#: Names of :mod:`irmetrics.trust` (checking the evaluation itself), imported on first use too.
-_TRUST = ('DiscriminativePower', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau', 'Pool', 'QrelsStats', 'RBO',
-          'Reproducibility', 'RunAgreement', 'SwapRates', 'SystemAgreement', 'TauAP', 'TieDependence',
-          'UnjudgedBounds', 'cohen_kappa', 'delta_relative_improvement', 'discriminative_power', 'effect_ratio',
-          'judgment_coverage', 'kendall_tau', 'krippendorff_alpha', 'plot_system_agreement', 'pool', 'qrels_stats',
-          'rbo', 'reproducibility', 'rmse', 'run_agreement', 'swap_rates', 'system_agreement', 'tau_ap',
-          'tie_dependence', 'unjudged_bounds')
 
 #: Names of :mod:`irmetrics.fusion` (combining runs), imported on first use too.
 _FUSION = ('fuse', 'optimize_fusion')

@@ -70,6 +70,10 @@ class MeasureDef:
     ``reads_to_cutoff``: a measure of the family with an integer cutoff ``k`` that ranks every document
     (not ``judged_only``) reads only the first ``k`` of each ranking, so a ranking cut at ``k`` gives
     the same value (:attr:`Measure.depth`; true of every built-in family, and tested for each).
+    ``monotone``: a query's value can only grow when the grade of a ranked document grows, and the family
+    reads no judgment beyond the grades of the ranked documents (no R, no count of judged documents), at
+    its default parameters; so its values with the unjudged documents taken as non-relevant and as
+    relevant bound its value under any judgment of them (:func:`irmetrics.unjudged_bounds`).
     """
 
     name: str
@@ -90,6 +94,7 @@ class MeasureDef:
     reads_to_cutoff: bool = True
     items: tuple[str, ...] = ()
     tie_order: str = 'unknown'
+    monotone: bool = False
     _index: dict[str, Param] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

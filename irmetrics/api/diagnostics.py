@@ -26,7 +26,7 @@ def check_levels(qrels: Qrels, measures: Sequence[Measure]) -> None:
     top = int(qrels.relevance.max()) if len(qrels) else 0
     above: dict[int, list[Measure]] = {}
     for m in measures:
-        level = m['rel'] if 'rel' in m.definition._index else None
+        level = m['rel'] if m.definition.has_param('rel') else None
         if isinstance(level, int) and level > top:
             above.setdefault(level, []).append(m)
     for level, ms in sorted(above.items()):

@@ -9,7 +9,7 @@ stem, when one run matches (:func:`find_run`).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..data.paths import COMPRESSION, EXTENSIONS
 from ..errors import InputError
@@ -59,16 +59,22 @@ def find_run(given: str, names: Sequence[str], paths: Sequence[object], what: st
     none or several match."""
     if given in names:
         return given
-    files = [(n, os.fspath(p)) for n, p in zip(names, paths, strict=True) if isinstance(p, (str, os.PathLike))]
-    for match in ([n for n, p in files if p == given],
-                  [n for n, p in files if _same_file(p, given)],
-                  [n for n, p in files if stem(p) == given or os.path.basename(p) == given],
-                  [n for n in names if n == stem(given)]):
+    for match in _matches(given, names, paths):
         if len(match) == 1:
             return match[0]
         if len(match) > 1:
             raise InputError(f'ambiguous {what} {given!r}: it could be {", ".join(map(repr, match))}')
     raise InputError(f'unknown {what} {given!r}: the runs are {", ".join(map(repr, names))}')
+
+
+def _matches(given: str, names: Sequence[str], paths: Sequence[object]) -> Iterator[list[str]]:
+    """The runs ``given`` could designate, rule by rule, the surest first: those given as the path ``given``,
+    as the same file, with ``given`` as their stem or file name, and the run named as the stem of ``given``."""
+    files = [(n, os.fspath(p)) for n, p in zip(names, paths, strict=True) if isinstance(p, (str, os.PathLike))]
+    yield [n for n, p in files if p == given]
+    yield [n for n, p in files if _same_file(p, given)]
+    yield [n for n, p in files if stem(p) == given or os.path.basename(p) == given]
+    yield [n for n in names if n == stem(given)]
 
 
 def _same_file(a: str, b: str) -> bool:

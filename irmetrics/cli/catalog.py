@@ -252,27 +252,35 @@ def measures_markdown() -> str:
     out += ['', '## Providers', '', '| provider | install | description |', '|---|---|---|']
     out += [f'| `{p.name}` | {_md_cell(p.install)} | {_md_cell(p.description)} |' for p in PROVIDERS]
     for d in defs:
-        out += ['', f'## {d.name}', '', d.summary, '', '```text', _fill(d.formula, WIDTH), '```', '']
-        if d.params:
-            out += ['| parameter | type | default | meaning |', '|---|---|---|---|']
-            for p in d.params:
-                name = f'`@{p.name}`' if p.name == d.at_param else f'`{p.name}`'
-                default = param_default(p)
-                default = default if p.default is REQUIRED or p.default is NOT_PROVIDED else f'`{default}`'
-                out.append(f'| {name} | {_md_cell(p.constraint.description)} | {default} | '
-                           f'{_md_cell(p.doc)} |')
-        else:
-            out.append('No parameters.')
-        out.append('')
-        out.append(f'- **Aliases:** {", ".join(f"`{a}`" for a in aliases_of(d)) or "none"}')
-        out.append(f'- **trec_eval:** {", ".join(f"`{t}`" for t in trec_names_of(d)) or "none"}')
-        out.append(f'- **Providers:** {"; ".join(s.describe() for s in providers_of(d)) or "none"}')
-        out.append(f'- **Tied documents:** {ties_of(d)}')
-        if d.citation:
-            out.append(f'- **Citation:** {d.citation}')
-        out += ['', '**Conventions**', '']
-        out += [f'- {c}' for c in conventions_of(d) + ([d.notes] if d.notes else [])]
+        out += _measure_entry(d)
     return '\n'.join(out) + '\n'
+
+
+def _measure_entry(d: MeasureDef) -> list[str]:
+    """The lines of one measure's section of the measure reference: formula, parameters, names, providers."""
+    out = ['', f'## {d.name}', '', d.summary, '', '```text', _fill(d.formula, WIDTH), '```', '']
+    out += _parameter_rows(d) if d.params else ['No parameters.']
+    out.append('')
+    out.append(f'- **Aliases:** {", ".join(f"`{a}`" for a in aliases_of(d)) or "none"}')
+    out.append(f'- **trec_eval:** {", ".join(f"`{t}`" for t in trec_names_of(d)) or "none"}')
+    out.append(f'- **Providers:** {"; ".join(s.describe() for s in providers_of(d)) or "none"}')
+    out.append(f'- **Tied documents:** {ties_of(d)}')
+    if d.citation:
+        out.append(f'- **Citation:** {d.citation}')
+    out += ['', '**Conventions**', '']
+    out += [f'- {c}' for c in conventions_of(d) + ([d.notes] if d.notes else [])]
+    return out
+
+
+def _parameter_rows(d: MeasureDef) -> list[str]:
+    """The Markdown table of ``d``'s parameters: name (``@`` for the at-parameter), type, default, meaning."""
+    out = ['| parameter | type | default | meaning |', '|---|---|---|---|']
+    for p in d.params:
+        name = f'`@{p.name}`' if p.name == d.at_param else f'`{p.name}`'
+        default = param_default(p)
+        default = default if p.default is REQUIRED or p.default is NOT_PROVIDED else f'`{default}`'
+        out.append(f'| {name} | {_md_cell(p.constraint.description)} | {default} | {_md_cell(p.doc)} |')
+    return out
 
 
 def _fill(text: str, width: int, **kwargs) -> str:

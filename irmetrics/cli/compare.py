@@ -27,39 +27,16 @@ CARRY_WARNINGS = ('table', 'markdown', 'latex', 'html', 'json')
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect, args.ties)
-    if len(args.runs) < 2:
-        raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '
-                              f'irmetrics compare QRELS RUN RUN... -m MEASURE')
-    paths = named_runs(args.runs)
-    check_runs(list(paths.values()))
-    check_output(args.output, [args.qrels, args.slices, *paths.values()])
-    twice = [path for i, path in enumerate(paths.values()) if path in list(paths.values())[:i]]
-    if twice:
-        raise ComparisonError(f'the run {twice[0]!r} is given twice: give each run once')
-    if args.risk is not None and len(args.baseline or []) != 1:
-        raise ComparisonError('--risk compares each run with one baseline: give --baseline NAME once')
+    paths = _checked_runs(args)
     fused = check_names(args.fuse, list(paths))                 # --fuse: the fusions of the runs, compared too
-    found = [find_run(b, [*paths, *fused], [*paths.values(), *[None] * len(fused)], 'baseline')
-             for b in args.baseline or []]
-    baseline = None if not found else found[0] if len(found) == 1 else tuple(found)
-    options = dict(baseline=baseline, test=tuple(args.tests), correction=args.correction,
-                   correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
-                   n_resamples=args.resamples, seed=args.seed, provider=args.provider, memory_limit=args.memory_limit)
-    if args.slices is not None and (args.ranks or args.risk is not None):
-        raise ComparisonError('--slices compares within slices, without --ranks or --risk')
-    if args.ranks and args.format != 'table':
-        raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
+    options = dict(baseline=_baseline(args.baseline, paths, fused), test=tuple(args.tests),
+                   correction=args.correction, correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci,
+                   ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed, provider=args.provider,
+                   memory_limit=args.memory_limit)
+    _check_reports(args)
     to_screen = args.output is None or args.output == '-'
     with progress.Progress(2 + len(paths) + bool(fused), enabled=progress.wanted(args.quiet)) as bar:
-        bar.step(f'reading qrels {args.qrels}')
-        qrels = load_qrels(args.qrels, args.qrels_duplicates)
-        runs = {}
-        for name, path in paths.items():
-            bar.step(f'reading {path}')
-            runs[name] = load_run(path, args.duplicates)
-        if fused:
-            bar.step(f'fusing {len(runs)} runs: {", ".join(fused)}')
-            runs.update(fused_runs(args.fuse, runs))
+        qrels, runs = _read(args, paths, fused, bar)
         bar.step(f'comparing {len(runs)} runs')
         with warnings.catch_warnings():
             if to_screen and args.format in CARRY_WARNINGS:     # printed once, in the report, not also on stderr
@@ -77,6 +54,50 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         out.write(text)
     else:
         write_text(args.output, text)
+
+
+def _checked_runs(args: argparse.Namespace) -> dict[str, str]:
+    """The runs by name, refused when fewer than two, one is given twice, or one is an output."""
+    if len(args.runs) < 2:
+        raise ComparisonError(f'a comparison needs two runs or more, got {len(args.runs)}: '
+                              f'irmetrics compare QRELS RUN RUN... -m MEASURE')
+    paths = named_runs(args.runs)
+    check_runs(list(paths.values()))
+    check_output(args.output, [args.qrels, args.slices, *paths.values()])
+    twice = [path for i, path in enumerate(paths.values()) if path in list(paths.values())[:i]]
+    if twice:
+        raise ComparisonError(f'the run {twice[0]!r} is given twice: give each run once')
+    if args.risk is not None and len(args.baseline or []) != 1:
+        raise ComparisonError('--risk compares each run with one baseline: give --baseline NAME once')
+    return paths
+
+
+def _baseline(given: list[str] | None, paths: dict[str, str], fused: list[str]) -> str | tuple[str, ...] | None:
+    """The baseline run's name, several names, or None, each found among the runs and the fusions."""
+    found = [find_run(b, [*paths, *fused], [*paths.values(), *[None] * len(fused)], 'baseline') for b in given or []]
+    return None if not found else found[0] if len(found) == 1 else tuple(found)
+
+
+def _check_reports(args: argparse.Namespace) -> None:
+    """Refuse the reports that do not go together: slices with ranks or risk, ranks outside the table."""
+    if args.slices is not None and (args.ranks or args.risk is not None):
+        raise ComparisonError('--slices compares within slices, without --ranks or --risk')
+    if args.ranks and args.format != 'table':
+        raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
+
+
+def _read(args: argparse.Namespace, paths: dict[str, str], fused: list[str], bar: progress.Progress) -> tuple:
+    """The qrels and the runs by name, read once (and the fusions of the runs), each a step of ``bar``."""
+    bar.step(f'reading qrels {args.qrels}')
+    qrels = load_qrels(args.qrels, args.qrels_duplicates)
+    runs = {}
+    for name, path in paths.items():
+        bar.step(f'reading {path}')
+        runs[name] = load_run(path, args.duplicates)
+    if fused:
+        bar.step(f'fusing {len(runs)} runs: {", ".join(fused)}')
+        runs.update(fused_runs(args.fuse, runs))
+    return qrels, runs
 
 
 def ranks_text(comparison, measure, places: int) -> str:

@@ -239,7 +239,6 @@ def run(inv: Invocation, out: Callable[[str], object], places: int = 4) -> None:
 def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
     """The values trec_eval prints for ``inv``, before formatting: the queries in output order and one
     column per line of :func:`plan`."""
-    from ..api.calc import evaluator
     from ..data.trec.reader import read_trec_qrels
     lines = plan(inv)
     inspects = any(ln.entry.trec not in UNINSPECTING for ln in lines)
@@ -247,11 +246,28 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
     qids = qrels.query_ids.to_list()
     order = trec_order(qids)
     rankings, missing, tag = _rankings(inv, qrels, order, inspects)
-    ranking_length, num_rel, num_rel_1 = NumRet(judged_only=inv.judged_only), NumRel(rel=inv.rel), NumRel
     bounds = {ln.name: _bound_terms(ln, inv) for ln in lines if _is_bound(ln)}
     measures = list(dict.fromkeys([ln.measure for ln in lines if ln.measure is not None]
                                   + [m for terms, _ in bounds.values() for m in terms]
-                                  + [ranking_length, num_rel, num_rel_1]))
+                                  + list(_counts(inv))))
+    ev, column = _evaluated(measures, qrels, rankings, missing)
+    columns = [_text_column(ln, inv, ev, rankings, missing, _is_reset(ln), tag, order)
+               if ln.measure is None and ln.name not in bounds else
+               _value_column(ln, inv, bounds, column, missing, order) for ln in lines]
+    return [qids[i] for i in order], columns
+
+
+def _counts(inv: Invocation) -> tuple[Measure, Measure, Measure]:
+    """The counts every evaluation takes: the ranking's length (judged documents only under -J), the relevant
+    documents (at -l's grade) and the documents of grade >= 1 (what -c's num_rel counts)."""
+    return NumRet(judged_only=inv.judged_only), NumRel(rel=inv.rel), NumRel
+
+
+def _evaluated(measures: list[Measure], qrels: Qrels, rankings: list[Run],
+               missing: np.ndarray) -> tuple[Evaluator, dict[Measure, np.ndarray]]:
+    """The evaluator of ``measures`` and each measure's per-query values in the qrels' order, the queries
+    ``missing`` from the run valued on their stand-ins (``rankings[1]``)."""
+    from ..api.calc import evaluator
     ev = evaluator(measures, qrels)
     values = np.array(ev.calc(rankings[0]).values)             # filled in below: a copy
     if missing.any():
@@ -259,27 +275,30 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
         # (calc would warn that every other query is missing from them)
         stand_ins = ev.query_values(rankings[1])
         values[stand_ins.codes] = stand_ins.values
-    column = {m: values[:, j] for j, m in enumerate(measures)}
-    empty = column[ranking_length] == 0
-    columns = []
-    for ln in lines:
-        reset = ln.name in _RESET or ln.name.startswith('unj')
-        if ln.name in bounds:
-            terms, combine = bounds[ln.name]
-            per_query, how = combine([column[m] for m in terms]), 'mean'
-        elif ln.measure is None:
-            columns.append(_text_column(ln, inv, ev, rankings, missing, reset, tag, order))
-            continue
-        else:
-            per_query = _zero_by_zero(ln.measure, column[ln.measure], empty, column[num_rel])
-            how = ln.measure.aggregation
-        per_query = np.where(missing & reset, 0.0, per_query)[order]
-        summary = sequential_summary(how, per_query)
-        if ln.entry.trec == 'num_rel' and inv.complete:
-            summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
-        columns.append(Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
-                              None if ln.entry.lines == 'query' else summary, integer=how == 'sum'))
-    return [qids[i] for i in order], columns
+    return ev, {m: values[:, j] for j, m in enumerate(measures)}
+
+
+def _is_reset(ln: Line) -> bool:
+    """Whether trec_eval sets ``ln`` back to 0 for a query missing from the run (:data:`_RESET`)."""
+    return ln.name in _RESET or ln.name.startswith('unj')
+
+
+def _value_column(ln: Line, inv: Invocation, bounds: dict[str, Any], column: dict[Measure, np.ndarray],
+                  missing: np.ndarray, order: np.ndarray) -> Column:
+    """The numbers of line ``ln``: per query in output order, and their summary, as trec_eval computes them."""
+    ranking_length, num_rel, num_rel_1 = _counts(inv)
+    if ln.measure is None:                                      # rbp or rbp_resid at p = 0 or 1: trec_eval's terms
+        terms, combine = bounds[ln.name]
+        per_query, how = combine([column[m] for m in terms]), 'mean'
+    else:
+        per_query = _zero_by_zero(ln.measure, column[ln.measure], column[ranking_length] == 0, column[num_rel])
+        how = ln.measure.aggregation
+    per_query = np.where(missing & _is_reset(ln), 0.0, per_query)[order]
+    summary = sequential_summary(how, per_query)
+    if ln.entry.trec == 'num_rel' and inv.complete:
+        summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
+    return Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
+                  None if ln.entry.lines == 'query' else summary, integer=how == 'sum')
 
 
 def _is_bound(ln: Line) -> bool:

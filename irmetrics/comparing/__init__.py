@@ -7,7 +7,8 @@ Markdown, LaTeX, HTML and JSON.  Modules: :mod:`.comparison` (the call and the r
 :mod:`.significance` (t, Wilcoxon, sign tests), :mod:`.resampling` (randomisation, bootstrap,
 randomised Tukey HSD), :mod:`.corrections`, :mod:`.intervals`, :mod:`.report` (renderers),
 :mod:`.plots` (matplotlib figures), :mod:`.risk` and :mod:`.risk_of_runs` (URisk, TRisk, GeoRisk:
-risk-sensitive evaluation against baselines), :mod:`.base` (what the package takes from the core).
+risk-sensitive evaluation against baselines), :mod:`.base` (what the package takes from the core),
+:mod:`.toolkit` (what :mod:`irmetrics.trust` takes from this package: its one door for it).
 
 scipy and matplotlib are imported only by the functions that use them.
 """

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -122,13 +123,30 @@ def compare(measures: Any, qrels: Any, runs: RunsLike, *, baseline: str | Sequen
                               'run')
     with recorded_warnings() as seen:
         found = evaluated(measures, qrels, runs, baseline, Options.of(options, 'compare'))
-    return build_comparison(*found, settings, risk=weight, warnings=seen)
+    return build_comparison(found.runs, found.measures, found.query_ids, found.values, found.baseline, settings,
+                            risk=weight, warnings=seen)
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """What :func:`evaluated` found: the runs evaluated by one evaluator, ready to be compared."""
+
+    #: the runs' names, in the order given
+    runs: list[str]
+    #: the measures, parsed
+    measures: list[Measure]
+    #: the qrels' query ids, in their order
+    query_ids: list[str]
+    #: the per-query values, runs x queries x measures
+    values: np.ndarray
+    #: the baseline's name, several names (a tuple), or None
+    baseline: str | tuple[str, ...] | None
 
 
 def evaluated(measures: Any, qrels: Any, runs: RunsLike, baseline: str | Sequence[str] | None,
-              options: Options) -> tuple[list[str], list[Measure], list[str], np.ndarray, Any]:
-    """The runs' names, the measures, the query ids, the values (runs x queries x measures) and the
-    baseline (a name, several, or None) of what :func:`compare` is asked to compare."""
+              options: Options) -> Evaluated:
+    """The runs of what :func:`compare` is asked to compare, evaluated by one evaluator (qrels prepared once),
+    with the baseline (given by its name, path or stem) found among them."""
     names, inputs = name_runs(runs)
     if baseline is not None:
         try:
@@ -142,7 +160,8 @@ def evaluated(measures: Any, qrels: Any, runs: RunsLike, baseline: str | Sequenc
     evaluator = options.evaluator(measures, qrels)
     check_comparable(evaluator.all_measures)
     results = [evaluator.calc(run, **options.run_options()) for run in inputs]
-    return names, evaluator.measures, results[0].query_ids, np.stack([r.values for r in results]), baseline
+    return Evaluated(names, evaluator.measures, results[0].query_ids, np.stack([r.values for r in results]),
+                     baseline)
 
 
 def check_comparable(measures: Sequence[Measure]) -> None:

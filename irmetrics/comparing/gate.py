@@ -74,21 +74,32 @@ def gate(run: Any, qrels: Any, stored: dict[str, dict[str, float]], measures: An
     qids = [results.query_ids[i] for i in index]
     if len(qids) < 2:
         raise ComparisonError(f'the stored values and the qrels share {len(qids)} query: the gate needs two or more')
-    stored_key = {str(parse_measures(key)[0]): key for key in stored[qids[0]]}      # each stored name read once
-    missing = [str(m) for m in evaluator.measures if str(m) not in stored_key]
+    old = _stored_matrix(stored, qids, evaluator.measures)
+    settings = Settings.checked(test, correction, 'all', alpha, 0.95, 't', 10000, 0)
+    cmp = build_comparison([stored_name, name], evaluator.measures, qids, np.stack([old, results.values[index]]),
+                           stored_name, settings)
+    verdicts = [_verdict(cmp, j, test, margin) for j in range(len(evaluator.measures))]
+    return GateResult(tuple(verdicts), cmp, len(qids))
+
+
+def _stored_matrix(stored: dict[str, dict[str, float]], qids: list[str], measures: list[Measure]) -> np.ndarray:
+    """The stored values of ``measures`` on the queries ``qids`` (queries x measures, None as NaN), each stored
+    measure name read once; a measure not stored is refused."""
+    stored_key = {str(parse_measures(key)[0]): key for key in stored[qids[0]]}
+    missing = [str(m) for m in measures if str(m) not in stored_key]
     if missing:
         raise ComparisonError(f'the stored values have no {missing[0]!r}: gate on the measures they hold')
-    keys = [stored_key[str(m)] for m in evaluator.measures]
-    new = results.values[index]
-    old = np.array([[np.nan if stored[q][k] is None else stored[q][k] for k in keys] for q in qids])
-    settings = Settings.checked(test, correction, 'all', alpha, 0.95, 't', 10000, 0)
-    cmp = build_comparison([stored_name, name], evaluator.measures, qids, np.stack([old, new]), stored_name, settings)
-    verdicts = []
-    for j, m in enumerate(evaluator.measures):
-        delta = float(cmp.delta[0, j])
-        worse = delta < 0 if m.definition.higher_is_better else delta > 0
-        failed = ('worse' if worse and cmp.significant[test][0, j] else
-                  'margin' if margin is not None and worse and abs(delta) > margin else None)
-        verdicts.append(GateVerdict(m, float(cmp.mean[0, j]), float(cmp.mean[1, j]), delta,
-                                    float(cmp.p_adjusted[test][0, j]), failed))
-    return GateResult(tuple(verdicts), cmp, len(qids))
+    keys = [stored_key[str(m)] for m in measures]
+    return np.array([[np.nan if stored[q][k] is None else stored[q][k] for k in keys] for q in qids])
+
+
+def _verdict(cmp: Comparison, j: int, test: str, margin: float | None) -> GateVerdict:
+    """The verdict on measure ``j`` of ``cmp`` (the stored run against the new): failed when worse and
+    significantly so, or worse by more than ``margin``."""
+    m = cmp.measures[j]
+    delta = float(cmp.delta[0, j])
+    worse = delta < 0 if m.definition.higher_is_better else delta > 0
+    failed = ('worse' if worse and cmp.significant[test][0, j] else
+              'margin' if margin is not None and worse and abs(delta) > margin else None)
+    return GateVerdict(m, float(cmp.mean[0, j]), float(cmp.mean[1, j]), delta, float(cmp.p_adjusted[test][0, j]),
+                       failed)

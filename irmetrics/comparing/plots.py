@@ -35,6 +35,18 @@ def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, basel
     largest loss, one bar per query ("topic-by-topic"); one panel per compared run when ``run`` is
     None.  Queries where either run is undefined are left out."""
     j = cmp.measure_index(measure)
+    baseline, run = _deltas_runs(cmp, run, baseline)
+    b = cmp.runs.index(baseline)
+    others = [cmp.runs.index(run)] if run is not None else [r for r in range(len(cmp.runs)) if r != b]
+    fig, axes = figure(len(others), height=3.2)
+    for ax, o in zip(axes, others, strict=True):
+        _delta_panel(ax, cmp, j, o, b)
+    return fig
+
+
+def _deltas_runs(cmp: ComparisonView, run: str | None, baseline: str | None) -> tuple[str, str | None]:
+    """The baseline and the run (None: every other run) of :func:`plot_deltas`, found among the compared runs:
+    the comparison's one baseline when none is given."""
     if baseline is None and len(cmp.baselines) > 1:
         raise ComparisonError(f'plot_deltas: the comparison has several baselines ({", ".join(cmp.baselines)}): '
                               f'choose one, plot_deltas(measure, baseline=NAME)')
@@ -43,39 +55,38 @@ def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, basel
         raise ComparisonError('plot_deltas needs a baseline: compare(..., baseline=NAME) or plot_deltas(measure, '
                               'baseline=NAME)')
     try:
-        baseline = find_run(baseline, cmp.runs, cmp.runs, 'baseline')
-        run = None if run is None else find_run(run, cmp.runs, cmp.runs)
+        return (find_run(baseline, cmp.runs, cmp.runs, 'baseline'),
+                None if run is None else find_run(run, cmp.runs, cmp.runs))
     except InputError as ex:
         raise ComparisonError(str(ex)) from None
-    b = cmp.runs.index(baseline)
-    others = [cmp.runs.index(run)] if run is not None else [r for r in range(len(cmp.runs)) if r != b]
+
+
+def _delta_panel(ax: Any, cmp: ComparisonView, j: int, o: int, b: int) -> None:
+    """One panel of :func:`plot_deltas`: run ``o`` minus run ``b`` on measure ``j``, a bar per query."""
     m = cmp.measures[j]
-    fig, axes = figure(len(others), height=3.2)
     sign = 1 if m.definition.higher_is_better else -1
-    for ax, o in zip(axes, others, strict=True):
-        diff = cmp.values[o, :, j] - cmp.values[b, :, j]
-        keep = ~np.isnan(diff)
-        order = np.argsort(-diff[keep] * sign, kind='stable')
-        d = diff[keep][order]
-        qids = np.array(cmp.query_ids, dtype=object)[keep][order]
-        colors = np.where(d * sign > 0, BETTER, np.where(d * sign < 0, _WORSE, '#999999'))
-        ax.bar(np.arange(d.size), d, width=0.85 if d.size < 200 else 1.0, color=colors)
-        ax.axhline(0, color='#333333', linewidth=0.8)
-        ax.axhline(d.mean(), color='#333333', linewidth=1, linestyle='--', label=f'mean {d.mean():+.4f}')
-        wins, losses = int((d * sign > 0).sum()), int((d * sign < 0).sum())
-        ax.set_title(f'{cmp.runs[o]} − {baseline}: {m} per query ({wins} better, {losses} worse, '
-                     f'{d.size - wins - losses} tied)', fontsize=10)
-        ax.set_ylabel(f'Δ {m}')
-        ax.set_xlim(-0.6, d.size - 0.4)
-        if d.size <= 40:
-            ax.set_xticks(np.arange(d.size), qids, rotation=90 if d.size > 12 else 0, fontsize=8)
-            ax.set_xlabel('query')
-        else:
-            ax.set_xticks([])
-            ax.set_xlabel(f'{d.size} queries, sorted by difference')
-        ax.legend(loc='upper right', fontsize=8, frameon=False)
-        ax.grid(axis='y', alpha=0.3)
-    return fig
+    diff = cmp.values[o, :, j] - cmp.values[b, :, j]
+    keep = ~np.isnan(diff)
+    order = np.argsort(-diff[keep] * sign, kind='stable')
+    d = diff[keep][order]
+    qids = np.array(cmp.query_ids, dtype=object)[keep][order]
+    colors = np.where(d * sign > 0, BETTER, np.where(d * sign < 0, _WORSE, '#999999'))
+    ax.bar(np.arange(d.size), d, width=0.85 if d.size < 200 else 1.0, color=colors)
+    ax.axhline(0, color='#333333', linewidth=0.8)
+    ax.axhline(d.mean(), color='#333333', linewidth=1, linestyle='--', label=f'mean {d.mean():+.4f}')
+    wins, losses = int((d * sign > 0).sum()), int((d * sign < 0).sum())
+    ax.set_title(f'{cmp.runs[o]} − {cmp.runs[b]}: {m} per query ({wins} better, {losses} worse, '
+                 f'{d.size - wins - losses} tied)', fontsize=10)
+    ax.set_ylabel(f'Δ {m}')
+    ax.set_xlim(-0.6, d.size - 0.4)
+    if d.size <= 40:
+        ax.set_xticks(np.arange(d.size), qids, rotation=90 if d.size > 12 else 0, fontsize=8)
+        ax.set_xlabel('query')
+    else:
+        ax.set_xticks([])
+        ax.set_xlabel(f'{d.size} queries, sorted by difference')
+    ax.legend(loc='upper right', fontsize=8, frameon=False)
+    ax.grid(axis='y', alpha=0.3)
 
 
 def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box'):

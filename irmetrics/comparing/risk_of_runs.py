@@ -326,7 +326,8 @@ def georisk(measure: Any, qrels: Any, runs: RunsLike, *, risk_weight: float = 1.
     GeoRiskResult(2 runs on AP, risk weight 1, 10 queries: bm25: 0.4440, dense: 0.5133)
     """
     weight = risk.checked_weight(risk_weight)
-    names, measures, _, values, _ = evaluated(_one(measure), qrels, runs, None, Options.of(options, 'georisk'))
+    found = evaluated(_one(measure), qrels, runs, None, Options.of(options, 'georisk'))
+    names, measures, values = found.runs, found.measures, found.values
     if not measures[0].definition.higher_is_better:
         raise ComparisonError(f'GeoRisk reads scores where higher is better; lower is better for {measures[0]}')
     scores = values[:, :, 0]
@@ -344,8 +345,8 @@ def _paired(measure: Any, qrels: Any, run: Any, baseline: Any, weight: float, op
     """URisk (``test`` None) or TRisk (``test``: its level and ddof) of ``run`` against ``baseline``."""
     alpha = risk.checked_weight(weight)
     names = _pair_names(run, baseline)
-    _, measures, query_ids, values, _ = evaluated(_one(measure), qrels, dict(zip(names, (baseline, run), strict=True)),
-                                                  None, options)
+    found = evaluated(_one(measure), qrels, dict(zip(names, (baseline, run), strict=True)), None, options)
+    measures, query_ids, values = found.measures, found.query_ids, found.values
     delta = (values[1, :, 0] - values[0, :, 0]) * directions(measures)[0]   # a gain in the measure's direction
     defined = delta[~np.isnan(delta)]
     if not defined.size:

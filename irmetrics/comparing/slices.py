@@ -192,12 +192,11 @@ def compare_slices(measures: Any, qrels: Any, runs: RunsLike, *, slices: Mapping
     settings = Settings.checked(test, correction, correction_scope, alpha, ci, ci_method, n_resamples, seed,
                                 options.get('memory_limit'), 'compare_slices')
     with recorded_warnings() as seen:
-        names, chosen, query_ids, values, base = evaluated(measures, qrels, runs, baseline,
-                                                           Options.of(options, 'compare_slices'))
-    groups = groups_of(slices, query_ids)
+        found = evaluated(measures, qrels, runs, baseline, Options.of(options, 'compare_slices'))
+    groups = groups_of(slices, found.query_ids)
     raw = dataclasses.replace(settings, correction=None)
-    first = {g: build_comparison(names, chosen, [query_ids[i] for i in rows], values[:, rows], base, raw,
-                                 warnings=seen)
+    first = {g: build_comparison(found.runs, found.measures, [found.query_ids[i] for i in rows], found.values[:, rows],
+                                 found.baseline, raw, warnings=seen)
              for g, rows in groups.items()}
     final = dataclasses.replace(settings, slices=len(groups))
     return SlicedComparison(_corrected_together(first, final))

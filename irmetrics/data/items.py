@@ -69,32 +69,12 @@ class Items:
 
     def __init__(self, popularity: Any = None, *, users: int | None = None, features: Any = None,
                  distances: Any = None):
-        self.popularity = None if popularity is None else ItemValues(popularity, 'popularity')
-        if self.popularity is not None and (self.popularity.values.ndim != 1 or (self.popularity.values < 0).any()):
-            raise InputError('popularity: expected one count of interactions (>= 0) per item', 'items')
-        if users is not None and (not isinstance(users, (int, np.integer)) or users < 1):
-            raise InputError(f'users: expected a number of users >= 1, got {users!r}', 'items')
-        if users is not None and self.popularity is not None and len(self.popularity.values) and \
-                self.popularity.values.max() > users:
-            raise InputError(f'popularity: an item has {self.popularity.values.max():g} interactions, more than '
-                             f'the {users} users (users= counts the users, popularity the users of each item)',
-                             'items')
-        self.users = None if users is None else int(users)
+        self.popularity = None if popularity is None else _popularity(popularity)
+        self.users = None if users is None else _users(users, self.popularity)
         if features is not None and distances is not None:
             raise InputError('give item features or item distances, not both', 'items')
-        self.features = None if features is None else ItemValues(features, 'features')
-        if self.features is not None and self.features.values.ndim != 2:
-            raise InputError('features: expected a vector per item (a 2-D array)', 'items')
-        self.distances = None if distances is None else ItemValues(distances, 'distances')
-        if self.distances is not None and (self.distances.values.ndim != 2 or
-                                           self.distances.values.shape[0] != self.distances.values.shape[1]):
-            raise InputError('distances: expected a square array (items x items)', 'items')
-        if self.distances is not None and (self.distances.values < 0).any():
-            row, column = np.argwhere(self.distances.values < 0)[0]
-            first, second = self.distances.ids.take(np.array([row, column])).to_list()
-            raise InputError(f'distances: the distance {self.distances.values[row, column]:g} between items {first!r} '
-                             f'and {second!r} is negative: distances are >= 0 (a similarity s gives the distance '
-                             f'1 - s)', 'items')
+        self.features = None if features is None else _features(features)
+        self.distances = None if distances is None else _distances(distances)
 
     def check_catalogue(self, size: int, what: str) -> None:
         """That every attribute given as an array (not keyed by item id) has a row per item of a catalogue of
@@ -124,3 +104,44 @@ class Items:
     def __repr__(self) -> str:
         held = [name for name in ('popularity', 'users', 'features', 'distances') if getattr(self, name) is not None]
         return f'<Items: {", ".join(held) or "nothing"}>'
+
+
+def _popularity(popularity: Any) -> ItemValues:
+    """The popularity given: one count of interactions (>= 0) per item."""
+    values = ItemValues(popularity, 'popularity')
+    if values.values.ndim != 1 or (values.values < 0).any():
+        raise InputError('popularity: expected one count of interactions (>= 0) per item', 'items')
+    return values
+
+
+def _users(users: Any, popularity: ItemValues | None) -> int:
+    """The number of users given: >= 1, and no fewer than the interactions of any item."""
+    if not isinstance(users, (int, np.integer)) or users < 1:
+        raise InputError(f'users: expected a number of users >= 1, got {users!r}', 'items')
+    if popularity is not None and len(popularity.values) and popularity.values.max() > users:
+        raise InputError(f'popularity: an item has {popularity.values.max():g} interactions, more than '
+                         f'the {users} users (users= counts the users, popularity the users of each item)',
+                         'items')
+    return int(users)
+
+
+def _features(features: Any) -> ItemValues:
+    """The features given: a vector per item."""
+    values = ItemValues(features, 'features')
+    if values.values.ndim != 2:
+        raise InputError('features: expected a vector per item (a 2-D array)', 'items')
+    return values
+
+
+def _distances(distances: Any) -> ItemValues:
+    """The distances given: a square array of distances >= 0."""
+    values = ItemValues(distances, 'distances')
+    if values.values.ndim != 2 or values.values.shape[0] != values.values.shape[1]:
+        raise InputError('distances: expected a square array (items x items)', 'items')
+    if (values.values < 0).any():
+        row, column = np.argwhere(values.values < 0)[0]
+        first, second = values.ids.take(np.array([row, column])).to_list()
+        raise InputError(f'distances: the distance {values.values[row, column]:g} between items {first!r} '
+                         f'and {second!r} is negative: distances are >= 0 (a similarity s gives the distance '
+                         f'1 - s)', 'items')
+    return values

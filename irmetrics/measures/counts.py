@@ -29,6 +29,7 @@ NumRel = register(MeasureDef(
 
 NumRet = register(MeasureDef(
     name='NumRet',
+    monotone=True,
     tie_order='irrelevant',
     params=(Param('rel', Int(), NOT_PROVIDED,
                   'count only retrieved documents with at least this grade (NumRet(rel=1) is '

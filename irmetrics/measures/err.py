@@ -15,6 +15,7 @@ _ERR_CITATION = ('O. Chapelle, D. Metzler, Y. Zhang and P. Grinspan. Expected Re
 
 ERR = register(MeasureDef(
     name='ERR',
+    monotone=True,
     tie_order='expected',
     params=(CUTOFF, MAX_GRADE),
     summary='Expected reciprocal rank of the document at which a cascading user stops.',

@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 Hits = register(MeasureDef(
     name='Hits',
+    monotone=True,
     tie_order='expected',
     params=(CUTOFF, REL, JUDGED_ONLY),
     summary='Number of relevant documents in the top k (all retrieved without a cutoff).',

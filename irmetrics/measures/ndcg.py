@@ -32,6 +32,7 @@ nDCG = register(MeasureDef(
 
 DCG = register(MeasureDef(
     name='DCG',
+    monotone=True,
     tie_order='expected',
     params=(CUTOFF, DCG_FORM, GAINS, JUDGED_ONLY),
     summary='Discounted cumulative gain of the ranking (not normalised).',

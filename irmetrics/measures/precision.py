@@ -5,6 +5,7 @@ from ..constraints import Bool
 
 P = register(MeasureDef(
     name='P',
+    monotone=True,
     tie_order='expected',
     params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY,
             Param('relative', Bool(), False, 'divide by min(k, R), the most relevant documents the top k can '

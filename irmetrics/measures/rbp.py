@@ -22,6 +22,7 @@ def _check(params):
 
 RBP = register(MeasureDef(
     name='RBP',
+    monotone=True,
     tie_order='expected',
     params=(CUTOFF, P_PERSISTENCE, RBP_REL, RBP_MAX_REL, GAINS, JUDGED_ONLY),
     summary='Expected rate of gain of a user who goes on to the next rank with probability p.',

@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF, JUDGED_ONLY, REL
 
 RR = register(MeasureDef(
     name='RR',
+    monotone=True,
     tie_order='expected',
     params=(CUTOFF, REL, JUDGED_ONLY),
     summary='Reciprocal of the rank of the first relevant document (0 if none in the top k).',

@@ -7,6 +7,7 @@ _SET_CITATION = 'C. J. van Rijsbergen. Information Retrieval, 2nd ed. Butterwort
 
 SetP = register(MeasureDef(
     name='SetP',
+    monotone=True,
     tie_order='irrelevant',
     params=(REL, Param('relative', Bool(), False,
                        'divide by min(retrieved, R) instead of the number retrieved (trec_eval set_relative_P)'),

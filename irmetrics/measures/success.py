@@ -4,6 +4,7 @@ from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL
 
 Success = register(MeasureDef(
     name='Success',
+    monotone=True,
     tie_order='expected',
     params=(CUTOFF_REQUIRED, REL, JUDGED_ONLY),
     summary='1 if a relevant document appears in the top k, else 0.',

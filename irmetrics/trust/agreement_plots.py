@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..comparing.plots import BETTER, figure
+from ..comparing.toolkit import BETTER, figure
 from ..errors import InputError
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from ..api.argument_order import qrels_first
 from ..api.evaluator import Evaluator
 from ..api.results import aggregate
-from ..comparing.vocabulary import name_runs
+from ..comparing.toolkit import name_runs
 from ..constraints import Int, Option
 from ..data.inputs import to_qrels
 from ..errors import OptionError

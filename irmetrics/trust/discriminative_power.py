@@ -13,7 +13,7 @@ test as irmetrics computes its p-values ``(1 + b) / (1 + B)`` (``b / B`` when ev
 enumerated): the ``(K + 1)``-th largest value of the null statistic, K the most resamples at least as
 extreme that still give ``p <= alpha`` (for ``alpha = 0.05`` and ``B = 1000``, the 50th largest, Sakai's
 ``B alpha``).  A pair whose mean difference exceeds its critical difference is significant.  For the
-bootstrap test (the shift method on the mean difference, :func:`~irmetrics.comparing.resampling.bootstrap_test`;
+bootstrap test (the shift method on the mean difference, :func:`~irmetrics.comparing.toolkit.bootstrap_test`;
 Sakai 2006 bootstrapped the studentised statistic instead) the null statistic is ``|dbar* - dbar|`` of each
 pair, and the measure's required difference is the largest over the pairs (Sakai 2006's estimate); for the
 Tukey HSD test it is the range of the runs' means under relabelling, one critical difference for every pair.
@@ -30,22 +30,19 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ..comparing import resampling, small_samples
-from ..comparing.base import (
-    Choice,
-    ComparisonError,
-    EvaluationOptions,
-    Measure,
-    Option,
-    Options,
-    measures_first,
-    warn,
-)
-from ..comparing.comparison import evaluated
-from ..comparing.intervals import mean_sd
-from ..comparing.replicates import Replicates
-from ..comparing.settings import Settings
-from ..comparing.statistics import (
+from ..algebra.measure import Measure
+from ..api.argument_order import measures_first
+from ..api.options import EvaluationOptions, Options
+from ..comparing.toolkit import (
+    TESTS,
+    Replicates,
+    RunsLike,
+    Settings,
+    bootstrap_test,
+    evaluated,
+    exact_fewest,
+    fewest_queries,
+    mean_sd,
     nonzero_differences,
     pair_columns,
     pair_replicates,
@@ -53,7 +50,8 @@ from ..comparing.statistics import (
     significant_where,
     tukey_groups,
 )
-from ..comparing.vocabulary import TESTS, RunsLike
+from ..constraints import Choice, Option
+from ..errors import ComparisonError, warn
 from ..rendering.result import Table, Tabled, frame_of
 
 if TYPE_CHECKING:
@@ -203,8 +201,8 @@ def discriminative_power(measures: Any, qrels: Any, runs: RunsLike, *, test: str
     check_two_runs(runs, 'discriminative power')
     settings = Settings.checked(test, None, 'measure', alpha, 0.95, 't', n_resamples, seed, options.get('memory_limit'),
                                 'discriminative_power')
-    names, chosen, _, values, _ = evaluated(measures, qrels, runs, None, Options.of(options, 'discriminative_power'))
-    return power_of(names, chosen, values, settings)
+    found = evaluated(measures, qrels, runs, None, Options.of(options, 'discriminative_power'))
+    return power_of(found.runs, found.measures, found.values, settings)
 
 
 def check_two_runs(runs: Any, what: str) -> None:
@@ -229,11 +227,11 @@ def power_of(runs: Sequence[str], measures: Sequence[Measure], values: np.ndarra
         pvalue, critical = _tukey(measures, values, pairs, settings)
     else:
         replicates = pair_replicates(values, pairs, settings)
-        pvalue = resampling.bootstrap_test(diffs, valid, replicates).reshape(shape)
+        pvalue = bootstrap_test(diffs, valid, replicates).reshape(shape)
         allowed = most_extreme_allowed(alpha, settings.n_resamples, exact=False)
         critical = critical_value(replicates, allowed, lambda block, c: np.abs(block - difference[c])).reshape(shape)
     nonzero = nonzero_differences(values, pairs)
-    fewest = small_samples.fewest_queries(test, alpha, settings.n_resamples)
+    fewest = fewest_queries(test, alpha, settings.n_resamples)
     _warn_few(nonzero, fewest, test, alpha)
     significant = significant_where({test: pvalue}, nonzero, alpha)[test]
     for array in (difference, pvalue, significant, critical):
@@ -285,7 +283,7 @@ def critical_value(null: Replicates, allowed: int, transform=None) -> np.ndarray
 def _warn_few(nonzero: np.ndarray, fewest: int, test: str, alpha: float) -> None:
     few = nonzero < fewest
     if few.any():
-        floor = small_samples.exact_fewest(alpha)
+        floor = exact_fewest(alpha)
         warn(f'discriminative power: {int(few.sum())} of {few.size} (pair, measure) comparisons rest on fewer than '
              f'{fewest} queries with a difference (as few as {int(nonzero.min())}), fewer than the {TESTS[test]} '
              f'supports at alpha = {alpha:g}; those with fewer than {floor} are counted as not significant')

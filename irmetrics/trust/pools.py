@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..comparing.vocabulary import name_runs
+from ..comparing.toolkit import name_runs
 from ..constraints import Int, Option
 from ..data import ids
 from ..data.ids import Ids

@@ -36,14 +36,7 @@ def ranking(given: Any, name: str) -> Ranking:
     an :class:`~irmetrics.InputError` naming the argument ``name`` for anything else, a repeated item,
     or a value that is not a finite number."""
     if isinstance(given, Mapping):
-        ids = tuple(str(k) for k in given)
-        values = []
-        for key, value in given.items():
-            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-                raise InputError(f'{name}: the value of {key!r} is {value!r}; expected a finite number '
-                                 f'(a mapping {{item: value}}, higher = better)')
-            values.append(float(value))
-        array = np.asarray(values, dtype=np.float64)
+        ids, array = tuple(str(k) for k in given), _scores(given, name)
     elif isinstance(given, (str, bytes)) or not isinstance(given, (Sequence, np.ndarray)):
         raise InputError(f'{name}: expected a mapping {{item: value}} (higher = better) or a sequence of items, '
                          f'best first; got {type(given).__name__}')
@@ -60,6 +53,17 @@ def ranking(given: Any, name: str) -> Ranking:
     if not ids:
         raise InputError(f'{name}: the ranking is empty')
     return Ranking(ids, array)
+
+
+def _scores(given: Mapping, name: str) -> np.ndarray:
+    """The values of the mapping ``given`` (``{item: value}``), each a finite number."""
+    values = []
+    for key, value in given.items():
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+            raise InputError(f'{name}: the value of {key!r} is {value!r}; expected a finite number '
+                             f'(a mapping {{item: value}}, higher = better)')
+        values.append(float(value))
+    return np.asarray(values, dtype=np.float64)
 
 
 def paired(a: Any, b: Any, names: tuple[str, str] = ('a', 'b')) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:

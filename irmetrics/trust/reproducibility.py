@@ -33,9 +33,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..api.results import MeasureValues
-from ..comparing.base import EvaluationOptions, Measure, Options, aggregate, measures_first, warn
-from ..comparing.comparison import check_comparable
+from ..algebra.measure import Measure
+from ..api.argument_order import measures_first
+from ..api.options import EvaluationOptions, Options
+from ..api.results import MeasureValues, aggregate
+from ..comparing.toolkit import check_comparable
+from ..errors import warn
 from ..rendering.result import Table, Tabled
 
 if TYPE_CHECKING:

@@ -26,23 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..comparing.base import (
-    ComparisonError,
-    EvaluationOptions,
-    Float,
-    Int,
-    Measure,
-    Option,
-    OptionError,
-    Options,
-    measures_first,
-    memory_budget,
-)
-from ..comparing.comparison import evaluated
-from ..comparing.replicates import BLOCK_ELEMENTS, check_block_fits
-from ..comparing.settings import checked_seed
-from ..comparing.statistics import pairs_of
-from ..comparing.vocabulary import RunsLike
+from ..algebra.measure import Measure
+from ..api.argument_order import measures_first
+from ..api.options import EvaluationOptions, Options
+from ..comparing.toolkit import BLOCK_ELEMENTS, RunsLike, check_block_fits, checked_seed, evaluated, pairs_of
+from ..constraints import Float, Int, Option
+from ..data.budget import memory_budget
+from ..errors import ComparisonError, OptionError
 from ..rendering.result import Table, Tabled
 from .discriminative_power import check_two_runs
 
@@ -167,7 +157,8 @@ def swap_rates(measures: Any, qrels: Any, runs: RunsLike, *, trials: int = 1000,
     seed = checked_seed(seed)
     check_block_fits(memory_budget(options.get('memory_limit')), 'swap_rates')
     check_two_runs(runs, 'swap rates')
-    names, chosen, _, values, _ = evaluated(measures, qrels, runs, None, Options.of(options, 'swap_rates'))
+    found = evaluated(measures, qrels, runs, None, Options.of(options, 'swap_rates'))
+    names, chosen, values = found.runs, found.measures, found.values
     n_queries = values.shape[1]
     if n_queries < 2:
         raise ComparisonError(f'the qrels hold {n_queries} query: swap rates need two or more (two halves)')

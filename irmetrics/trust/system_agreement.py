@@ -18,7 +18,7 @@ from ..algebra.measure import Measure
 from ..api.argument_order import measures_first
 from ..api.options import EvaluationOptions, Options
 from ..api.run_names import stem
-from ..comparing.vocabulary import RunsLike, name_runs
+from ..comparing.toolkit import RunsLike, name_runs
 from ..data.inputs import source_path, to_qrels, to_run
 from ..dialects import parse_measures
 from ..errors import InputError, warn

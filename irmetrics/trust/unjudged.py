@@ -34,7 +34,6 @@ from ..data.qrels import LARGEST_GRADE, Qrels
 from ..data.run import Run
 from ..data.segments import ranges
 from ..errors import IrmetricsWarning, MeasureError
-from ..measures import DCG, ERR, RBP, RR, Hits, NumRet, P, SetP, Success
 from ..rendering.result import Table, Tabled
 from .read_only import ReadOnlyArrays
 
@@ -44,11 +43,6 @@ if TYPE_CHECKING:
     from ..api.options import EvaluationOptions
 
 GRADE = Option('grade', Int(minimum=1, maximum=LARGEST_GRADE - 1))      # a grade the qrels can hold
-
-#: Families whose value can only grow when the grade of a ranked document grows, and that read no
-#: judgment beyond the ranking (no R): their two values bound the value under any judgment.
-MONOTONE = tuple(m.definition for m in (P, Success, RR, Hits, DCG, ERR, RBP, SetP, NumRet))
-
 
 @dataclass(frozen=True, eq=False)
 class UnjudgedBounds(ReadOnlyArrays, Tabled):
@@ -202,11 +196,11 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
 
 def bounds_value(measure: Measure) -> bool:
     """Whether ``measure``'s values with the unjudged documents non-relevant and relevant bound its value
-    under any judgment of them: its family reads only the ranked documents' grades and grows with them,
-    and no parameter breaks that (``judged_only`` reranks, ``relative`` and NumRet's ``judged_nonrel``
-    read other judgments, a ``gains`` map may decrease)."""
+    under any judgment of them: its family reads only the ranked documents' grades and grows with them
+    (:attr:`~irmetrics.algebra.measure.MeasureDef.monotone`), and no parameter breaks that (``judged_only``
+    reranks, ``relative`` and NumRet's ``judged_nonrel`` read other judgments, a ``gains`` map may decrease)."""
     breaking = {'judged_only', 'relative', 'judged_nonrel', 'gains'} & set(measure.params)     # set away from defaults
-    return measure.definition in MONOTONE and not breaking
+    return measure.definition.monotone and not breaking
 
 
 def _unjudged_rows(judged: Qrels, ranking: Run) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -94,3 +94,16 @@ def test_every_module_is_named_in_the_architecture_page():
     unnamed = sorted(str(p.relative_to(ROOT)) for p in modules
                      if not re.search(rf'(?<![\w.]){re.escape(p.name)}', page))
     assert unnamed == []
+
+
+#: The modules of the comparing room another room may import: the package and its door for the trust room.
+COMPARING_DOORS = {'irmetrics.comparing', 'irmetrics.comparing.toolkit'}
+
+
+def test_the_trust_room_enters_the_comparing_room_by_its_doors_only():
+    """trust/ imports comparing/ through ``irmetrics.comparing`` and ``comparing/toolkit.py``, never a module
+    behind them, so that the comparing room may reorganise its modules without touching trust/."""
+    trust = sorted((PACKAGE / 'trust').rglob('*.py'))
+    imported = {(path.name, m) for path in trust for m in imported_modules(path) if room_of(m) == 'comparing'}
+    assert len(imported) >= 7                                      # the trust room's imports were read
+    assert {f'{name}: {m}' for name, m in imported if m not in COMPARING_DOORS} == set()

@@ -106,3 +106,12 @@ def test_results_render():
     assert frame['query_id'].tolist() == ['q1', 'q1', 'q2', 'q2'] and frame['measure'].tolist() == ['P@3', 'AP'] * 2
     assert result.to_dict()['P@3'] == {'nonrelevant': 1 / 6, 'relevant': 1 / 3, 'bounds': True}
     assert 'P@3: 0.1667 .. 0.3333' in repr(result) and 'AP: ' in repr(result) and '(not bounds)' in repr(result)
+
+
+def test_the_families_declared_monotone_are_those_the_brute_force_checks():
+    """``MeasureDef.monotone`` is where unjudged_bounds reads which families bound their values: each family
+    declared so is in BOUNDED (the brute force above checks its claim), and each family of BOUNDED is declared."""
+    from irmetrics.algebra.measure import REGISTRY
+    declared = {d.name for d in REGISTRY.definitions() if d.monotone}
+    assert declared == {irm.parse_measure(m).definition.name for m in BOUNDED}
+    assert declared == {'P', 'Success', 'RR', 'Hits', 'DCG', 'ERR', 'RBP', 'SetP', 'NumRet'}
