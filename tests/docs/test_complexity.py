@@ -17,10 +17,10 @@ ALLOWED = {
     'cli/args.py::_EvaluateParser.parse_args',
     'cli/gnu_getopt.py::parse',
     'cli/trec_eval_command.py::parse_invocation',
-    # The renderers, reworked into one rendering path (issue 39, part 4) by another change.
+    # The renderers, reworked into one rendering path by another change.
     'rendering/records.py::render_records',
     'rendering/text.py::wrapped_table',
-    # Not split yet (issue 39, part 9, left for a next change): the measure syntax's value parser and ranx's
+    # Not split yet (left for a next change): the measure syntax's value parser and ranx's
     # names (every measure name goes through them) and the radix selection of resamples not held.
     'algebra/parse.py::_value',
     'dialects/ranx.py::parse_ranx_measure',
