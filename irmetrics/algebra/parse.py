@@ -82,46 +82,52 @@ def _value(tokens: _Tokens, depth: int = 0) -> Any:
     if tok is None:
         raise tokens.error('expected a value, found end of text')
     kind, text, _ = tok
-    if kind == 'punct' and text in '({' and depth >= MAX_NESTING:
-        raise tokens.error(f'values nested more than {MAX_NESTING} brackets deep')
-    if kind == 'number':
+    if kind == 'punct' and text in '({':
+        if depth >= MAX_NESTING:
+            raise tokens.error(f'values nested more than {MAX_NESTING} brackets deep')
         tokens.i += 1
+        return _list(tokens, depth + 1) if text == '(' else _mapping(tokens, depth + 1)
+    tokens.i += 1
+    if kind == 'number':
         return _number(text)
     if kind == 'string':
-        tokens.i += 1
         return text[1:-1]
     if kind == 'name' and text in ('True', 'False'):
-        tokens.i += 1
         return text == 'True'
-    if kind == 'punct' and text == '(':
-        tokens.i += 1
-        items: list[Any] = []
-        while not tokens.accept(')'):
-            item = _value(tokens, depth + 1)
-            if isinstance(item, (dict, tuple)):
-                raise tokens.error('expected a number or a string in a list')
-            items.append(item)
-            if not tokens.accept(','):
-                tokens.take('punct', ')')
-                break
-        return tuple(items)
-    if kind == 'punct' and text == '{':
-        tokens.i += 1
-        mapping: dict[Any, Any] = {}
+    tokens.i -= 1
+    raise tokens.error(f'expected a value, found {text!r}')
+
+
+def _list(tokens: _Tokens, depth: int) -> tuple[Any, ...]:
+    """The items of a list, after its ``(``, up to its ``)``: numbers and strings."""
+    items: list[Any] = []
+    while not tokens.accept(')'):
+        item = _value(tokens, depth)
+        if isinstance(item, (dict, tuple)):
+            raise tokens.error('expected a number or a string in a list')
+        items.append(item)
+        if not tokens.accept(','):
+            tokens.take('punct', ')')
+            break
+    return tuple(items)
+
+
+def _mapping(tokens: _Tokens, depth: int) -> dict[Any, Any]:
+    """The pairs of a mapping, after its ``{``, up to its ``}``."""
+    mapping: dict[Any, Any] = {}
+    if tokens.accept('}'):
+        return mapping
+    while True:
+        key = _value(tokens, depth)
+        if isinstance(key, dict):
+            raise tokens.error('expected a number or a string as key, found a mapping')
+        if key in mapping:
+            raise tokens.error(f'key {key!r} given twice')
+        tokens.take('punct', ':')
+        mapping[key] = _value(tokens, depth)
         if tokens.accept('}'):
             return mapping
-        while True:
-            key = _value(tokens, depth + 1)
-            if isinstance(key, dict):
-                raise tokens.error('expected a number or a string as key, found a mapping')
-            if key in mapping:
-                raise tokens.error(f'key {key!r} given twice')
-            tokens.take('punct', ':')
-            mapping[key] = _value(tokens, depth + 1)
-            if tokens.accept('}'):
-                return mapping
-            tokens.take('punct', ',')
-    raise tokens.error(f'expected a value, found {text!r}')
+        tokens.take('punct', ',')
 
 
 def parse_measure(text: str | Measure) -> Measure:

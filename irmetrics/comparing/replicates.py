@@ -153,37 +153,52 @@ def _selected(replicates: Replicates, ranks: np.ndarray, transform) -> np.ndarra
     found = np.full((targets, width), np.nan)
     done = np.zeros((targets, width), dtype=bool)
     while not done.all():
-        shift = np.uint64(64 - known - 16) if known < 64 else np.uint64(0)
-        counts = np.zeros((targets, width, 1 << 16), dtype=np.int64)
-        gathered: dict[tuple[int, int], list[np.ndarray]] = {}
-        top = replicates._top if known == 0 and transform is None else None
-        counted = top is not None
-        if top is not None:                           # the first pass was counted as the resamples were drawn
-            counts[:] = top[replicates._columns][None]
-        for columns, block in ([] if counted else replicates._blocks()):
-            keys = _keys(block if transform is None else transform(block, columns))
-            for i, j in enumerate(columns.tolist()):
-                for t in np.flatnonzero(~done[:, j]).tolist():
-                    k = keys[:, i]
-                    if known:
-                        k = k[(k >> np.uint64(64 - known)) == prefix[t, j]]
-                    if gather[t, j]:
-                        gathered.setdefault((t, j), []).append(k)
-                    else:
-                        counts[t, j] += np.bincount(((k >> shift) & np.uint64(0xFFFF)).astype(np.intp),
-                                                    minlength=1 << 16)
+        counts, gathered = _one_pass(replicates, transform, known, prefix, gather, done)
         for t, j in zip(*np.nonzero(gather & ~done), strict=True):
             values = np.concatenate(gathered.get((t, j), [np.zeros(0, dtype=np.uint64)]))
             found[t, j] = _values(np.partition(values, rank[t, j])[rank[t, j]:rank[t, j] + 1])[0]
             done[t, j] = True
-        for t, j in zip(*np.nonzero(~gather & ~done), strict=True):
-            cumulative = np.cumsum(counts[t, j])
-            bin_ = int(np.searchsorted(cumulative, rank[t, j], side='right'))
-            rank[t, j] -= int(cumulative[bin_ - 1]) if bin_ else 0
-            prefix[t, j] = (prefix[t, j] << np.uint64(16)) | np.uint64(bin_)
-            gather[t, j] = counts[t, j, bin_] <= GATHERED
-            if known + 16 == 64:
-                found[t, j] = _values(prefix[t, j:j + 1])[0]
-                done[t, j] = True
+        _narrowed(counts, known, rank, prefix, gather, found, done)
         known += 16
     return found
+
+
+def _one_pass(replicates: Replicates, transform, known: int, prefix: np.ndarray, gather: np.ndarray,
+              done: np.ndarray) -> tuple[np.ndarray, dict[tuple[int, int], list[np.ndarray]]]:
+    """One pass over the resamples: for each target not done, the counts of the next 16 bits of the keys under
+    its prefix, or (where ``gather`` says its bin is small) those keys themselves."""
+    targets, width = prefix.shape
+    shift = np.uint64(64 - known - 16) if known < 64 else np.uint64(0)
+    counts = np.zeros((targets, width, 1 << 16), dtype=np.int64)
+    gathered: dict[tuple[int, int], list[np.ndarray]] = {}
+    top = replicates._top if known == 0 and transform is None else None
+    if top is not None:                               # the first pass was counted as the resamples were drawn
+        counts[:] = top[replicates._columns][None]
+    for columns, block in ([] if top is not None else replicates._blocks()):
+        keys = _keys(block if transform is None else transform(block, columns))
+        for i, j in enumerate(columns.tolist()):
+            for t in np.flatnonzero(~done[:, j]).tolist():
+                k = keys[:, i]
+                if known:
+                    k = k[(k >> np.uint64(64 - known)) == prefix[t, j]]
+                if gather[t, j]:
+                    gathered.setdefault((t, j), []).append(k)
+                else:
+                    counts[t, j] += np.bincount(((k >> shift) & np.uint64(0xFFFF)).astype(np.intp),
+                                                minlength=1 << 16)
+    return counts, gathered
+
+
+def _narrowed(counts: np.ndarray, known: int, rank: np.ndarray, prefix: np.ndarray, gather: np.ndarray,
+              found: np.ndarray, done: np.ndarray) -> None:
+    """Each counted target's prefix extended by the bin that holds its rank (in place); a target whose 64 bits
+    are known is found."""
+    for t, j in zip(*np.nonzero(~gather & ~done), strict=True):
+        cumulative = np.cumsum(counts[t, j])
+        bin_ = int(np.searchsorted(cumulative, rank[t, j], side='right'))
+        rank[t, j] -= int(cumulative[bin_ - 1]) if bin_ else 0
+        prefix[t, j] = (prefix[t, j] << np.uint64(16)) | np.uint64(bin_)
+        gather[t, j] = counts[t, j, bin_] <= GATHERED
+        if known + 16 == 64:
+            found[t, j] = _values(prefix[t, j:j + 1])[0]
+            done[t, j] = True

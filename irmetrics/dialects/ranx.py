@@ -74,30 +74,33 @@ def parse_ranx_measure(text: str) -> Measure:
     if not m or m['name'] not in RANX_NAMES:
         raise MeasureError(f'{text!r} is not a ranx metric name (known: {", ".join(RANX_NAMES)})')
     entry = RANX_NAMES[m['name']]
-    k = m['k']
-    if m['name'] == 'rbp':
-        measure = entry.measure
-        if k is not None:
-            measure = measure(p=float(f'0.{k}'))       # ranx: rbp.95 and rbp@95 are p = 0.95
-    else:
-        if m['sep'] == '.':
-            raise MeasureError(f'ranx metric {text!r}: write the cutoff as @k ({m["name"]}@{k})')
-        if k is not None and not entry.takes_k:
-            raise MeasureError(f'ranx ignores @k for {m["name"]}; irmetrics\' {entry.measure.name} takes no cutoff '
-                               f'(write {m["name"]})')
-        cutoff = integer_literal(k) if k is not None and integer_literal(k) > 0 else None
-        if cutoff is None and not entry.has_whole:
-            raise MeasureError(f'ranx metric {text!r} (the whole ranking) has no irmetrics equivalent: give a '
-                               f'cutoff, e.g. {m["name"]}@10')
-        if cutoff is None and entry.whole is not None:
-            measure = entry.whole
-        else:
-            measure = entry.measure(**entry.preset)
-        if cutoff is not None:
-            measure = measure(cutoff=cutoff)
+    measure = _rbp(entry, m['k']) if m['name'] == 'rbp' else _cut(entry, m, text)
     if m['rel'] is not None:
         measure = _with_rel(measure, entry, integer_literal(m['rel']), text)
     return measure.check_complete()
+
+
+def _rbp(entry: RanxName, k: str | None) -> Measure:
+    """ranx's RBP: ``rbp.95`` and ``rbp@95`` are p = 0.95."""
+    return entry.measure if k is None else entry.measure(p=float(f'0.{k}'))
+
+
+def _cut(entry: RanxName, m: re.Match[str], text: str) -> Measure:
+    """A ranx metric with an optional cutoff ``@k`` (``m``: the name's parts)."""
+    k = m['k']
+    if m['sep'] == '.':
+        raise MeasureError(f'ranx metric {text!r}: write the cutoff as @k ({m["name"]}@{k})')
+    if k is not None and not entry.takes_k:
+        raise MeasureError(f'ranx ignores @k for {m["name"]}; irmetrics\' {entry.measure.name} takes no cutoff '
+                           f'(write {m["name"]})')
+    cutoff = integer_literal(k) if k is not None and integer_literal(k) > 0 else None
+    if cutoff is None and not entry.has_whole:
+        raise MeasureError(f'ranx metric {text!r} (the whole ranking) has no irmetrics equivalent: give a '
+                           f'cutoff, e.g. {m["name"]}@10')
+    if cutoff is None and entry.whole is not None:
+        return entry.whole
+    measure = entry.measure(**entry.preset)
+    return measure if cutoff is None else measure(cutoff=cutoff)
 
 
 #: the highest -lN of the DCG family: its gain map lists every grade below N
