@@ -9,7 +9,6 @@ test, the correction and alpha.  With several tests there is one table per test.
 from __future__ import annotations
 
 import json
-import math
 import textwrap
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -27,8 +26,10 @@ from .base import (
     html_escape,
     html_page,
     html_table,
+    json_number,
     latex_escape,
     markdown_escape,
+    number,
     printable,
     text_cell,
     text_table,
@@ -169,7 +170,7 @@ def extras(cmp: ComparisonView, test: str, r: int, j: int, shown: Sequence[str],
     k = next((k for k, (_, o) in enumerate(cmp.pairs) if o == r), None)
     if k is None or not shown:
         return ''
-    parts = [f'{cmp.delta[k, j]:+.{places}f}' if item == 'delta' else f'p={cmp.p_adjusted[test][k, j]:.3g}'
+    parts = [number(cmp.delta[k, j], places, sign='+') if item == 'delta' else f'p={cmp.p_adjusted[test][k, j]:.3g}'
              for item in shown]
     return ' (' + ', '.join(parts) + ')'
 
@@ -264,7 +265,8 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
 
 # --- HTML ---------------------------------------------------------------------------------------
 def _number(value: float, places: int) -> str:
-    return '' if value != value else f'{value:.{places}f}'
+    """A number of the detail table, a missing one (no interval) empty."""
+    return number(value, places, missing='')
 
 
 def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
@@ -285,9 +287,9 @@ def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
         detail.append([esc(row['run']), esc(row['baseline']), esc(row['measure']),
                        f'{_number(row["mean"], places)}<br><small>[{_number(row["ci_low"], places)}, '
                        f'{_number(row["ci_high"], places)}]</small>',
-                       f'{row["delta"]:+.{places}f}<br><small>[{_number(row["delta_ci_low"], places)}, '
+                       f'{number(row["delta"], places, sign="+")}<br><small>[{_number(row["delta_ci_low"], places)}, '
                        f'{_number(row["delta_ci_high"], places)}]</small>',
-                       f'{row["effect_size"]:.2f}', f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
+                       number(row['effect_size'], 2), f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
                        esc(row['test']), f'{row["p_value"]:.4g}<br><small>({row["p_adjusted"]:.4g})</small>',
                        '<span class="yes">yes</span>' if row['significant'] else 'no', esc(row['note'])])
     parts.append(html_table(detail_header, detail, esc(
@@ -342,15 +344,6 @@ def _figures(cmp: ComparisonView) -> list[str]:
 
 
 # --- JSON, and the formats programs read ------------------------------------------------------------
-def _clean(value: Any, places: int | None) -> Any:
-    """A value as JSON holds it: NaN and infinities as null, floats rounded to ``places`` when given."""
-    if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            return None
-        return round(value, places) if places is not None and places >= 0 else value
-    return value
-
-
 def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
     """The settings, the warnings and every row of ``to_dataframe`` (NaN as None)."""
     s = cmp.settings
@@ -364,7 +357,7 @@ def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
             **({} if cmp.risk is None else {'risk': {'risk_weight': cmp.risk.risk_weight,
                                                      'trisk_fewest_queries': cmp.risk.fewest_queries}}),
             'warnings': list(cmp.warnings),
-            'rows': [{k: _clean(v, places) for k, v in row.items()} for row in cmp.rows()]}
+            'rows': [{k: json_number(v, places) for k, v in row.items()} for row in cmp.rows()]}
 
 
 def delimited(frame: Any, fmt: str, places: int | None) -> str:
@@ -377,11 +370,9 @@ def delimited(frame: Any, fmt: str, places: int | None) -> str:
     def cell(value: Any) -> str:
         if isinstance(value, str):
             return text_cell(value)
-        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        if value is None or value is pd.NA:
             return ''
-        if isinstance(value, float) and places is not None and places >= 0:
-            return f'{value:.{places}f}'
-        return str(value)
+        return number(value, places, missing='') if isinstance(value, float) else str(value)
 
     header = [text_cell(c) if isinstance(c, str) else str(c) for c in frame.columns]
     rows = ([cell(v) for v in row] for row in frame.astype(object).itertuples(index=False, name=None))

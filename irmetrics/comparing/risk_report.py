@@ -15,6 +15,7 @@ from .base import (
     latex_escape,
     markdown_escape,
     markdown_table,
+    number,
     printable,
     text_table,
 )
@@ -38,11 +39,10 @@ def rows(cmp: ComparisonView, places: int, mark: Callable[[str], str] = lambda s
             k = next((k for k, (_, o) in enumerate(cmp.pairs) if o == r), None)
             cells = ['', '', '']
             if k is not None:
-                trisk = f'{columns.trisk[k, j]:.{places}f}'
-                cells = [f'{columns.urisk[k, j]:+.{places}f}', mark(trisk) if columns.significant[k, j] else trisk,
+                trisk = number(columns.trisk[k, j], places)
+                cells = [number(columns.urisk[k, j], places, sign='+'), mark(trisk) if columns.significant[k, j] else trisk,
                          f'{columns.pvalue[k, j]:.3g}']
-            georisk = columns.georisk[r, j]
-            out.append([str(m), f'({letter(r)}) {run}', *cells, '' if georisk != georisk else f'{georisk:.{places}f}'])
+            out.append([str(m), f'({letter(r)}) {run}', *cells, number(columns.georisk[r, j], places, missing='')])
     return out
 
 
