@@ -141,7 +141,7 @@ class MeasureValues(dict[str, Any], Tabled):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # a dict: unhashable (Tabled, an object, is hashable)
 
     def __reduce__(self) -> tuple[type, tuple[list[tuple[Measure, Any]]]]:
         return MeasureValues, (list(self.by_measure().items()),)

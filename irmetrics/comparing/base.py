@@ -28,8 +28,8 @@ from ..rendering.values import format_value, json_number, number
 
 __all__ = ['Choice', 'ComparisonError', 'EvaluationOptions', 'Evaluator', 'Float', 'Int', 'Items', 'Option',
            'Options', 'InputError', 'measures_first', 'checked_format', 'checked_places', 'recorded_warnings',
-           'html_escape',
+           'html_escape', 'json_number', 'number',
            'IrmetricsError', 'Measure', 'MeasureError', 'OptionError', 'aggregate', 'default_names', 'figure_svg',
-           'find_run', 'format_value', 'json_number', 'number', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
+           'find_run', 'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
            'markdown_table', 'memory_budget', 'parse_measures', 'printable', 'source_path', 'Table', 'Tabled',
            'text_cell', 'text_table', 'to_run', 'warn', 'write_delimited']

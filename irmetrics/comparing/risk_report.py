@@ -40,9 +40,10 @@ def rows(cmp: ComparisonView, places: int, mark: Callable[[str], str] = lambda s
             cells = ['', '', '']
             if k is not None:
                 trisk = number(columns.trisk[k, j], places)
-                cells = [number(columns.urisk[k, j], places, sign='+'), mark(trisk) if columns.significant[k, j] else trisk,
-                         f'{columns.pvalue[k, j]:.3g}']
-            out.append([str(m), f'({letter(r)}) {run}', *cells, number(columns.georisk[r, j], places, missing='')])
+                cells = [number(columns.urisk[k, j], places, sign='+'),
+                         mark(trisk) if columns.significant[k, j] else trisk, f'{columns.pvalue[k, j]:.3g}']
+            georisk = number(columns.georisk[r, j], places, missing='')
+            out.append([str(m), f'({letter(r)}) {run}', *cells, georisk])
     return out
 
 
