@@ -21,14 +21,22 @@ from ..errors import ComparisonError, InputError, IrmetricsError, MeasureError, 
 from ..rendering.figures import figure_svg
 from ..rendering.formats import checked_format, checked_places, text_cell
 from ..rendering.formats import delimited as write_delimited
-from ..rendering.markup import html_escape, html_page, html_table, latex_escape, markdown_escape, markdown_table
+from ..rendering.markup import (
+    html_escape,
+    html_page,
+    html_table,
+    latex_escape,
+    latex_tabular,
+    markdown_escape,
+    markdown_table,
+)
 from ..rendering.result import Table, Tabled
 from ..rendering.text import printable, text_table
 from ..rendering.values import format_value, json_number, number
 
 __all__ = ['Choice', 'ComparisonError', 'EvaluationOptions', 'Evaluator', 'Float', 'Int', 'Items', 'Option',
            'Options', 'InputError', 'measures_first', 'checked_format', 'checked_places', 'recorded_warnings',
-           'html_escape', 'json_number', 'number',
+           'html_escape', 'json_number', 'latex_tabular', 'number',
            'IrmetricsError', 'Measure', 'MeasureError', 'OptionError', 'aggregate', 'default_names', 'figure_svg',
            'find_run', 'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
            'markdown_table', 'memory_budget', 'parse_measures', 'printable', 'source_path', 'Table', 'Tabled',

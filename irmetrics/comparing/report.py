@@ -28,7 +28,9 @@ from .base import (
     html_table,
     json_number,
     latex_escape,
+    latex_tabular,
     markdown_escape,
+    markdown_table,
     number,
     printable,
     text_cell,
@@ -218,11 +220,10 @@ def render_markdown(cmp: ComparisonView, places: int = 4, show: Sequence[str] = 
     blocks = []
     for test in cmp.tests:
         header = ['run'] + [markdown_escape(str(m)) for m in cmp.measures]
-        lines = ['| ' + ' | '.join(header) + ' |', '|:---|' + '---:|' * len(cmp.measures)]
-        for r, cells in enumerate(_grid(cmp, test, places, cell, shown)):
-            lines.append(f'| ({letter(r)}) {markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
+        rows = [[f'({letter(r)}) {markdown_escape(cmp.runs[r])}', *cells]
+                for r, cells in enumerate(_grid(cmp, test, places, cell, shown))]
         notes = legend(cmp, test) + ['Bold: the best value of each measure.'] + shown_note(shown)
-        blocks.append('\n'.join(lines) + '\n\n' + ' '.join(map(markdown_escape, notes)) + '\n')
+        blocks.append(markdown_table(header, rows) + '\n' + ' '.join(map(markdown_escape, notes)) + '\n')
     if cmp.risk is not None:
         blocks.append(risk_report.render_markdown(cmp, places))
     if cmp.warnings:
@@ -249,14 +250,12 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
             caption += (f' Baseline{"s" if len(cmp.baselines) > 1 else ""}: '
                         + ', '.join(f'({letter(cmp.runs.index(b))})' for b in cmp.baselines) + '.')
         caption += ''.join(' ' + latex_escape(line) for line in legend(cmp, test)[3:] + shown_note(shown))
+        header = ' & Run & ' + ' & '.join(latex_escape(str(m)) for m in cmp.measures)
+        rows = [[letter(r), latex_escape(cmp.runs[r]), *cells]
+                for r, cells in enumerate(_grid(cmp, test, places, cell, shown))]
         lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}',
                  f'  \\label{{{label}{"" if len(cmp.tests) == 1 else "-" + test}}}',
-                 f'  \\begin{{tabular}}{{ll{"r" * len(cmp.measures)}}}', r'    \toprule',
-                 '     & Run & ' + ' & '.join(latex_escape(str(m)) for m in cmp.measures) + r' \\',
-                 r'    \midrule']
-        for r, cells in enumerate(_grid(cmp, test, places, cell, shown)):
-            lines.append(f'    {letter(r)} & {latex_escape(cmp.runs[r])} & ' + ' & '.join(cells) + r' \\')
-        lines += [r'    \bottomrule', r'  \end{tabular}', r'\end{table}']
+                 *latex_tabular(header, rows, 'll' + 'r' * len(cmp.measures), '  '), r'\end{table}']
         blocks.append('\n'.join(lines) + '\n')
     if cmp.risk is not None:
         blocks.append(risk_report.render_latex(cmp, places, label))

@@ -13,6 +13,7 @@ from .base import (
     html_escape,
     html_table,
     latex_escape,
+    latex_tabular,
     markdown_escape,
     markdown_table,
     number,
@@ -80,12 +81,11 @@ def render_markdown(cmp: ComparisonView, places: int) -> str:
 
 def render_latex(cmp: ComparisonView, places: int, label: str) -> str:
     caption = latex_escape(' '.join(legend(cmp)))
+    marked = rows(cmp, places, lambda s: s + '$^{*}$')
+    cells = [[latex_escape(c) if i < 2 else c for i, c in enumerate(row)] for row in marked]
+    header = ' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk'
     lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}', f'  \\label{{{label}-risk}}',
-             r'  \begin{tabular}{llrrrr}', r'    \toprule',
-             '    ' + ' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk \\', r'    \midrule']
-    for row in rows(cmp, places, lambda s: s + '$^{*}$'):
-        lines.append('    ' + ' & '.join(latex_escape(c) if i < 2 else c for i, c in enumerate(row)) + r' \\')
-    lines += [r'    \bottomrule', r'  \end{tabular}', r'\end{table}']
+             *latex_tabular(header, cells, 'llrrrr', '  '), r'\end{table}']
     return '\n'.join(lines) + '\n'
 
 

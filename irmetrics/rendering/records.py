@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .formats import checked_format, checked_places, delimited, text_cell
-from .markup import html_escape, html_page, html_table, latex_escape, markdown_escape, markdown_table
+from .markup import html_escape, html_page, html_table, latex_escape, latex_tabular, markdown_escape, markdown_table
 from .text import printable, text_table
 from .values import json_number, number
 
@@ -89,10 +89,8 @@ def _delimited(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, 
 def _latex(columns: Sequence[str], cells: list[list[str]], numeric_from: int, notes: str) -> str:
     """A booktabs ``tabular``, the notes as a comment and a paragraph under it."""
     align = ''.join('l' if j < numeric_from else 'r' for j in range(len(columns)))
-    lines = [f'\\begin{{tabular}}{{{align}}}', r'  \toprule',
-             '  ' + ' & '.join(latex_escape(c) for c in columns) + r' \\', r'  \midrule']
-    lines += ['  ' + ' & '.join(latex_escape(c) for c in row) + r' \\' for row in cells]
-    lines += [r'  \bottomrule', r'\end{tabular}']
+    escaped = [list(map(latex_escape, row)) for row in cells]
+    lines = latex_tabular(' & '.join(map(latex_escape, columns)), escaped, align)
     if notes.strip():
         lines += ['', latex_escape(' '.join(notes.split()))]
     return '\n'.join(lines) + '\n'
