@@ -33,9 +33,8 @@ from .base import (
     markdown_table,
     number,
     printable,
-    text_cell,
+    render_records,
     text_table,
-    write_delimited,
 )
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
 
@@ -360,22 +359,20 @@ def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
 
 
 def delimited(frame: Any, fmt: str, places: int | None) -> str:
-    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given, written by the rendering
-    room's one writer (:func:`~irmetrics.rendering.formats.delimited`: TSV escapes a tab or newline in a name
-    as the evaluation's TSV does); its text cells (run names, query ids, the column names) as
-    :func:`~irmetrics.rendering.formats.text_cell` writes them, a missing value empty."""
+    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given, by the records renderer
+    (:func:`~irmetrics.rendering.records.render_records`: text cells as
+    :func:`~irmetrics.rendering.formats.text_cell` writes them, TSV escaping a tab or newline in a name as the
+    evaluation's TSV does); a missing value (None, NaN) empty and a boolean ``True``/``False``, as pandas
+    writes and reads them."""
     import pandas as pd
 
-    def cell(value: Any) -> str:
-        if isinstance(value, str):
-            return text_cell(value)
-        if value is None or value is pd.NA:
-            return ''
-        return number(value, places, missing='') if isinstance(value, float) else str(value)
+    def cell(value: Any) -> Any:
+        if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+            return None
+        return str(value) if isinstance(value, bool) else value
 
-    header = [text_cell(c) if isinstance(c, str) else str(c) for c in frame.columns]
-    rows = ([cell(v) for v in row] for row in frame.astype(object).itertuples(index=False, name=None))
-    return write_delimited([header, *rows], fmt)
+    rows = [[cell(v) for v in row] for row in frame.astype(object).itertuples(index=False, name=None)]
+    return render_records([str(c) for c in frame.columns], rows, fmt, -1 if places is None else places)
 
 
 def render(cmp: ComparisonView, fmt: str, places: int | None = None, show: Sequence[str] = (),
