@@ -1,7 +1,9 @@
 """Result types: one per-query value, and a whole evaluation's results.
 
 :class:`CalcResults` renders to pandas (tidy and wide per-query DataFrames; pandas is imported
-only then) and, through :mod:`irmetrics.rendering`, to every format the command line prints.
+only then) and, through :mod:`irmetrics.rendering`, to every format the command line prints;
+:class:`MeasureValues` (the aggregates) is a table of measures and values, rendered as every other
+result's table is (:class:`~irmetrics.rendering.result.Tabled`).
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from ..constraints import Choice, Option
 from ..rendering.evaluation import RENDERERS, SUMMARY_QID, Options, RunResults
 from ..rendering.formats import FORMATS, checked_places
 from ..rendering.markup import html_table
+from ..rendering.result import Table, Tabled
 from ..rendering.text import text_table
-from ..rendering.values import format_value
+from ..rendering.values import format_value, json_number
 
 #: The ``format`` of :meth:`CalcResults.render`.
 FORMAT = Option('format', Choice(*FORMATS))
@@ -61,7 +64,7 @@ def aggregate(measure: Measure, values: np.ndarray) -> float:
     return float(values.mean())
 
 
-class MeasureValues(dict[str, Any]):
+class MeasureValues(dict[str, Any], Tabled):
     """One value per measure: a dict keyed by each measure's canonical name (``'nDCG@10'``), so that it goes
     as it is to ``json.dumps`` and to a logger (TensorBoard, MLflow, Lightning's ``log_dict``), which also
     finds a value by its :class:`Measure` or by any string that names the measure, in any dialect:
@@ -70,6 +73,10 @@ class MeasureValues(dict[str, Any]):
 
     A string that is no measure, names several (``'P.5,10'``) or a measure not evaluated is a
     ``KeyError`` saying which.  :attr:`measures` gives the measures, :meth:`by_measure` a dict keyed by them.
+
+    It renders as every result does: :meth:`render` (a table of ``measure, value`` in every format of
+    :data:`~irmetrics.rendering.formats.FORMATS`), :meth:`to_dataframe` and :meth:`to_dict`; ``str()`` stays a
+    dict's, as ir_measures' is.
     """
 
     def __init__(self, values: Mapping[Measure, Any] | Iterable[tuple[Measure, Any]] = ()):
@@ -85,6 +92,27 @@ class MeasureValues(dict[str, Any]):
     def by_measure(self) -> dict[Measure, Any]:
         """The values keyed by :class:`Measure`."""
         return {self._measures[name]: value for name, value in self.items()}
+
+    def table(self) -> Table:
+        """A row per measure, ``measure, value`` (a count an integer), rendered by :meth:`render` and
+        :meth:`to_dataframe`.
+
+        Examples
+        --------
+        >>> print(irmetrics.calc_aggregate(['AP', 'NumRet'], 'examples/qrels.txt', 'examples/run_bm25.txt').render())
+        measure   value
+        AP       0.4087
+        NumRet      500
+        <BLANKLINE>
+        """
+        return Table(['measure', 'value'], [[name, value] for name, value in self.items()])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The values as a plain dict keyed by the measures' names, NaN and infinities as None (as JSON holds
+        them), ready for ``json.dumps``."""
+        return {name: json_number(value, None) for name, value in self.items()}
+
+    __str__ = dict.__repr__
 
     def __getitem__(self, key: str | Measure) -> Any:
         if isinstance(key, str) and dict.__contains__(self, key):
@@ -113,7 +141,7 @@ class MeasureValues(dict[str, Any]):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # a dict: unhashable (Tabled, an object, is hashable)
 
     def __reduce__(self) -> tuple[type, tuple[list[tuple[Measure, Any]]]]:
         return MeasureValues, (list(self.by_measure().items()),)

@@ -14,8 +14,8 @@ from ..api.run_names import find_run, named_runs
 from ..comparing import Comparison, ComparisonError, SlicedComparison, compare, compare_slices
 from ..data.output_files import check_output, write_text
 from ..errors import IrmetricsWarning
+from ..rendering import values
 from ..rendering.text import text_table
-from ..rendering.values import fixed
 from . import progress
 from .evaluate import check_runs, resolve_measures
 from .fusion_options import check_names, fused_runs
@@ -104,7 +104,7 @@ def ranks_text(comparison, measure, places: int) -> str:
     """The leaderboard of one measure as text (see :meth:`~irmetrics.comparing.Comparison.ranks`)."""
     table = comparison.ranks(measure)
     s = comparison.settings
-    rows = [[str(r['rank']), r['run'], fixed(r['mean'], places), f'{r["rank_low"]}-{r["rank_high"]}',
+    rows = [[str(r['rank']), r['run'], values.number(r['mean'], places), f'{r["rank_low"]}-{r["rank_high"]}',
              '' if r['ahead_of_next'] != r['ahead_of_next'] else f'{r["ahead_of_next"]:.3f}',
              '' if r['separable_from_next'] is None else 'yes' if r['separable_from_next'] else 'no']
             for _, r in table.iterrows()]

@@ -15,7 +15,7 @@ from ..comparing import ComparisonError
 from ..comparing.gate import gate, stored_values
 from ..comparing.vocabulary import TESTS
 from ..rendering.text import text_table
-from ..rendering.values import fixed
+from ..rendering.values import number
 from .sources import load_qrels, load_run
 
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for v in result.verdicts:
         verdict = ('FAIL: significantly worse' if v.failed == 'worse' else
                    f'FAIL: dropped by more than {args.margin:g}' if v.failed == 'margin' else 'ok')
-        rows.append([str(v.measure), fixed(v.stored, places), fixed(v.new, places), fixed(v.delta, places, '+'),
+        rows.append([str(v.measure), number(v.stored, places), number(v.new, places), number(v.delta, places, sign='+'),
                      f'{v.p_adjusted:.3g}', verdict])
     out.write(text_table(['measure', 'stored', name, 'delta', 'p adjusted', 'verdict'], rows, numeric_from=1,
                          numeric_to=5))

@@ -9,7 +9,6 @@ test, the correction and alpha.  With several tests there is one table per test.
 from __future__ import annotations
 
 import json
-import math
 import textwrap
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -27,12 +26,15 @@ from .base import (
     html_escape,
     html_page,
     html_table,
+    json_number,
     latex_escape,
+    latex_tabular,
     markdown_escape,
+    markdown_table,
+    number,
     printable,
-    text_cell,
+    render_records,
     text_table,
-    write_delimited,
 )
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
 
@@ -169,7 +171,7 @@ def extras(cmp: ComparisonView, test: str, r: int, j: int, shown: Sequence[str],
     k = next((k for k, (_, o) in enumerate(cmp.pairs) if o == r), None)
     if k is None or not shown:
         return ''
-    parts = [f'{cmp.delta[k, j]:+.{places}f}' if item == 'delta' else f'p={cmp.p_adjusted[test][k, j]:.3g}'
+    parts = [number(cmp.delta[k, j], places, sign='+') if item == 'delta' else f'p={cmp.p_adjusted[test][k, j]:.3g}'
              for item in shown]
     return ' (' + ', '.join(parts) + ')'
 
@@ -217,11 +219,10 @@ def render_markdown(cmp: ComparisonView, places: int = 4, show: Sequence[str] = 
     blocks = []
     for test in cmp.tests:
         header = ['run'] + [markdown_escape(str(m)) for m in cmp.measures]
-        lines = ['| ' + ' | '.join(header) + ' |', '|:---|' + '---:|' * len(cmp.measures)]
-        for r, cells in enumerate(_grid(cmp, test, places, cell, shown)):
-            lines.append(f'| ({letter(r)}) {markdown_escape(cmp.runs[r])} | ' + ' | '.join(cells) + ' |')
+        rows = [[f'({letter(r)}) {markdown_escape(cmp.runs[r])}', *cells]
+                for r, cells in enumerate(_grid(cmp, test, places, cell, shown))]
         notes = legend(cmp, test) + ['Bold: the best value of each measure.'] + shown_note(shown)
-        blocks.append('\n'.join(lines) + '\n\n' + ' '.join(map(markdown_escape, notes)) + '\n')
+        blocks.append(markdown_table(header, rows) + '\n' + ' '.join(map(markdown_escape, notes)) + '\n')
     if cmp.risk is not None:
         blocks.append(risk_report.render_markdown(cmp, places))
     if cmp.warnings:
@@ -248,14 +249,12 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
             caption += (f' Baseline{"s" if len(cmp.baselines) > 1 else ""}: '
                         + ', '.join(f'({letter(cmp.runs.index(b))})' for b in cmp.baselines) + '.')
         caption += ''.join(' ' + latex_escape(line) for line in legend(cmp, test)[3:] + shown_note(shown))
+        header = ' & Run & ' + ' & '.join(latex_escape(str(m)) for m in cmp.measures)
+        rows = [[letter(r), latex_escape(cmp.runs[r]), *cells]
+                for r, cells in enumerate(_grid(cmp, test, places, cell, shown))]
         lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}',
                  f'  \\label{{{label}{"" if len(cmp.tests) == 1 else "-" + test}}}',
-                 f'  \\begin{{tabular}}{{ll{"r" * len(cmp.measures)}}}', r'    \toprule',
-                 '     & Run & ' + ' & '.join(latex_escape(str(m)) for m in cmp.measures) + r' \\',
-                 r'    \midrule']
-        for r, cells in enumerate(_grid(cmp, test, places, cell, shown)):
-            lines.append(f'    {letter(r)} & {latex_escape(cmp.runs[r])} & ' + ' & '.join(cells) + r' \\')
-        lines += [r'    \bottomrule', r'  \end{tabular}', r'\end{table}']
+                 *latex_tabular(header, rows, 'll' + 'r' * len(cmp.measures), '  '), r'\end{table}']
         blocks.append('\n'.join(lines) + '\n')
     if cmp.risk is not None:
         blocks.append(risk_report.render_latex(cmp, places, label))
@@ -264,7 +263,8 @@ def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:compari
 
 # --- HTML ---------------------------------------------------------------------------------------
 def _number(value: float, places: int) -> str:
-    return '' if value != value else f'{value:.{places}f}'
+    """A number of the detail table, a missing one (no interval) empty."""
+    return number(value, places, missing='')
 
 
 def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
@@ -285,9 +285,9 @@ def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
         detail.append([esc(row['run']), esc(row['baseline']), esc(row['measure']),
                        f'{_number(row["mean"], places)}<br><small>[{_number(row["ci_low"], places)}, '
                        f'{_number(row["ci_high"], places)}]</small>',
-                       f'{row["delta"]:+.{places}f}<br><small>[{_number(row["delta_ci_low"], places)}, '
+                       f'{number(row["delta"], places, sign="+")}<br><small>[{_number(row["delta_ci_low"], places)}, '
                        f'{_number(row["delta_ci_high"], places)}]</small>',
-                       f'{row["effect_size"]:.2f}', f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
+                       number(row['effect_size'], 2), f'{row["wins"]} / {row["ties"]} / {row["losses"]}',
                        esc(row['test']), f'{row["p_value"]:.4g}<br><small>({row["p_adjusted"]:.4g})</small>',
                        '<span class="yes">yes</span>' if row['significant'] else 'no', esc(row['note'])])
     parts.append(html_table(detail_header, detail, esc(
@@ -342,15 +342,6 @@ def _figures(cmp: ComparisonView) -> list[str]:
 
 
 # --- JSON, and the formats programs read ------------------------------------------------------------
-def _clean(value: Any, places: int | None) -> Any:
-    """A value as JSON holds it: NaN and infinities as null, floats rounded to ``places`` when given."""
-    if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            return None
-        return round(value, places) if places is not None and places >= 0 else value
-    return value
-
-
 def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
     """The settings, the warnings and every row of ``to_dataframe`` (NaN as None)."""
     s = cmp.settings
@@ -364,28 +355,24 @@ def to_dict(cmp: ComparisonView, places: int | None = None) -> dict[str, Any]:
             **({} if cmp.risk is None else {'risk': {'risk_weight': cmp.risk.risk_weight,
                                                      'trisk_fewest_queries': cmp.risk.fewest_queries}}),
             'warnings': list(cmp.warnings),
-            'rows': [{k: _clean(v, places) for k, v in row.items()} for row in cmp.rows()]}
+            'rows': [{k: json_number(v, places) for k, v in row.items()} for row in cmp.rows()]}
 
 
 def delimited(frame: Any, fmt: str, places: int | None) -> str:
-    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given, written by the rendering
-    room's one writer (:func:`~irmetrics.rendering.formats.delimited`: TSV escapes a tab or newline in a name
-    as the evaluation's TSV does); its text cells (run names, query ids, the column names) as
-    :func:`~irmetrics.rendering.formats.text_cell` writes them, a missing value empty."""
+    """A comparison's frame as CSV or TSV, every digit unless ``places`` is given, by the records renderer
+    (:func:`~irmetrics.rendering.records.render_records`: text cells as
+    :func:`~irmetrics.rendering.formats.text_cell` writes them, TSV escaping a tab or newline in a name as the
+    evaluation's TSV does); a missing value (None, NaN) empty and a boolean ``True``/``False``, as pandas
+    writes and reads them."""
     import pandas as pd
 
-    def cell(value: Any) -> str:
-        if isinstance(value, str):
-            return text_cell(value)
-        if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-            return ''
-        if isinstance(value, float) and places is not None and places >= 0:
-            return f'{value:.{places}f}'
-        return str(value)
+    def cell(value: Any) -> Any:
+        if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+            return None
+        return str(value) if isinstance(value, bool) else value
 
-    header = [text_cell(c) if isinstance(c, str) else str(c) for c in frame.columns]
-    rows = ([cell(v) for v in row] for row in frame.astype(object).itertuples(index=False, name=None))
-    return write_delimited([header, *rows], fmt)
+    rows = [[cell(v) for v in row] for row in frame.astype(object).itertuples(index=False, name=None)]
+    return render_records([str(c) for c in frame.columns], rows, fmt, -1 if places is None else places)
 
 
 def render(cmp: ComparisonView, fmt: str, places: int | None = None, show: Sequence[str] = (),

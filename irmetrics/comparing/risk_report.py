@@ -13,8 +13,10 @@ from .base import (
     html_escape,
     html_table,
     latex_escape,
+    latex_tabular,
     markdown_escape,
     markdown_table,
+    number,
     printable,
     text_table,
 )
@@ -38,11 +40,11 @@ def rows(cmp: ComparisonView, places: int, mark: Callable[[str], str] = lambda s
             k = next((k for k, (_, o) in enumerate(cmp.pairs) if o == r), None)
             cells = ['', '', '']
             if k is not None:
-                trisk = f'{columns.trisk[k, j]:.{places}f}'
-                cells = [f'{columns.urisk[k, j]:+.{places}f}', mark(trisk) if columns.significant[k, j] else trisk,
-                         f'{columns.pvalue[k, j]:.3g}']
-            georisk = columns.georisk[r, j]
-            out.append([str(m), f'({letter(r)}) {run}', *cells, '' if georisk != georisk else f'{georisk:.{places}f}'])
+                trisk = number(columns.trisk[k, j], places)
+                cells = [number(columns.urisk[k, j], places, sign='+'),
+                         mark(trisk) if columns.significant[k, j] else trisk, f'{columns.pvalue[k, j]:.3g}']
+            georisk = number(columns.georisk[r, j], places, missing='')
+            out.append([str(m), f'({letter(r)}) {run}', *cells, georisk])
     return out
 
 
@@ -79,12 +81,11 @@ def render_markdown(cmp: ComparisonView, places: int) -> str:
 
 def render_latex(cmp: ComparisonView, places: int, label: str) -> str:
     caption = latex_escape(' '.join(legend(cmp)))
+    marked = rows(cmp, places, lambda s: s + '$^{*}$')
+    cells = [[latex_escape(c) if i < 2 else c for i, c in enumerate(row)] for row in marked]
+    header = ' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk'
     lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}', f'  \\label{{{label}-risk}}',
-             r'  \begin{tabular}{llrrrr}', r'    \toprule',
-             '    ' + ' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk \\', r'    \midrule']
-    for row in rows(cmp, places, lambda s: s + '$^{*}$'):
-        lines.append('    ' + ' & '.join(latex_escape(c) if i < 2 else c for i, c in enumerate(row)) + r' \\')
-    lines += [r'    \bottomrule', r'  \end{tabular}', r'\end{table}']
+             *latex_tabular(header, cells, 'llrrrr', '  '), r'\end{table}']
     return '\n'.join(lines) + '\n'
 
 

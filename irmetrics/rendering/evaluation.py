@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .formats import delimited, text_cell
-from .markup import html_escape, html_page, html_table, latex_escape, markdown_escape, markdown_table
+from .records import Table
+from .records import render_table as render_records_table
 from .text import text_table
 from .values import format_value, json_value
 from .views import ResultsView
@@ -180,39 +181,25 @@ def _summary_rows(runs: Sequence[RunResults], places: int) -> tuple[list[str], l
     return ['run'] + [str(m) for m in measures], rows, 1
 
 
-def _markup_rows(runs: Sequence[RunResults], opts: Options) -> tuple[list[str], list[list[str]], int]:
-    """The table of the markup formats: the per-query table of ``table`` with ``-q`` (:func:`_query_rows`),
-    else the aggregates, a row per run."""
-    places = _places(opts)
-    return _query_rows(runs, opts, places) if opts.by_query else _summary_rows(runs, places)
-
-
-def render_markdown(runs: Sequence[RunResults], opts: Options) -> str:
-    header, rows, lead = _markup_rows(runs, opts)
-    return markdown_table([markdown_escape(h) for h in header], [[markdown_escape(c) for c in r] for r in rows],
-                          numeric_from=lead)
-
-
-def render_latex(runs: Sequence[RunResults], opts: Options) -> str:
-    header, rows, lead = _markup_rows(runs, opts)
-    lines = [f'\\begin{{tabular}}{{{"l" * lead}{"r" * (len(header) - lead)}}}', r'  \toprule',
-             '  ' + ' & '.join(latex_escape(h) for h in header) + r' \\', r'  \midrule']
-    lines += ['  ' + ' & '.join(latex_escape(c) for c in row) + r' \\' for row in rows]
-    return '\n'.join(lines + [r'  \bottomrule', r'\end{tabular}']) + '\n'
-
-
-def render_html(runs: Sequence[RunResults], opts: Options) -> str:
-    header, rows, lead = _markup_rows(runs, opts)
-    queries = len(runs[0].results.query_ids) if runs else 0
-    legend = f'Mean over {queries} queries (sums for counts).'
-    if opts.by_query:
-        legend = f'The value of each query; {SUMMARY_QID}: the mean over {queries} queries (sums for counts).'
-    table = html_table([html_escape(h) for h in header], [[html_escape(c) for c in r] for r in rows],
-                       html_escape(legend), set(range(lead, len(header))))
-    return html_page('irmetrics: ' + ', '.join(run.name for run in runs), [table])
+def _markup(fmt: str) -> Callable[[Sequence[RunResults], Options], str]:
+    """The renderer of a format people read in markup (Markdown, LaTeX, HTML): the per-query table of ``table``
+    with ``-q`` (:func:`_query_rows`), else the aggregates, a row per run, as a :class:`~.records.Table` of
+    cells already written, rendered by the one family of format renderers (:func:`~.records.render_table`);
+    the HTML page has a legend and the runs' names in its title."""
+    def render(runs: Sequence[RunResults], opts: Options) -> str:
+        places = _places(opts)
+        header, rows, lead = _query_rows(runs, opts, places) if opts.by_query else _summary_rows(runs, places)
+        legend = ''
+        if fmt == 'html':
+            queries = len(runs[0].results.query_ids) if runs else 0
+            legend = (f'The value of each query; {SUMMARY_QID}: the mean over {queries} queries (sums for counts).'
+                      if opts.by_query else f'Mean over {queries} queries (sums for counts).')
+        title = 'irmetrics: ' + ', '.join(run.name for run in runs)
+        return render_records_table(Table(header, rows, lead, legend, title), fmt)
+    return render
 
 
 RENDERERS: dict[str, Callable[[Sequence[RunResults], Options], str]] = {
     'table': render_table, 'tsv': render_tsv, 'csv': render_csv, 'json': render_json, 'jsonl': render_jsonl,
-    'markdown': render_markdown, 'latex': render_latex, 'html': render_html,
+    **{fmt: _markup(fmt) for fmt in ('markdown', 'latex', 'html')},
 }

@@ -43,6 +43,15 @@ def latex_escape(text: str) -> str:
     return ''.join(LATEX_SPECIAL.get(ch, ch) for ch in printable(text))
 
 
+def latex_tabular(header: str, rows: list[list[str]], align: str, indent: str = '') -> list[str]:
+    """The lines of a booktabs ``tabular`` (columns aligned by ``align``, ``l`` or ``r`` each): ``header`` a row
+    already written, ``rows`` cells already escaped; the environment indented by ``indent``, its rows by two
+    more spaces (inside a ``table`` float, a caption above it)."""
+    inner = indent + '  '
+    return [f'{indent}\\begin{{tabular}}{{{align}}}', rf'{inner}\toprule', f'{inner}{header} \\\\', rf'{inner}\midrule',
+            *(inner + ' & '.join(row) + r' \\' for row in rows), rf'{inner}\bottomrule', f'{indent}\\end{{tabular}}']
+
+
 HTML_STYLE = '''body{font-family:system-ui,sans-serif;margin:2em auto;max-width:96em;color:#222;padding:0 1em}
 .wide{overflow-x:auto}table{border-collapse:collapse;margin:1em 0 .4em}
 th,td{padding:.3em .6em;text-align:left;vertical-align:top}td{white-space:nowrap}.n{text-align:right}

@@ -1,6 +1,8 @@
-"""A table of records (named columns of text and numbers) in every format of :data:`~.formats.FORMATS`: an
-aligned table, TSV, CSV, JSON, JSON lines, Markdown, a booktabs LaTeX table and a self-contained HTML page.
-For results that are a table of their own (:mod:`.result`).
+"""A table of records (named columns of text and numbers, :class:`Table`) in every format of
+:data:`~.formats.FORMATS`: an aligned table, TSV, CSV, JSON, JSON lines, Markdown, a booktabs LaTeX table and a
+self-contained HTML page.  The one family of format renderers: the results that are a table of their own
+(:mod:`.result`), the aggregates of an evaluation (:class:`~irmetrics.MeasureValues`) and the tables the
+formats people read show of an evaluation (:mod:`.evaluation`) all render here.
 
 Numbers print with ``places`` decimals (< 0: every digit); by default (None) with 4 in the formats people read
 and with every digit in CSV, JSON and JSON lines.  JSON writes NaN and infinities as null, and yes/no (the
@@ -9,52 +11,56 @@ formats people read (the aligned table, Markdown, LaTeX, HTML), never in the for
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .formats import checked_format, checked_places, delimited, text_cell
-from .markup import html_escape, html_page, html_table, latex_escape, markdown_escape, markdown_table
+from .markup import html_escape, html_page, html_table, latex_escape, latex_tabular, markdown_escape, markdown_table
 from .text import printable, text_table
+from .values import json_number, number
 
-__all__ = ['render_records']
+__all__ = ['Table', 'render_records', 'render_table']
 DEFAULT_PLACES = 4
 
 
+class Table(NamedTuple):
+    """What a result prints: ``columns``, ``rows`` (one value per column: text, int, float, bool or None),
+    the first column right-aligned as a number (``numeric_from``), ``notes``: lines saying what the
+    columns hold, printed under the table in the formats people read, and the HTML page's ``title``."""
+
+    columns: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    numeric_from: int = 1
+    notes: str = ''
+    title: str = 'irmetrics'
+
+
 def _text(value: Any, places: int | None) -> str:
+    """A cell as text: None empty, booleans yes and no, integers whole, floats by :func:`.values.number`."""
     if isinstance(value, bool) or value is None:
         return '' if value is None else ('yes' if value else 'no')
-    if isinstance(value, int):
-        return str(value)
     if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            return str(value)
-        if places is None or places < 0:
-            return repr(float(value))
-        return f'{value + 0.0 if round(value, places) else 0.0:.{places}f}'     # never "-0.0000" for a residue
+        return number(value, places)
     return str(value)
 
 
-def _json(value: Any, places: int | None) -> Any:
-    if isinstance(value, float) and not isinstance(value, bool):
-        if math.isnan(value) or math.isinf(value):
-            return None
-        return round(float(value), places) if places is not None and places >= 0 else float(value)
-    return value
+def render_table(table: Table, fmt: str, places: int | None = None) -> str:
+    """``table`` in ``fmt`` (see :func:`render_records`)."""
+    return render_records(table.columns, table.rows, fmt, places, table.numeric_from, table.notes, table.title)
 
 
 def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int | None = None,
-                   numeric_from: int = 1, notes: str = '') -> str:
+                   numeric_from: int = 1, notes: str = '', title: str = 'irmetrics') -> str:
     """``rows`` (one value a column: text, int, float, bool or None) under ``columns`` in ``fmt``, one of
     :data:`FORMATS`; the formats people read right-align the columns from ``numeric_from`` on and put ``notes``
-    (lines saying what the columns hold) after the table."""
+    (lines saying what the columns hold) after the table; ``title`` is the HTML page's."""
     checked_format(fmt)
     places = checked_places(places)
     if places is None:
         places = -1 if fmt in ('csv', 'json', 'jsonl') else DEFAULT_PLACES
     if fmt in ('json', 'jsonl'):
         import json
-        records = [{c: _json(v, places) for c, v in zip(columns, row, strict=True)} for row in rows]
+        records = [{c: json_number(v, places) for c, v in zip(columns, row, strict=True)} for row in rows]
         return json.dumps(records, indent=2) + '\n' if fmt == 'json' else ''.join(json.dumps(r) + '\n' for r in records)
     if fmt in ('csv', 'tsv'):
         return _delimited(columns, rows, fmt, places)
@@ -70,7 +76,7 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
         return _latex(columns, cells, numeric_from, notes)
     table = html_table([html_escape(c) for c in columns], [[html_escape(c) for c in row] for row in cells],
                        html_escape(' '.join(notes.split())), set(range(numeric_from, len(columns))))
-    return html_page('irmetrics', [table])
+    return html_page(title, [table])
 
 
 def _delimited(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int) -> str:
@@ -83,10 +89,8 @@ def _delimited(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, 
 def _latex(columns: Sequence[str], cells: list[list[str]], numeric_from: int, notes: str) -> str:
     """A booktabs ``tabular``, the notes as a comment and a paragraph under it."""
     align = ''.join('l' if j < numeric_from else 'r' for j in range(len(columns)))
-    lines = [f'\\begin{{tabular}}{{{align}}}', r'  \toprule',
-             '  ' + ' & '.join(latex_escape(c) for c in columns) + r' \\', r'  \midrule']
-    lines += ['  ' + ' & '.join(latex_escape(c) for c in row) + r' \\' for row in cells]
-    lines += [r'  \bottomrule', r'\end{tabular}']
+    escaped = [list(map(latex_escape, row)) for row in cells]
+    lines = latex_tabular(' & '.join(map(latex_escape, columns)), escaped, align)
     if notes.strip():
         lines += ['', latex_escape(' '.join(notes.split()))]
     return '\n'.join(lines) + '\n'

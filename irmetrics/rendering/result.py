@@ -2,28 +2,18 @@
 risk, pools, agreement): ``render(format, *, places)``, ``to_dataframe()``, ``to_dict()``.
 
 A result says what its table is (:meth:`Tabled.table`: columns, rows, notes); every format of
-:data:`~.formats.FORMATS` is then rendered from it by :func:`~.records.render_records`, for Python and the
+:data:`~.formats.FORMATS` is then rendered from it by :func:`~.records.render_table`, for Python and the
 command line alike, so a new format is one renderer there and every result has it.  A result with several
 views takes keyword options (``by_query=True``, ...) in :meth:`table`, :meth:`render` and :meth:`to_dataframe`.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
-from .records import render_records
+from .records import Table, render_table
 
-
-class Table(NamedTuple):
-    """What a result prints: ``columns``, ``rows`` (one value per column: text, int, float, bool or None),
-    the first column right-aligned as a number (``numeric_from``), and ``notes``: lines saying what the
-    columns hold, printed under the table in the formats people read."""
-
-    columns: Sequence[str]
-    rows: Sequence[Sequence[Any]]
-    numeric_from: int = 1
-    notes: str = ''
+__all__ = ['Table', 'Tabled', 'frame_of']
 
 
 class Tabled(ABC):
@@ -36,9 +26,7 @@ class Tabled(ABC):
     def render(self, format: str = 'table', *, places: int | None = None, **view: Any) -> str:
         """The table in ``format`` (:data:`~.formats.FORMATS`); ``places``: decimals (default 4 in the formats
         people read, every digit in CSV and JSON; < 0: every digit)."""
-        table = self.table(**view)
-        return render_records(table.columns, table.rows, format, places, numeric_from=table.numeric_from,
-                              notes=table.notes)
+        return render_table(self.table(**view), format, places)
 
     def to_dataframe(self) -> Any:
         """The table as a pandas DataFrame (its columns, every digit); a result may give a richer frame."""

@@ -1,5 +1,6 @@
 """Aggregates read the way they print: keyed by the measure's name (for json and loggers), found by the measure or
 by any string that names it."""
+import json
 import pickle
 
 import pytest
@@ -50,3 +51,23 @@ def test_aggregates_go_to_json_and_loggers_as_they_are():
     assert values.measures == [irm.AP, irm.nDCG @ 10, irm.NumRet]
     assert values.by_measure() == {irm.AP: 0.5, irm.nDCG @ 10: 0.5, irm.NumRet: 3}
     assert pickle.loads(pickle.dumps(values)).measures == values.measures
+
+
+def test_it_renders_as_every_result_does_through_the_records_path(values):
+    """render, to_dataframe and to_dict, as the other results have them: a row per measure, a count an integer."""
+    assert values.render().splitlines() == ['measure   value', 'AP       0.4087', 'nDCG@10  0.4361', 'P@5      0.5000',
+                                            'NumRet      500']
+    assert values.render('csv', places=2).splitlines() == ['measure,value', 'AP,0.41', 'nDCG@10,0.44', 'P@5,0.50',
+                                                           'NumRet,500']
+    assert json.loads(values.render('json'))[0] == {'measure': 'AP', 'value': values['AP']}
+    assert values.render('markdown').splitlines()[:3] == ['| measure | value |', '|:---|---:|', '| AP | 0.4087 |']
+    frame = values.to_dataframe()
+    assert list(frame.columns) == ['measure', 'value'] and frame['value'].tolist() == list(values.values())
+    assert values.to_dict() == dict(values) and type(values.to_dict()) is dict
+    assert str(values) == repr(values) == repr(dict(values))                 # print() shows the dict, as ir_measures'
+
+
+def test_to_dict_writes_nan_as_none_as_json_does():
+    values = irm.MeasureValues([(irm.parse_measure('AP'), float('nan')), (irm.parse_measure('P@5'), 0.25)])
+    assert values.to_dict() == {'AP': None, 'P@5': 0.25}
+    assert values.render('table').splitlines()[1:] == ['AP          nan', 'P@5      0.2500']

@@ -401,7 +401,7 @@ ALLOWED_CORE = {'irmetrics.api.evaluator', 'irmetrics.api.calc', 'irmetrics.api.
                 'irmetrics.dialects', 'irmetrics.algebra.measure', 'irmetrics.constraints', 'irmetrics.errors',
                 'irmetrics.data.budget', 'irmetrics.data.inputs', 'irmetrics.data.items',
                 'irmetrics.rendering.figures', 'irmetrics.rendering.formats', 'irmetrics.rendering.markup',
-                'irmetrics.rendering.text', 'irmetrics.rendering.values'}
+                'irmetrics.rendering.records', 'irmetrics.rendering.text', 'irmetrics.rendering.values'}
 
 
 def imports_of(path):

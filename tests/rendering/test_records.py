@@ -10,6 +10,7 @@ import pytest
 from irmetrics.errors import OptionError
 from irmetrics.rendering.formats import FORMATS, text_cell
 from irmetrics.rendering.records import render_records
+from irmetrics.rendering.values import format_value, json_number, number
 
 COLUMNS = ['measure', 'count', 'value', 'flag']
 ROWS = [['AP', 3, 1 / 3, True], ['P|5', 0, math.nan, None], ['RR', 12, math.inf, False]]
@@ -61,3 +62,21 @@ def test_csv_and_tsv_quote_text_cells_that_start_as_formulas_and_leave_numbers()
     assert render_records(columns, rows, 'tsv').splitlines() == [
         "'=run\tquery_id\tvalue\tcount", "'@SUM(A1)\t'-1+2\t-0.5000\t-3", 'ok\t-7\t0.2500\t1']
     assert render_records(columns, rows, 'markdown').splitlines()[2].startswith('| @SUM(A1) |')     # no spreadsheet
+
+
+@pytest.mark.parametrize('value, places, sign, missing, written', [
+    (1 / 3, 4, '', 'nan', '0.3333'), (1 / 3, None, '', 'nan', repr(1 / 3)), (1 / 3, -1, '+', 'nan', '+' + repr(1 / 3)),
+    (0.25, 2, '+', 'nan', '+0.25'), (-0.25, 1, '+', 'nan', '-0.2'), (float('nan'), 4, '', '', ''),
+    (float('nan'), 4, '', 'nan', 'nan'), (float('inf'), 4, '', 'nan', 'inf'), (-float('inf'), None, '', 'nan', '-inf'),
+    (-1e-17, 4, '', 'nan', '0.0000'), (-1e-17, 4, '+', 'nan', '+0.0000'), (-0.0, 3, '', 'nan', '0.000'),
+    (-0.00005, 4, '', 'nan', '-0.0001'), (-0.0, None, '', 'nan', '-0.0'), (12, 2, '', 'nan', '12.00'),
+])
+def test_one_number_formatter(value, places, sign, missing, written):
+    """rendering.values.number: the decimals of every format; a residue that rounds to zero prints unsigned."""
+    assert number(value, places, sign=sign, missing=missing) == written
+
+
+def test_a_measure_value_that_rounds_to_zero_prints_unsigned_in_every_result():
+    import irmetrics as irm
+    assert format_value(irm.AP, -1e-18, 4) == '0.0000' and format_value(irm.NumRet, 3.0) == '3'
+    assert json_number(-1e-18, 3) == 0.0 and json_number(float('inf'), None) is None and json_number(True, 2) is True
