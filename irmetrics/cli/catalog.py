@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from ..algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
 from ..algebra.params import NOT_PROVIDED, REQUIRED, Param
@@ -275,7 +276,7 @@ def measures_markdown() -> str:
     return '\n'.join(out) + '\n'
 
 
-def _fill(text: str, width: int, **kwargs) -> str:
+def _fill(text: str, width: int, **kwargs: Any) -> str:
     return textwrap.fill(text, width, break_on_hyphens=False, break_long_words=False, **kwargs)
 
 

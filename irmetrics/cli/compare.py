@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..api.run_names import find_run, named_runs
 from ..comparing import Comparison, ComparisonError, SlicedComparison, compare, compare_slices
@@ -20,6 +20,9 @@ from . import progress
 from .evaluate import check_runs, resolve_measures
 from .fusion_options import check_names, fused_runs
 from .sources import load_qrels, load_run
+
+if TYPE_CHECKING:
+    from ..algebra.measure import Measure
 
 #: The formats whose report carries the comparison's warnings (CSV, TSV and JSON lines have no place for them).
 CARRY_WARNINGS = ('table', 'markdown', 'latex', 'html', 'json')
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         write_text(args.output, text)
 
 
-def ranks_text(comparison, measure, places: int) -> str:
+def ranks_text(comparison: Comparison, measure: Measure, places: int) -> str:
     """The leaderboard of one measure as text (see :meth:`~irmetrics.comparing.Comparison.ranks`)."""
     table = comparison.ranks(measure)
     s = comparison.settings
