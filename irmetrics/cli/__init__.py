@@ -25,17 +25,21 @@ and exit status 2.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import IrmetricsError, IrmetricsWarning, strict
 from ..rendering.text import printable
 from .args import EXIT_USAGE, UsageError
 from .args import evaluate_parser as build_parser  # noqa: F401  (the evaluation command's parser)
 from .evaluate import resolve_measures  # noqa: F401
+
+if TYPE_CHECKING:
+    from .trec_eval_command import Invocation
 
 EXIT_INTERRUPTED = 130
 #: The commands checking the evaluation (docs/checking.md): each the module of this package and its function.
@@ -45,7 +49,7 @@ CHECKS = {'ties': ('ties', 'run'), 'agree': ('agree', 'run'), 'kappa': ('kappa',
           'reproduce': ('trust_commands', 'reproduce')}
 
 
-def run(args, out=None) -> None:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> None:
     """Evaluate as the parsed command line ``args`` says, writing to ``out`` (default stdout)."""
     from . import evaluate
     evaluate.run(args, out or sys.stdout)
@@ -134,7 +138,7 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
     return 0
 
 
-def _trec_eval(invocation) -> None:
+def _trec_eval(invocation: Invocation) -> None:
     """``irmetrics trec_eval``: help, version, or trec_eval's output, written as UTF-8 bytes (ids and run
     tags that are not valid UTF-8 go out as they came in)."""
     from . import trec_eval_command as command

@@ -81,7 +81,7 @@ def _systems(args: argparse.Namespace) -> str:
     return result.render(args.format, places=args.places, systems=args.systems)
 
 
-def _json(document: dict) -> str:
+def _json(document: dict[str, Any]) -> str:
     """``document`` as JSON, NaN as null (as every JSON irmetrics writes)."""
     def clean(value: Any) -> Any:
         if isinstance(value, dict):

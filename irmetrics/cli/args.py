@@ -20,6 +20,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from typing import Any, NoReturn
 
 from ..data.policies import DUPLICATES, QRELS_DUPLICATES
 from ..rendering.formats import FORMATS
@@ -82,18 +83,18 @@ class _Parser(argparse.ArgumentParser):
     """The commands' parsers: errors are UsageErrors, and a long option is only its whole name (an
     abbreviation could be taken for another option: --output for --output_format)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs['allow_abbrev'] = False
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
 class _EvaluateParser(_Parser):
     """Options may come between the positional words; the words are then split into runs and measures."""
 
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:   # as argparse's overloads allow
         args = self.parse_intermixed_args(args, namespace)
         if args.measure:
             args.runs, args.measures = args.words, args.measure
@@ -287,7 +288,7 @@ def providers_parser() -> argparse.ArgumentParser:
 
 
 class _CompareParser(_Parser):
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:   # as argparse's overloads allow
         args = self.parse_intermixed_args(args, namespace)
         if not args.measure:
             raise UsageError('no measures given: irmetrics compare QRELS RUN RUN... -m MEASURE')
@@ -350,7 +351,7 @@ def compare_parser() -> argparse.ArgumentParser:
 
 
 class _FuseParser(_Parser):
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:   # as argparse's overloads allow
         words = list(sys.argv[1:] if args is None else args)
         for i in reversed(range(len(words) - 1)):    # --weights -0.5,1: a value, not an option (argparse's guess)
             if words[i] == '--weights':

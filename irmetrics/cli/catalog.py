@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from ..algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
 from ..algebra.params import NOT_PROVIDED, REQUIRED, Param
@@ -283,7 +284,7 @@ def _parameter_rows(d: MeasureDef) -> list[str]:
     return out
 
 
-def _fill(text: str, width: int, **kwargs) -> str:
+def _fill(text: str, width: int, **kwargs: Any) -> str:
     return textwrap.fill(text, width, break_on_hyphens=False, break_long_words=False, **kwargs)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..api.run_names import find_run, named_runs
 from ..comparing import Comparison, ComparisonError, SlicedComparison, compare, compare_slices
@@ -20,6 +20,11 @@ from . import progress
 from .evaluate import check_runs, resolve_measures
 from .fusion_options import check_names, fused_runs
 from .sources import load_qrels, load_run
+
+if TYPE_CHECKING:
+    from ..algebra.measure import Measure
+    from ..data.qrels import Qrels
+    from ..data.run import Run
 
 #: The formats whose report carries the comparison's warnings (CSV, TSV and JSON lines have no place for them).
 CARRY_WARNINGS = ('table', 'markdown', 'latex', 'html', 'json')
@@ -86,11 +91,12 @@ def _check_reports(args: argparse.Namespace) -> None:
         raise ComparisonError('--ranks prints with the table format (in Python: Comparison.ranks)')
 
 
-def _read(args: argparse.Namespace, paths: dict[str, str], fused: list[str], bar: progress.Progress) -> tuple:
+def _read(args: argparse.Namespace, paths: dict[str, str], fused: list[str],
+          bar: progress.Progress) -> tuple[Qrels, dict[str, Run]]:
     """The qrels and the runs by name, read once (and the fusions of the runs), each a step of ``bar``."""
     bar.step(f'reading qrels {args.qrels}')
     qrels = load_qrels(args.qrels, args.qrels_duplicates)
-    runs = {}
+    runs: dict[str, Run] = {}
     for name, path in paths.items():
         bar.step(f'reading {path}')
         runs[name] = load_run(path, args.duplicates)
@@ -100,7 +106,7 @@ def _read(args: argparse.Namespace, paths: dict[str, str], fused: list[str], bar
     return qrels, runs
 
 
-def ranks_text(comparison, measure, places: int) -> str:
+def ranks_text(comparison: Comparison, measure: Measure, places: int) -> str:
     """The leaderboard of one measure as text (see :meth:`~irmetrics.comparing.Comparison.ranks`)."""
     table = comparison.ranks(measure)
     s = comparison.settings

@@ -4,15 +4,20 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import AmbiguousMeasureError, MeasureError
+from ..rendering.evaluation import Options, RunResults
 from . import progress
-from .formats import RENDERERS, Options, RunResults
+from .formats import RENDERERS
 from .sources import load_qrels, run_source
 
+if TYPE_CHECKING:
+    from ..algebra.measure import Measure
+    from ..data.qrels import Qrels
 
-def resolve_measures(words: Sequence[str], dialect: str | None = None, ties: str | None = None) -> list:
+
+def resolve_measures(words: Sequence[str], dialect: str | None = None, ties: str | None = None) -> list[Measure]:
     """Measures from command-line words, several per word, read as Python reads them
     (:func:`irmetrics.dialects.parse_measures`: irmetrics syntax, trec_eval's and ranx's names), each with
     ``ties`` when it is given (``--ties``)."""
@@ -58,7 +63,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     out.write(RENDERERS['trec_eval' if args.trec_eval else args.format](results, opts))
 
 
-def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list, qrels,
+def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list[Measure], qrels: Qrels,
                 bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
     from ..api.calc import evaluator
@@ -72,7 +77,7 @@ def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list, 
     return results
 
 
-def _through_dask(args: argparse.Namespace, runs: dict[str, str], measures: list, qrels,
+def _through_dask(args: argparse.Namespace, runs: dict[str, str], measures: list[Measure], qrels: Qrels,
                   bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated by the workers of a Dask cluster (same numbers)."""
     from .cluster import dask_client

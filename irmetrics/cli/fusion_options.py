@@ -55,8 +55,9 @@ class Fusion:
 
     def of(self, runs: Mapping[str, Run]) -> Run:
         """The runs fused as this says."""
-        return fuse(dict(runs), method=self.method, norm=self.norm, weights=self.weights, name=self.name,
-                    **self.params)
+        fused: Run = fuse(dict(runs), method=self.method, norm=self.norm, weights=self.weights, name=self.name,
+                          **self.params)
+        return fused
 
 
 def fusion(text: str) -> Fusion:

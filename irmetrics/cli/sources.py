@@ -7,6 +7,7 @@ installed (``pip install "irmetrics[ir_datasets]"``).  ir_datasets is imported o
 from __future__ import annotations
 
 import os
+from types import ModuleType
 
 from ..data.inputs import to_qrels, to_run
 from ..data.paths import has_input_suffix
@@ -49,7 +50,7 @@ def _could_be_dataset_id(arg: str) -> bool:
     return bool(arg) and not arg.startswith(('.', '/', '~', '\\')) and not has_input_suffix(arg)
 
 
-def _dataset_qrels(ir_datasets, dataset_id: str, duplicates: str) -> Qrels:
+def _dataset_qrels(ir_datasets: ModuleType, dataset_id: str, duplicates: str) -> Qrels:
     import dataclasses
     import logging
     where = f'ir_datasets:{dataset_id}'

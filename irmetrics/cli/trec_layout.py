@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -117,7 +117,7 @@ def _write_queries(out: Callable[[str], object], query_ids: Sequence[str], colum
         specs, cells = zip(*(_cells(c, start, stop, places) for c in columns), strict=True)
         template = ''.join(padded(c.name).replace('%', '%%') + f'\t%s\t{spec}\n'
                            for c, spec in zip(columns, specs, strict=True))
-        arguments: list = [None] * (2 * len(columns))
+        arguments: list[Any] = [None] * (2 * len(columns))
         block = []
         for i, (qid, row) in enumerate(zip(query_ids[start:stop], zip(*cells, strict=True), strict=True)):
             if omit[start + i]:
@@ -131,7 +131,7 @@ def _write_queries(out: Callable[[str], object], query_ids: Sequence[str], colum
         out(''.join(block))
 
 
-def _cells(column: Column, start: int, stop: int, places: int) -> tuple[str, list]:
+def _cells(column: Column, start: int, stop: int, places: int) -> tuple[str, list[Any]]:
     """The ``%`` conversion and the cells of rows ``start:stop`` of a column: numbers as they are,
     or, for strings and numbers with a NaN among them, text."""
     values = column.values

@@ -8,7 +8,7 @@ table through :mod:`irmetrics.rendering.records` (``--format``: table, tsv, csv,
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..api.run_names import named_runs
 from ..comparing import ComparisonError
@@ -16,8 +16,11 @@ from ..trust import discriminative_power, reproducibility, swap_rates
 from .evaluate import check_runs, resolve_measures
 from .sources import load_qrels, load_run
 
+if TYPE_CHECKING:
+    from ..data.run import Run
 
-def _runs(args: argparse.Namespace) -> dict:
+
+def _runs(args: argparse.Namespace) -> dict[str, Run]:
     if len(args.runs) < 2:
         raise ComparisonError(f'give two runs or more (pairs of runs to tell apart), got {len(args.runs)}')
     paths = named_runs(args.runs)

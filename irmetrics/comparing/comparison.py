@@ -297,7 +297,7 @@ class Comparison:
                 'p_adjusted': float(self.p_adjusted[test][k, j]), 'significant': bool(self.significant[test][k, j])}
 
     # --- renderers ------------------------------------------------------------------------------
-    def to_dataframe(self, *, wide: bool = False):
+    def to_dataframe(self, *, wide: bool = False) -> Any:
         """The comparison as a pandas DataFrame: every comparison in detail, or the means alone.
 
         Parameters
@@ -408,7 +408,7 @@ class Comparison:
         return (f'<Comparison: {len(self.runs)} runs x {len(self.measures)} measures over {len(self.query_ids)} '
                 f'queries, {against}, tests {", ".join(self.tests)}>')
 
-    def per_query(self):
+    def per_query(self) -> Any:
         """The paired per-query values behind the comparison: columns ``measure, query_id`` and one
         per run, one row per (measure, query); NaN where a measure is undefined on a query."""
         import pandas as pd
@@ -435,12 +435,12 @@ class Comparison:
         """What a notebook shows: each test's table of means with letters and its legend."""
         return report.html_summary(self)
 
-    def plot_deltas(self, measure: Any, run: str | None = None, baseline: str | None = None):
+    def plot_deltas(self, measure: Any, run: str | None = None, baseline: str | None = None) -> Any:
         """Per-query differences ``run - baseline`` on ``measure``, sorted (topic-by-topic bars); every
         compared run when ``run`` is None.  Returns the matplotlib Figure."""
         return plots.plot_deltas(self, measure, run=run, baseline=baseline)
 
-    def plot_distribution(self, measure: Any, kind: str = 'box'):
+    def plot_distribution(self, measure: Any, kind: str = 'box') -> Any:
         """Each run's per-query values on ``measure`` as a box (or ``kind='violin'``) with its mean.
         Returns the matplotlib Figure."""
         return plots.plot_distribution(self, measure, kind=kind)

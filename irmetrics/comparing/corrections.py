@@ -25,6 +25,8 @@ p_(m)`` the sorted p-values:
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 
 from .base import Choice, ComparisonError, Option
@@ -43,14 +45,14 @@ def check_method(method: str | None) -> str | None:
     return None if method is None else CORRECTION.check(method)
 
 
-def adjust_pvalues(pvalues, method: str | None) -> np.ndarray:
+def adjust_pvalues(pvalues: Any, method: str | None) -> np.ndarray:
     """The adjusted p-values of ``pvalues`` (any shape: one family) by ``method`` (None: unchanged).
 
     Equal to ``statsmodels.stats.multitest.multipletests(pvalues, method=method)[1]``.
     """
     p = np.asarray(pvalues, dtype=np.float64)
     if check_method(method) is None or p.size == 0:
-        return p.copy()
+        return cast(np.ndarray, p.copy())
     flat = p.ravel()
     if np.isnan(flat).any() or (flat < 0).any() or (flat > 1).any():
         raise ComparisonError('p-values to correct must lie in [0, 1]')
@@ -87,4 +89,4 @@ def _hommel(ranked: np.ndarray) -> np.ndarray:
     others = terms[:, 1:].min(axis=1) if m > 1 else np.full(1, np.inf)
     in_top = np.arange(m)[None, :] >= m - s           # [s, i]: hypothesis i is among the s largest
     candidates = np.where(in_top, simes[:, None], np.minimum(s * ranked[None, :], others[:, None]))
-    return candidates.max(axis=0)
+    return cast(np.ndarray, candidates.max(axis=0))

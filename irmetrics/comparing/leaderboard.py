@@ -14,7 +14,7 @@ comparison warns below the bootstrap's fewest queries (:mod:`.small_samples`).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def ranked_quantile(count: np.ndarray, q: float) -> np.ndarray:
     total = int(count[0].sum())
     index = np.float64(total) * np.float64(q) - 1
     position = min(max(int(np.floor(index)) + (index != np.floor(index)), 0), total - 1)
-    return np.argmax(np.cumsum(count, axis=1) > position, axis=1)
+    return cast(np.ndarray, np.argmax(np.cumsum(count, axis=1) > position, axis=1))
 
 
 def rank_table(runs: tuple[str, ...], values: np.ndarray, higher_is_better: bool, n_resamples: int,

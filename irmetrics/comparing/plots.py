@@ -19,7 +19,7 @@ RECALL_LEVELS = [i / 10 for i in range(11)]
 BETTER, _WORSE = '#2a7ab0', '#d1603d'
 
 
-def figure(rows: int = 1, height: float = 3.6, width: float = 7.5):
+def figure(rows: int = 1, height: float = 3.6, width: float = 7.5) -> tuple[Any, list[Any]]:
     """A matplotlib Figure (object-oriented, constrained layout) of ``rows`` panels, or one line saying
     how to install matplotlib."""
     try:
@@ -30,7 +30,7 @@ def figure(rows: int = 1, height: float = 3.6, width: float = 7.5):
     return fig, [fig.add_subplot(rows, 1, i + 1) for i in range(rows)]
 
 
-def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, baseline: str | None = None):
+def plot_deltas(cmp: ComparisonView, measure: Any, run: str | None = None, baseline: str | None = None) -> Any:
     """Per-query differences ``run - baseline`` on ``measure``, sorted from the largest gain to the
     largest loss, one bar per query ("topic-by-topic"); one panel per compared run when ``run`` is
     None.  Queries where either run is undefined are left out."""
@@ -89,7 +89,7 @@ def _delta_panel(ax: Any, cmp: ComparisonView, j: int, o: int, b: int) -> None:
     ax.grid(axis='y', alpha=0.3)
 
 
-def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box'):
+def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box') -> Any:
     """Each run's per-query values on ``measure`` as a box plot (``kind='violin'``: a violin), the
     mean marked by a diamond; queries where a run is undefined are left out of its box."""
     if kind not in ('box', 'violin'):
@@ -116,7 +116,7 @@ def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box'):
 
 
 def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = None,
-                  duplicates: str = 'error'):
+                  duplicates: str = 'error') -> Any:
     """The 11-point interpolated precision-recall curve of each run, one line per run.
 
     Each point is the mean of ``IPrec@0.0`` ... ``IPrec@1.0`` over the qrels' queries (trec_eval's

@@ -35,6 +35,8 @@ _TOP = np.uint64(1 << 63)
 
 #: A procedure's draws: (first row, last row + 1, the columns, the block: rows x those columns) in order.
 Draws = Callable[[np.random.Generator], Iterator[tuple[int, int, np.ndarray, np.ndarray]]]
+#: ``transform(block, columns)``: a function of a block of replicates, elementwise
+Transform = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def check_block_fits(budget: int, what: str) -> None:
@@ -143,7 +145,7 @@ def _values(keys: np.ndarray) -> np.ndarray:
     return np.where(keys >= _TOP, keys & ~_TOP, ~keys).view(np.float64)
 
 
-def _selected(replicates: Replicates, ranks: np.ndarray, transform) -> np.ndarray:
+def _selected(replicates: Replicates, ranks: np.ndarray, transform: Transform | None) -> np.ndarray:
     """:meth:`Replicates.smallest` of resamples not held: radix selection (see the module docstring)."""
     targets, width = ranks.shape
     prefix = np.zeros((targets, width), dtype=np.uint64)
@@ -163,7 +165,7 @@ def _selected(replicates: Replicates, ranks: np.ndarray, transform) -> np.ndarra
     return found
 
 
-def _one_pass(replicates: Replicates, transform, known: int, prefix: np.ndarray, gather: np.ndarray,
+def _one_pass(replicates: Replicates, transform: Transform | None, known: int, prefix: np.ndarray, gather: np.ndarray,
               done: np.ndarray) -> tuple[np.ndarray, dict[tuple[int, int], list[np.ndarray]]]:
     """One pass over the resamples: for each target not done, the counts of the next 16 bits of the keys under
     its prefix, or (where ``gather`` says its bin is small) those keys themselves."""

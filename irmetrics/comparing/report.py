@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, cast
 
 import numpy as np
 
@@ -62,7 +62,7 @@ def best(cmp: ComparisonView, places: int) -> np.ndarray:
     shown = np.round(cmp.mean, places)
     signs = np.array([1.0 if m.definition.higher_is_better else -1.0 for m in cmp.measures])
     top = np.nanmax(shown * signs, axis=0) * signs
-    return shown == top
+    return cast(np.ndarray, shown == top)
 
 
 def _count(n: int, what: str, plural: str | None = None) -> str:
@@ -123,7 +123,7 @@ def unreachable(cmp: ComparisonView, test: str) -> np.ndarray:
     """(comparisons, measures): p-value at most alpha after correction, yet not significant, because the
     queries with a difference are too few for the exact randomisation test to reach alpha
     (:mod:`.small_samples`)."""
-    return (cmp.p_adjusted[test] <= cmp.settings.alpha) & ~cmp.significant[test]
+    return cast(np.ndarray, (cmp.p_adjusted[test] <= cmp.settings.alpha) & ~cmp.significant[test])
 
 
 def warning_lines(cmp: ComparisonView) -> list[str]:
@@ -138,7 +138,8 @@ def _cells(cmp: ComparisonView, test: str, places: int) -> Iterator[tuple[int, i
             yield r, j, format_value(m, cmp.mean[r, j], places), marks[r][j], bool(top[r, j])
 
 
-def _grid(cmp: ComparisonView, test: str, places: int, cell, shown: Sequence[str] = ()) -> list[list[str]]:
+def _grid(cmp: ComparisonView, test: str, places: int, cell: Callable[[str, list[str], bool], str],
+          shown: Sequence[str] = ()) -> list[list[str]]:
     """Rows of rendered cells, ``cell(value_text, letters, is_best)`` each, then what ``shown`` asks
     (:func:`extras`)."""
     rows = [[''] * len(cmp.measures) for _ in cmp.runs]

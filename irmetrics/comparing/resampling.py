@@ -20,6 +20,7 @@ statistic reaches the observed one minus that bound.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -48,7 +49,7 @@ class ResamplingResult:
     null: Replicates | None = None
 
 
-def _blocks(total: int, width: int):
+def _blocks(total: int, width: int) -> Iterator[tuple[int, int]]:
     """(start, stop) of consecutive blocks of rows of ``width`` entries each."""
     rows = max(1, BLOCK_ELEMENTS // max(width, 1))
     for start in range(0, total, rows):
@@ -108,7 +109,7 @@ def bootstrap_means(values: np.ndarray, valid: np.ndarray, n_resamples: int, rng
     """
     masks, group = np.unique(valid.T, axis=0, return_inverse=True)
 
-    def draws(generator: np.random.Generator):
+    def draws(generator: np.random.Generator) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
         for g, mask in enumerate(masks):
             columns = np.flatnonzero(group.ravel() == g)
             x = values[mask][:, columns]
@@ -169,7 +170,7 @@ def tukey_hsd(values: np.ndarray, n_resamples: int, rng: np.random.Generator, bu
     rows_of_queries = np.arange(n_queries)[:, None]
     every_measure = np.arange(n_measures)
 
-    def draws(generator: np.random.Generator):
+    def draws(generator: np.random.Generator) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
         for start, stop in _blocks(total, n_queries * n_runs * n_measures):
             if table is not None:
                 numbers = np.arange(start, stop, dtype=np.int64)[:, None]

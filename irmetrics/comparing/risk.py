@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -100,7 +101,7 @@ def zrisk_values(scores: np.ndarray, alpha: float) -> np.ndarray:
     total = s.sum()
     expected = np.outer(s, t) / total if total > 0 else np.zeros_like(x)
     z = np.divide(x - expected, np.sqrt(expected), out=np.zeros_like(x), where=expected > 0)
-    return z.sum(axis=1) + alpha * np.where(z < 0, z, 0.0).sum(axis=1)
+    return cast(np.ndarray, z.sum(axis=1) + alpha * np.where(z < 0, z, 0.0).sum(axis=1))
 
 
 def georisk_values(scores: np.ndarray, alpha: float, zrisk: np.ndarray | None = None) -> np.ndarray:
@@ -119,7 +120,7 @@ def georisk_values(scores: np.ndarray, alpha: float, zrisk: np.ndarray | None = 
                               f'chi-square table), got {x.min():g}')
     c = x.shape[1]
     zrisk = zrisk_values(x, alpha) if zrisk is None else zrisk
-    return np.sqrt(x.sum(axis=1) / c * ndtr(zrisk / c))
+    return cast(np.ndarray, np.sqrt(x.sum(axis=1) / c * ndtr(zrisk / c)))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ other tests or intervals were asked for.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -178,7 +178,7 @@ def nonzero_differences(values: np.ndarray, pairs: Sequence[tuple[int, int]]) ->
     """(pairs, measures): the queries on which each pair's runs are both defined and differ."""
     base, other = (np.array(side) for side in zip(*pairs, strict=True))
     diff = values[other] - values[base]
-    return ((diff != 0) & ~np.isnan(diff)).sum(axis=1)
+    return cast(np.ndarray, ((diff != 0) & ~np.isnan(diff)).sum(axis=1))
 
 
 def significant_where(p_adjusted: dict[str, np.ndarray], nonzero: np.ndarray, alpha: float) -> dict[str, np.ndarray]:
@@ -263,13 +263,13 @@ def pair_columns(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> tuple[
 
 def _run_columns(values: np.ndarray) -> np.ndarray:
     """Every run's values as columns (queries x runs * measures)."""
-    return values.transpose(1, 0, 2).reshape(values.shape[1], -1)
+    return cast(np.ndarray, values.transpose(1, 0, 2).reshape(values.shape[1], -1))
 
 
 def _correct(test: str, p: np.ndarray, settings: Settings) -> np.ndarray:
     method = settings.correction
     if test in SELF_CORRECTING or method is None:
-        return p.copy()
+        return cast(np.ndarray, p.copy())
     if settings.correction_scope == 'all':
         return corrections.adjust_pvalues(p, method)
     return np.stack([corrections.adjust_pvalues(p[:, j], method) for j in range(p.shape[1])], axis=1)

@@ -10,7 +10,7 @@ reorganised without touching another room (``tests/docs/test_architecture.py`` c
 from .comparison import Evaluated, check_comparable, evaluated
 from .intervals import mean_sd
 from .plots import BETTER, figure
-from .replicates import BLOCK_ELEMENTS, Replicates, check_block_fits
+from .replicates import BLOCK_ELEMENTS, Replicates, Transform, check_block_fits
 from .resampling import bootstrap_test
 from .settings import Settings, checked_seed
 from .small_samples import exact_fewest, fewest_queries
@@ -24,7 +24,7 @@ from .statistics import (
 )
 from .vocabulary import TESTS, RunsLike, name_runs
 
-__all__ = ['BETTER', 'BLOCK_ELEMENTS', 'Evaluated', 'Replicates', 'RunsLike', 'Settings', 'TESTS', 'bootstrap_test',
-           'check_block_fits', 'check_comparable', 'checked_seed', 'evaluated', 'exact_fewest', 'fewest_queries',
-           'figure', 'mean_sd', 'name_runs', 'nonzero_differences', 'pair_columns', 'pair_replicates', 'pairs_of',
+__all__ = ['BETTER', 'BLOCK_ELEMENTS', 'Evaluated', 'Replicates', 'RunsLike', 'Settings', 'TESTS', 'Transform',
+           'bootstrap_test', 'check_block_fits', 'check_comparable', 'checked_seed', 'evaluated', 'exact_fewest',
+           'fewest_queries', 'figure', 'mean_sd', 'name_runs', 'nonzero_differences', 'pair_columns', 'pair_replicates', 'pairs_of',
            'significant_where', 'tukey_groups']

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import dask
 import dask.dataframe as dd
@@ -138,7 +138,7 @@ def _run_frame(run: Any) -> dd.DataFrame:
     names = find_columns(run.columns, 'run', 'run Dask DataFrame')
     frame = run[list(names.values())]
     renamed = {name: canonical for canonical, name in names.items() if name != canonical}
-    return frame.rename(columns=renamed) if renamed else frame
+    return cast(dd.DataFrame, frame.rename(columns=renamed) if renamed else frame)
 
 
 def _client() -> Any:

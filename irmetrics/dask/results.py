@@ -8,7 +8,7 @@ mean, which may differ from the in-memory (pairwise summed) mean in the last dig
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, cast
 
 import dask
 import dask.dataframe as dd
@@ -37,12 +37,13 @@ class DaskResults:
     def per_query(self) -> dd.DataFrame:
         """One row per qrels query: ``query_id`` and one float column per measure (lazy)."""
         empty = QueryValues(np.zeros(0, dtype=np.int64), np.zeros((0, len(self.measures))))
-        return dd.from_delayed([delayed(tasks.to_frame)(self._shared, part) for part in self.parts],
-                               meta=Partitions(self.evaluator).to_frame(empty), verify_meta=False)
+        return cast(dd.DataFrame, dd.from_delayed([delayed(tasks.to_frame)(self._shared, part) for part in self.parts],
+                                                  meta=Partitions(self.evaluator).to_frame(empty), verify_meta=False))
 
     def aggregates(self) -> Delayed:
         """The aggregates, lazily (compute them in one ``dask.compute`` with other uses of the parts)."""
-        return delayed(_aggregates)(self.measures, *[delayed(tasks.sums)(self._shared, p) for p in self.parts])
+        return cast(Delayed, delayed(_aggregates)(self.measures,
+                                                  *[delayed(tasks.sums)(self._shared, p) for p in self.parts]))
 
     def to_parquet(self, path: str | os.PathLike[str]) -> MeasureValues:
         """Write the per-query values as a directory of Parquet files (one per partition, written by the

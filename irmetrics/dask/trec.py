@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
-from typing import Any
+from typing import Any, cast
 
 import dask.dataframe as dd
 import pandas as pd
@@ -33,7 +33,8 @@ def read_trec_run(paths: Any, blocksize: int | str | None = DEFAULT_BLOCKSIZE) -
     """
     size = None if blocksize is None else parse_size(blocksize, 'blocksize')
     blocks = [block for path in _files(paths) for block in _blocks(path, size)]
-    return dd.from_map(read_block, blocks, meta=_frame(_EMPTY), label='read-trec-run', enforce_metadata=False)
+    return cast(dd.DataFrame, dd.from_map(read_block, blocks, meta=_frame(_EMPTY), label='read-trec-run',
+                                          enforce_metadata=False))
 
 
 def read_block(block: Block) -> pd.DataFrame:

@@ -17,7 +17,7 @@ torch is imported only when an array is a tensor or must become one; numpy is al
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -87,8 +87,8 @@ class Torch:
         """``x`` on the host as numpy; a float type numpy lacks (bfloat16, float8) as float32, which holds its
         values exactly."""
         x = x.detach().cpu()
-        return (x.to(self.torch.float32) if x.dtype.is_floating_point and x.dtype not in self._numpy_floats
-                else x).numpy()
+        return cast(np.ndarray, (x.to(self.torch.float32) if x.dtype.is_floating_point
+                                 and x.dtype not in self._numpy_floats else x).numpy())
 
     @property
     def _numpy_floats(self) -> tuple[Any, ...]:
@@ -246,7 +246,7 @@ def _numpy_of_dlpack(obj: Any, device: int, name: str) -> np.ndarray:
 def dtype_kind(array: Any) -> str:
     """numpy's kind letter of an array's element type ('i', 'u', 'f', 'b'; 'c' complex; '?' other)."""
     if isinstance(array, np.ndarray):
-        return array.dtype.kind
+        return cast(str, array.dtype.kind)
     dtype = array.dtype
     text = str(dtype)
     if dtype.is_complex:

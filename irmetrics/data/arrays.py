@@ -25,7 +25,7 @@ top-k arrays and judgments are read to the host (``numpy.from_dlpack``), as they
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -335,7 +335,7 @@ def _excluded(items: np.ndarray, exclude: Exclusions, first: int) -> np.ndarray:
     keys = np.sort(rows * width + cols)
     cells = np.arange(items.shape[0], dtype=np.int64)[:, None] * width + items
     at = np.minimum(np.searchsorted(keys, cells), len(keys) - 1)
-    return keys[at] == cells
+    return cast(np.ndarray, keys[at] == cells)
 
 
 def _repeated(items: np.ndarray) -> tuple[int, int, int] | None:

@@ -4,11 +4,13 @@ Used by the Arrow id layout and the large-file TREC reader; imported only when o
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
 
 
-def numbers(values) -> np.ndarray:
+def numbers(values: Any) -> np.ndarray:
     """A numpy view (or one concatenation) of a null-free numeric Arrow array or chunked array."""
     chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
     dtype = np.dtype(values.type.to_pandas_dtype())
@@ -19,7 +21,7 @@ def numbers(values) -> np.ndarray:
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
-def booleans(values) -> np.ndarray:
+def booleans(values: Any) -> np.ndarray:
     """A numpy bool array of a null-free Arrow boolean array."""
     return numbers(values.cast(pa.uint8())).astype(bool)
 

@@ -1,6 +1,8 @@
 """Finding the rows that repeat a (document, query, ...) key, vectorised, and resolving them by a policy."""
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 
 from .ids import Ids, mix
@@ -31,7 +33,7 @@ class Duplicates:
 
     def first(self) -> np.ndarray:
         """The rows of the group that appears first."""
-        return self.rows[self.group == 0]
+        return cast(np.ndarray, self.rows[self.group == 0])
 
     def to_drop(self, policy: str, scores: np.ndarray) -> np.ndarray:
         """Rows to drop so that one row per group remains: the first, the last, or the highest-scoring
@@ -101,8 +103,8 @@ class Duplicates:
         return found.first() if found is not None else None
 
     @classmethod
-    def _find_exactly(cls, doc_ids: Ids, rows: np.ndarray, codes) -> Duplicates | None:
-        groups: dict[tuple, int] = {}
+    def _find_exactly(cls, doc_ids: Ids, rows: np.ndarray, codes: tuple[np.ndarray, ...]) -> Duplicates | None:
+        groups: dict[tuple[Any, ...], int] = {}
         label = np.array([groups.setdefault((d, *(int(c[r]) for c in codes)), len(groups))
                           for r, d in zip(rows.tolist(), doc_ids.take(rows).to_list(), strict=True)], dtype=np.int64)
         size = np.bincount(label)

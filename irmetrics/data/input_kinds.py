@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..errors import InputError
 from .arrays import (
@@ -207,7 +207,7 @@ class RunFile(InputKind):
         return query_chunks(obj, budget, duplicates, self.parquet, self.footprint(os.fspath(obj)))
 
     def path(self, obj: Any) -> str | None:
-        return os.fspath(obj)
+        return cast('str | None', os.fspath(obj))
 
 
 def _parquet_qrels(obj: Any, duplicates: str) -> Qrels:

@@ -132,7 +132,7 @@ def _passes(path: str, chunk: int, duplicates: str, parquet: bool, footprint: in
     from .chunks import NotGrouped, aligned, run_tables, spilled
     from .tables import run_from_table
 
-    def tables():
+    def tables() -> Iterator[Any]:
         for count, table in enumerate(run_tables(path, parquet, max(chunk // ROW_FOOTPRINT, 1),
                                                  max(int(chunk / TEXT_FOOTPRINT), 1))):
             if chunk < SMALL_CHUNK and count == 2 * MAX_SMALL_CHUNKS:   # compressed text its file underestimated
@@ -140,7 +140,7 @@ def _passes(path: str, chunk: int, duplicates: str, parquet: bool, footprint: in
                                            size_text(int(SMALL_CHUNK / CHUNK_SHARE))), path)
             yield table
 
-    def run_of(table):
+    def run_of(table: Any) -> Run:
         positions = table.column('position').to_numpy()
         where = RowLocator(path, items=positions, part=True) if parquet else RowLocator(path, positions, part=True)
         return run_from_table(table, 'run', path, duplicates, where=where)

@@ -48,7 +48,7 @@ class RowLocator:
     def line(self, row: int) -> int:
         return int(self.lines[row]) if self.lines is not None else int(row) + 1
 
-    def error(self, cls, problem: str, row: int | None = None) -> InputError:
+    def error(self, cls: type[InputError], problem: str, row: int | None = None) -> InputError:
         if row is None or not self.located:
             return cls(problem, self.source)
         if self.lines is None:

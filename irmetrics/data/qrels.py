@@ -18,7 +18,7 @@ from .digest import digest
 from .duplicates import Duplicates
 from .ids import Ids
 from .items import Items
-from .locate import RowLocator, id_at
+from .locate import Positions, RowLocator, id_at
 from .policies import QRELS_DUPLICATES
 from .records import Qrel
 from .segments import offsets_of, ranges
@@ -55,8 +55,8 @@ class Qrels(WrittenBack):
     doc_fingerprints: np.ndarray | None = None
 
     @classmethod
-    def from_columns(cls, query_ids, doc_ids, relevance, iteration=None, *, source: str = 'qrels',
-                     lines=None, duplicates: str = 'error') -> Qrels:
+    def from_columns(cls, query_ids: Any, doc_ids: Any, relevance: Any, iteration: Any = None, *,
+                     source: str = 'qrels', lines: Positions | None = None, duplicates: str = 'error') -> Qrels:
         """Build from per-row columns.
 
         A document judged more than once for a query under the same iteration is an error unless
@@ -145,7 +145,7 @@ class Qrels(WrittenBack):
         from .writing import qrels_table
         return qrels_table(self)
 
-    def to_trec(self, path: str | os.PathLike) -> None:
+    def to_trec(self, path: str | os.PathLike[str]) -> None:
         """Write a TREC qrels file ``query_id iteration doc_id relevance``; an id holding white space is
         an error (TREC text cannot hold it)."""
         from .writing import write_trec

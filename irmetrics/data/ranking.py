@@ -6,6 +6,8 @@ doubles; equal scores are ordered by document id descending, compared byte-wise
 """
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from .ids import Ids
@@ -70,7 +72,7 @@ def by_query_then_score(qidx: np.ndarray, scores: np.ndarray) -> np.ndarray:
         position = ranges(sizes)
         padded[query, position] = negated
         within = np.argsort(padded, axis=1)[query, position]           # the padding sorts last
-        return by_query[within + (np.cumsum(sizes) - sizes)[query]]
+        return cast(np.ndarray, by_query[within + (np.cumsum(sizes) - sizes)[query]])
     order = np.argsort(negated)
     return by_query[order[np.argsort(query[order], kind='stable')]]
 

@@ -18,7 +18,7 @@ from ..errors import DuplicateError, InputError
 from . import numeric
 from .duplicates import Duplicates
 from .ids import Ids
-from .locate import RowLocator, id_at
+from .locate import Positions, RowLocator, id_at
 from .policies import DUPLICATES
 from .ranking import canonical_order
 from .records import ScoredDoc
@@ -47,8 +47,8 @@ class Run(WrittenBack):
     doc_fingerprints: np.ndarray | None = None     # doc_ids.fingerprint(), kept for joining
 
     @classmethod
-    def from_columns(cls, query_ids, doc_ids, scores, *, source: str = 'run', duplicates: str = 'error',
-                     lines=None, where: RowLocator | None = None) -> Run:
+    def from_columns(cls, query_ids: Any, doc_ids: Any, scores: Any, *, source: str = 'run', duplicates: str = 'error',
+                     lines: Positions | None = None, where: RowLocator | None = None) -> Run:
         """Build from per-row columns (see the class docstring for ``duplicates``).
 
         ``lines`` (each row's file line, or a function giving them) or ``where`` (a
@@ -120,7 +120,7 @@ class Run(WrittenBack):
         from .writing import run_table
         return run_table(self)
 
-    def to_trec(self, path: str | os.PathLike, tag: str = 'irmetrics') -> None:
+    def to_trec(self, path: str | os.PathLike[str], tag: str = 'irmetrics') -> None:
         """Write a TREC run file ``query_id Q0 doc_id rank score tag`` (scores in their shortest exact
         form); an id holding white space is an error (TREC text cannot hold it)."""
         from .writing import write_trec

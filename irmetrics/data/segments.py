@@ -1,6 +1,8 @@
 """Helpers for arrays segmented by query (rows of one query are contiguous)."""
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 
@@ -30,7 +32,7 @@ def ranges(sizes: np.ndarray) -> np.ndarray:
     if total == 0:
         return np.zeros(0, dtype=np.int64)
     starts = np.cumsum(sizes) - sizes
-    return np.arange(total, dtype=np.int64) - np.repeat(starts, sizes)
+    return cast(np.ndarray, np.arange(total, dtype=np.int64) - np.repeat(starts, sizes))
 
 
 def offsets_of(sorted_codes: np.ndarray, n_segments: int) -> np.ndarray:
@@ -45,7 +47,7 @@ def running_count(mask: np.ndarray, query: np.ndarray, offsets: np.ndarray) -> n
     """For every row (rows sorted by query), the rows of its query selected by ``mask`` up to and
     including it."""
     cum = np.cumsum(mask, dtype=np.int64)
-    return cum - np.concatenate(([0], cum))[offsets[:-1]][query]
+    return cast(np.ndarray, cum - np.concatenate(([0], cum))[offsets[:-1]][query])
 
 
 def running_sum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -83,4 +85,4 @@ def suffix_max(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     reverse = slice(None, None, -1)
     later_segment = (segment.max() - segment)[reverse].astype(np.int64)    # non-decreasing over reversed rows
     key = later_segment * len(distinct) + code[reverse]
-    return distinct[(np.maximum.accumulate(key) % len(distinct))[reverse]]
+    return cast(np.ndarray, distinct[(np.maximum.accumulate(key) % len(distinct))[reverse]])

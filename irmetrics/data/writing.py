@@ -44,14 +44,14 @@ def qrels_table(qrels: Any) -> pa.Table:
                      'relevance': pa.array(qrels.relevance)})
 
 
-def write_parquet(table: pa.Table, path: str | os.PathLike) -> None:
+def write_parquet(table: pa.Table, path: str | os.PathLike[str]) -> None:
     """The table as a Parquet file, written as :mod:`.output_files` says (never over a link or a device)."""
     import pyarrow.parquet as pq
     with writing(path) as into:
         pq.write_table(table, into)
 
 
-def write_trec(table: pa.Table, path: str | os.PathLike, tag: str | None = None) -> None:
+def write_trec(table: pa.Table, path: str | os.PathLike[str], tag: str | None = None) -> None:
     """The table as a TREC file: a run (``tag`` in the last field) or qrels, one line a row, written as
     :mod:`.output_files` says."""
     lines = _trec_lines(table, tag)

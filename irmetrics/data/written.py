@@ -21,7 +21,7 @@ class WrittenBack:
         """A pandas DataFrame of :meth:`to_arrow`'s columns."""
         return self._table().to_pandas()
 
-    def to_parquet(self, path: str | os.PathLike) -> None:
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_arrow` as a Parquet file (any id; numbers exactly)."""
         from .writing import write_parquet
         write_parquet(self._table(), path)

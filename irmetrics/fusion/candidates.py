@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -76,7 +77,7 @@ class Candidates:
 
     def per_query(self) -> np.ndarray:
         """The number of candidates of each candidate's query."""
-        return np.bincount(self.query, minlength=self.num_queries)[self.query]
+        return cast(np.ndarray, np.bincount(self.query, minlength=self.num_queries)[self.query])
 
     def dense(self, runs: Sequence[Ranked], fill: float) -> np.ndarray:
         """The candidates x runs matrix of the runs' scores, ``fill`` where a run does not rank the candidate."""
@@ -118,9 +119,9 @@ def _pairs(query: np.ndarray, docs: Ids, fingerprints: np.ndarray) -> np.ndarray
     group = pd.factorize(mix(fingerprints, query))[0].astype(np.int64)
     head = _first_rows(group)
     if np.array_equal(query, query[head][group]) and bool(docs.equal(docs.take(head[group])).all()):
-        return group
+        return cast(np.ndarray, group)
     vocabulary, doc_codes = docs.encode()                            # two documents share a fingerprint
-    return pd.factorize(query * len(vocabulary) + doc_codes)[0].astype(np.int64)
+    return cast(np.ndarray, pd.factorize(query * len(vocabulary) + doc_codes)[0].astype(np.int64))
 
 
 def _first_rows(group: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -66,7 +66,7 @@ def _extreme(candidates: Candidates, runs: tuple[Ranked, ...], ufunc: np.ufunc, 
 
 
 def _median(candidates: Candidates, runs: tuple[Ranked, ...]) -> np.ndarray:
-    return np.nanmedian(candidates.dense(runs, np.nan), axis=1)
+    return cast(np.ndarray, np.nanmedian(candidates.dense(runs, np.nan), axis=1))
 
 
 def _borda_points(candidates: Candidates, runs: tuple[Ranked, ...]) -> tuple[Ranked, ...]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -180,7 +180,7 @@ def _by_segment(t: Training, i: int, n: int) -> np.ndarray:
 def _segment(ranks: np.ndarray, lengths: np.ndarray, n: int) -> np.ndarray:
     """ProbFuse's segment (from 0) of each rank of a ranking of ``lengths`` cut into ``n`` segments of
     ceil(length / n) ranks."""
-    return (ranks - 1) // -(-lengths // n)
+    return cast(np.ndarray, (ranks - 1) // -(-lengths // n))
 
 
 def _by_band(t: Training, i: int, bounds: np.ndarray) -> np.ndarray:
@@ -191,7 +191,7 @@ def _by_band(t: Training, i: int, bounds: np.ndarray) -> np.ndarray:
     inside = positions < bounds[-1]
     band = np.searchsorted(bounds, positions[inside], side='right') - 1
     hits = np.bincount(band, weights=t.hits[i][inside], minlength=len(bounds) - 1)
-    return hits / (np.diff(bounds) * t.num_queries)
+    return cast(np.ndarray, hits / (np.diff(bounds) * t.num_queries))
 
 
 def _log_odds(t: Training, i: int) -> np.ndarray:
@@ -214,7 +214,7 @@ def _mean_ap(t: Training, i: int) -> float:
 def _at(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """``values[p]`` for each position p, 0 past its end."""
     padded = np.append(values, 0.0)
-    return padded[np.minimum(positions, len(values))]
+    return cast(np.ndarray, padded[np.minimum(positions, len(values))])
 
 
 def _posfuse(c: Candidates, runs: tuple[Ranked, ...], p: dict[str, Any]) -> tuple[np.ndarray, ...]:

@@ -1,4 +1,7 @@
 """Average precision (trec_eval ``map``, ``map_cut``, ``gm_map``) and Robertson's YAAP (``yaap``)."""
+from collections.abc import Mapping
+from typing import Any
+
 from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import AGGREGATION, CUTOFF, JUDGED_ONLY, REL, Param
 from ..constraints import Choice
@@ -10,7 +13,7 @@ DIVISOR = Param('divisor', Choice('num_rel', 'num_rel_ret'), 'num_rel',
 
 
 
-def _check(params):
+def _check(params: Mapping[str, Any]) -> None:
     if params.get('ties') == 'expected' and params.get('divisor') == 'num_rel_ret' and 'cutoff' in params:
         raise MeasureError("AP(ties='expected', divisor='num_rel_ret') with a cutoff: the divisor (the relevant "
                            'documents within the cutoff) then depends on the order of tied documents too, and the '

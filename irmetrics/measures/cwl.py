@@ -11,7 +11,10 @@ ir_measures calls it, and are stated in :data:`CWL_CONVENTIONS`.
 cwl_eval's P@k, RR and AP are irmetrics' ``P@k``, ``RR@1000`` and
 ``AP(divisor='num_rel_ret')@1000`` (see :mod:`.ap`).
 """
-from ..algebra.measure import MeasureDef, register
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..algebra.measure import Measure, MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, P_PERSISTENCE, REQUIRED, Param
 from ..constraints import Choice, Float, Int
 from ..errors import MeasureError
@@ -48,14 +51,14 @@ CWL_CONVENTIONS = (
 )
 
 
-def _check_scale(params):
+def _check_scale(params: Mapping[str, Any]) -> None:
     if 'max_rel' in params and params['max_rel'] <= params.get('min_rel', MIN_REL.default):
         raise MeasureError(f'max_rel ({params["max_rel"]}) must be greater than min_rel '
                            f'({params.get("min_rel", MIN_REL.default)})')
 
 
-def _cwl(name: str, params: tuple, summary: str, continuation: str, citation: str, notes: str = '',
-         at_param: str | None = 'cutoff', aliases=()):
+def _cwl(name: str, params: tuple[Param, ...], summary: str, continuation: str, citation: str, notes: str = '',
+         at_param: str | None = 'cutoff', aliases: Iterable[str] = ()) -> Measure:
     return register(MeasureDef(
         name=name,
         params=params + (MIN_REL, MAX_REL),

@@ -8,7 +8,9 @@ relevant to s; S is the number of the query's subtopics with at least one releva
 document.  The conventions all of them share are those of ndeval 4.5 (through
 pyndeval 0.0.8) and are stated in :data:`NDEVAL_CONVENTIONS`.
 """
-from ..algebra.measure import MeasureDef, register
+from collections.abc import Iterable
+
+from ..algebra.measure import Measure, MeasureDef, register
 from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Param
 from ..constraints import Float
 
@@ -55,8 +57,9 @@ _IA = 'R. Agrawal, S. Gollapudi, A. Halverson and S. Ieong. Diversifying Search 
 _GAIN = 'G(i) = sum over the subtopics s that document i is relevant to of (1 - alpha)^c(s, i)'
 
 
-def _diversity(name: str, params: tuple, summary: str, formula: str, citation: str, notes: str = '',
-               at_param: str | None = 'cutoff', bounds=(0.0, 1.0), aliases=()):
+def _diversity(name: str, params: tuple[Param, ...], summary: str, formula: str, citation: str, notes: str = '',
+               at_param: str | None = 'cutoff', bounds: tuple[float, float] | None = (0.0, 1.0),
+               aliases: Iterable[str] = ()) -> Measure:
     return register(MeasureDef(
         name=name, params=params, summary=summary, formula=formula, citation=citation,
         notes=(notes + ' ' if notes else '') + NDEVAL_CONVENTIONS, at_param=at_param, bounds=bounds,

@@ -1,10 +1,13 @@
 """trec_eval's normalised gain G and binary gain binG (Buckley's experimental measures, 2008)."""
+from collections.abc import Mapping
+from typing import Any
+
 from ..algebra.measure import MeasureDef, register
 from ..algebra.params import GAINS, JUDGED_ONLY, NOT_PROVIDED, REL
 from ..errors import MeasureError
 
 
-def _check(params):
+def _check(params: Mapping[str, Any]) -> None:
     if 'rel' in params and 'gains' in params:
         raise MeasureError('G takes rel (binary gains) or gains (graded gains), not both')
 

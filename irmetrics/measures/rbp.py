@@ -1,4 +1,7 @@
 """Rank-biased precision and its residual (Moffat & Zobel 2008)."""
+from collections.abc import Mapping
+from typing import Any
+
 from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import CUTOFF, GAINS, JUDGED_ONLY, NOT_PROVIDED, P_PERSISTENCE, REL, Param
 from ..constraints import Choice, IntOrChoice
@@ -15,7 +18,7 @@ RBP_MAX_REL = Param('max_rel', IntOrChoice(1, 'query'), NOT_PROVIDED,
                     'gain is the grade itself')
 
 
-def _check(params):
+def _check(params: Mapping[str, Any]) -> None:
     if 'rel' in params and ('max_rel' in params or 'gains' in params):
         raise MeasureError('RBP takes rel (binary gains) or max_rel and gains (graded gains), not both')
 

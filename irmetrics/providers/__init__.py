@@ -4,7 +4,7 @@ Third-party engines are registered by name and imported (with their library) onl
 when a job needs them, so a missing one only makes the registry fall back, and
 ``import irmetrics`` never imports them.
 """
-from .base import PROVIDERS
+from .base import PROVIDERS as PROVIDERS  # the registry, re-exported: the API room looks engines up in it
 from .native import NativeProvider
 
 PROVIDERS.register(NativeProvider())

@@ -13,7 +13,7 @@ Queries of the qrels absent from the run are left to the caller (they score 0).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -42,22 +42,22 @@ CWL_METRICS = {
 }
 
 
-def _gain_setting(measure: Measure) -> tuple:
+def _gain_setting(measure: Measure) -> tuple[Any, ...]:
     """('binary', rel) for P, RR and AP; ('scaled', min_rel, max_rel) for the others."""
     if measure.definition in (P.definition, RR.definition, AP.definition):
         return 'binary', measure['rel']
     return 'scaled', measure['min_rel'], measure['max_rel']
 
 
-def _gain(setting: tuple, grade: int) -> float:
+def _gain(setting: tuple[Any, ...], grade: int) -> float:
     if setting[0] == 'binary':
         return 1.0 if grade >= setting[1] else 0.0
     _, low, high = setting
-    return (min(max(grade, 0, low), high) - low) / (high - low)
+    return cast(float, (min(max(grade, 0, low), high) - low) / (high - low))
 
 
 class CwlPrepared(Prepared):
-    def __init__(self, cwl, measures: Sequence[Measure], qrels: Qrels):
+    def __init__(self, cwl: Any, measures: Sequence[Measure], qrels: Qrels) -> None:
         from cwl.ruler import cwl_ruler
         from cwl.ruler.ranking import RankingMaker
         from cwl.seeker.trec_qrel_handler import TrecQrelHandler
@@ -67,7 +67,7 @@ class CwlPrepared(Prepared):
         grades: dict[tuple[str, str], int] = {}
         for q, d, g, _ in qrels:
             grades[q, d] = max(g, grades.get((q, d), g))
-        self.handlers: dict[tuple, object] = {}
+        self.handlers: dict[tuple[Any, ...], object] = {}
         self.metrics: list[tuple[Measure, tuple[Any, ...], Any]] = []
         for m in self.measures:
             setting = _gain_setting(m)
@@ -116,7 +116,7 @@ class CwlEvalProvider(ExternalProvider):
     library_name = 'cwl'
     prepared_class = CwlPrepared
 
-    def configure(self, library):
+    def configure(self, library: Any) -> Any:
         import logging
         logging.getLogger('cwl').disabled = True      # cwl_eval's metrics log every query
         return library

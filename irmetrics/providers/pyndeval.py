@@ -13,6 +13,7 @@ Queries of the qrels absent from the run are left to the caller (they score 0).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def _ndeval_name(measure: Measure) -> str:
     return f'{name}@{measure["cutoff"]}' if measure.definition.at_param == 'cutoff' else name
 
 
-def _invocation(measure: Measure) -> tuple:
+def _invocation(measure: Measure) -> tuple[Any, ...]:
     """(rel, alpha, beta, judged_only) of the evaluator computing ``measure``."""
     defaults = (1, 0.5, 0.5, False)
     return tuple(measure[name] if name in measure.params else default
@@ -45,7 +46,7 @@ def _invocation(measure: Measure) -> tuple:
 
 
 class PyndevalPrepared(Prepared):
-    def __init__(self, pyndeval, measures: Sequence[Measure], qrels: Qrels):
+    def __init__(self, pyndeval: Any, measures: Sequence[Measure], qrels: Qrels) -> None:
         self.measures = list(measures)
         self.query_ids = qrels.query_ids.to_list()
         subtopic_qrels = [pyndeval.SubtopicQrel(q, it, d, g) for q, d, g, it in qrels]
@@ -56,7 +57,7 @@ class PyndevalPrepared(Prepared):
         for (q, d), g in best.items():
             if g >= 0:
                 self.judged.setdefault(q, set()).add(d)
-        self.invocations: dict[tuple, dict[str, Measure]] = {}
+        self.invocations: dict[tuple[Any, ...], dict[str, Measure]] = {}
         for m in self.measures:
             self.invocations.setdefault(_invocation(m), {})[_ndeval_name(m)] = m
         self.evaluators = [

@@ -49,14 +49,14 @@ from .base import ANY, ExternalProvider, Pattern, Prepared
 _ANY_REL = dict(rel=ANY, judged_only=ANY)
 
 
-def _invocation(measure: Measure, setf_slot: int) -> tuple:
+def _invocation(measure: Measure, setf_slot: int) -> tuple[Any, ...]:
     """Settings of the RelevanceEvaluator that computes ``measure``."""
     given = measure.params
     return given.get('rel', 1), given.get('judged_only', False), given.get('gains'), setf_slot
 
 
 class PytrecPrepared(Prepared):
-    def __init__(self, pytrec_eval, measures: Sequence[Measure], qrels: Qrels):
+    def __init__(self, pytrec_eval: Any, measures: Sequence[Measure], qrels: Qrels) -> None:
         self.measures = list(measures)
         self.qrels = qrels
         self.query_ids = qrels.query_ids.to_list()
@@ -121,12 +121,13 @@ def _qrels_dict(qrels: Qrels) -> dict[str, dict[str, int]]:
     return out
 
 
-def _with_gains(judgments: dict, gains: tuple) -> dict:
+def _with_gains(judgments: dict[str, dict[str, int]],
+                gains: tuple[tuple[int, float], ...]) -> dict[str, dict[str, int]]:
     mapping = {g: int(v) for g, v in gains}
     return {q: {d: (mapping.get(g, g) if g >= 0 else g) for d, g in docs.items()} for q, docs in judgments.items()}
 
 
-def _ranked_dict(run: Run, queries: set) -> dict[str, dict[str, float]]:
+def _ranked_dict(run: Run, queries: set[str]) -> dict[str, dict[str, float]]:
     """{query: {doc: score}} with distinct integer scores giving the canonical order."""
     out: dict[str, dict[str, float]] = {}
     qids = run.query_ids.to_list()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -60,7 +61,7 @@ _CALLS = {
 
 
 class TrectoolsPrepared(Prepared):
-    def __init__(self, trectools, measures: Sequence[Measure], qrels: Qrels):
+    def __init__(self, trectools: Any, measures: Sequence[Measure], qrels: Qrels) -> None:
         import pandas as pd
         self.trectools = trectools
         self.measures = list(measures)
@@ -87,7 +88,7 @@ class TrectoolsPrepared(Prepared):
                     values[position[qid]] = value
         return out
 
-    def _run(self, run: Run):
+    def _run(self, run: Run) -> Any:
         import pandas as pd
         query = run.query_ids.take(run.qidx[run.order]).to_list()
         docs = run.doc_ids.take(run.order).to_list()

@@ -81,7 +81,7 @@ def _columns(runs: Sequence[RunResults], opts: Options) -> list[str]:
     return (['run'] if len(runs) > 1 else []) + (['query_id'] if opts.by_query else []) + ['measure', 'value']
 
 
-def _tidy_rows(runs: Sequence[RunResults], opts: Options, value: Callable) -> Iterator[list]:
+def _tidy_rows(runs: Sequence[RunResults], opts: Options, value: Callable[[Any, Any], Any]) -> Iterator[list[Any]]:
     several = len(runs) > 1
     for name, qid, measure, v in _records(runs, opts):
         yield ([name] if several else []) + ([qid] if opts.by_query else []) + [str(measure), value(measure, v)]
@@ -114,11 +114,11 @@ def render_json(runs: Sequence[RunResults], opts: Options) -> str:
     measures = [m for m, _ in runs[0].results.aggregate_items()] if runs else []
     doc: dict[str, Any] = {'measures': [str(m) for m in measures], 'runs': []}
     for run in runs:
-        entry: dict = {'run': run.name}
+        entry: dict[str, Any] = {'run': run.name}
         if opts.summary:
             entry['aggregate'] = {str(m): json_value(m, v, opts.places) for m, v in run.results.aggregate_items()}
         if opts.by_query:
-            per_query: dict = {}
+            per_query: dict[str, dict[str, Any]] = {}
             for metric in _metrics(run.results, opts):
                 per_query.setdefault(metric.query_id, {})[str(metric.measure)] = \
                     json_value(metric.measure, metric.value, opts.places)

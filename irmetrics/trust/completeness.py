@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -45,7 +45,7 @@ class QrelsStats(ReadOnlyArrays, Tabled):
 
     @property
     def share_relevant(self) -> np.ndarray:
-        return self.relevant / np.maximum(self.judged, 1)
+        return cast(np.ndarray, self.relevant / np.maximum(self.judged, 1))
 
     @property
     def total(self) -> dict[str, Any]:

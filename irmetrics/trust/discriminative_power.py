@@ -38,6 +38,7 @@ from ..comparing.toolkit import (
     Replicates,
     RunsLike,
     Settings,
+    Transform,
     bootstrap_test,
     evaluated,
     exact_fewest,
@@ -90,13 +91,13 @@ class DiscriminativePower(Tabled):
     @property
     def power(self) -> np.ndarray:
         """Each measure's share of the pairs that are significantly different (Sakai 2006)."""
-        return self.significant.mean(axis=0)
+        return cast(np.ndarray, self.significant.mean(axis=0))
 
     @property
     def required_difference(self) -> np.ndarray:
         """Each measure's estimated difference required for significance: the largest critical difference
         over the pairs (Sakai 2006; inf when alpha cannot be reached with ``n_resamples``)."""
-        return self.critical_difference.max(axis=0)
+        return cast(np.ndarray, self.critical_difference.max(axis=0))
 
     def table(self, *, by_pair: bool = False) -> Table:
         """One row per measure (:data:`COLUMNS`), or with ``by_pair`` one per (measure, pair) (:data:`PAIR_COLUMNS`)."""
@@ -271,13 +272,13 @@ def most_extreme_allowed(alpha: float, n_resamples: int, exact: bool) -> int:
     return b
 
 
-def critical_value(null: Replicates, allowed: int, transform=None) -> np.ndarray:
+def critical_value(null: Replicates, allowed: int, transform: Transform | None = None) -> np.ndarray:
     """The ``(allowed + 1)``-th largest value of each column of ``null`` (resamples x columns), or of
     ``transform(block, columns)`` of it: a statistic above it is reached by at most ``allowed`` resamples;
     inf when ``allowed`` is -1."""
     if allowed < 0:
         return np.full(null.width, np.inf)
-    return null.smallest(np.full(null.width, null.rows - 1 - allowed), transform)[0]
+    return cast(np.ndarray, null.smallest(np.full(null.width, null.rows - 1 - allowed), transform)[0])
 
 
 def _warn_few(nonzero: np.ndarray, fewest: int, test: str, alpha: float) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -174,4 +174,4 @@ def _reversed_within(groups: np.ndarray) -> np.ndarray:
     sizes = np.bincount(groups) if len(groups) else np.zeros(0, dtype=np.int64)
     sizes = sizes[sizes > 0]
     ends = np.cumsum(sizes)
-    return np.repeat(ends - 1, sizes) - ranges(sizes)
+    return cast(np.ndarray, np.repeat(ends - 1, sizes) - ranges(sizes))

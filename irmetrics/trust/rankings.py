@@ -55,7 +55,7 @@ def ranking(given: Any, name: str) -> Ranking:
     return Ranking(ids, array)
 
 
-def _scores(given: Mapping, name: str) -> np.ndarray:
+def _scores(given: Mapping[Any, Any], name: str) -> np.ndarray:
     """The values of the mapping ``given`` (``{item: value}``), each a finite number."""
     values = []
     for key, value in given.items():

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -173,7 +173,7 @@ class _Flat:
     def contribution(self, rows: np.ndarray, d: np.ndarray) -> np.ndarray:
         """The contribution of items ``rows`` at depth indices ``d`` inside their tie window (a/b)."""
         t = self.top[rows]
-        return (d - t + 1) / (self.bottom[rows] - t + 1)
+        return cast(np.ndarray, (d - t + 1) / (self.bottom[rows] - t + 1))
 
 
 def _flat(r: Ranking) -> _Flat:
@@ -204,7 +204,7 @@ def _rbo(S: _Flat, L: _Flat, p: float, ties: str) -> tuple[float, float, float]:
     fs, fl = S.full(ties), L.full(ties)
 
     def both(rows: np.ndarray, d: np.ndarray) -> np.ndarray:
-        return _value(S, in_s[rows], d, ties) * _value(L, in_l[rows], d, ties)
+        return cast(np.ndarray, _value(S, in_s[rows], d, ties) * _value(L, in_l[rows], d, ties))
 
     overlap = _depth_sums(np.maximum(S.top[in_s], L.top[in_l]), np.maximum(fs[in_s], fl[in_l]), both, ell)
 

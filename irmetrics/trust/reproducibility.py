@@ -29,7 +29,7 @@ about 1e-17, which would otherwise give an ER of about 1e16.  A numerator within
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -73,7 +73,7 @@ class Reproducibility(Tabled):
     @property
     def delta_ri(self) -> np.ndarray:
         """Delta RI = RI(original) - RI(reproduced)."""
-        return self.ri_original - self.ri_reproduced
+        return cast(np.ndarray, self.ri_original - self.ri_reproduced)
 
     def table(self) -> Table:
         """One row per measure: the four runs' means, the RMSEs, ER, both RIs and Delta RI."""
@@ -350,7 +350,7 @@ def root_mean_square_error(original: np.ndarray, reproduced: np.ndarray) -> np.n
     squares = (original - reproduced) ** 2
     defined = ~np.isnan(squares)
     with np.errstate(invalid='ignore', divide='ignore'):
-        return np.sqrt(np.where(defined, squares, 0.0).sum(axis=0) / defined.sum(axis=0))
+        return cast(np.ndarray, np.sqrt(np.where(defined, squares, 0.0).sum(axis=0) / defined.sum(axis=0)))
 
 
 def _mean_improvement(baseline: np.ndarray, advanced: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -371,7 +371,7 @@ def _rounding_bound(sizes: np.ndarray) -> np.ndarray:
     whose values are fifths, per-query differences that add up to 0 leave a mean of about 1e-17, not 0."""
     defined = ~np.isnan(sizes)
     with np.errstate(invalid='ignore'):
-        return 2 * _EPS * np.where(defined, sizes, 0.0).sum(axis=0)
+        return cast(np.ndarray, 2 * _EPS * np.where(defined, sizes, 0.0).sum(axis=0))
 
 
 def effect_ratio_of(ob: np.ndarray, oa: np.ndarray, rb: np.ndarray, ra: np.ndarray,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -236,4 +236,4 @@ def _settled(values: np.ndarray) -> np.ndarray:
 
 def _ranks(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
     v = _settled(values) if higher_is_better else -_settled(values)
-    return 1 + (v[None, :] > v[:, None]).sum(axis=1)
+    return cast(np.ndarray, 1 + (v[None, :] > v[:, None]).sum(axis=1))

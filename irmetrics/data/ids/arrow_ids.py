@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -87,7 +87,7 @@ class ArrowIds(Ids):
         return len(self.values)
 
     def to_list(self) -> list[str]:
-        return self.values.to_pylist()
+        return cast('list[str]', self.values.to_pylist())
 
     def take(self, indices: np.ndarray) -> ArrowIds:
         return ArrowIds(take(self.values, indices))
@@ -113,7 +113,7 @@ class ArrowIds(Ids):
     def fingerprint(self) -> np.ndarray:
         values = self.values
         if pa.types.is_dictionary(values.type):
-            return ArrowIds(values.dictionary).fingerprint()[numbers(values.indices)]
+            return cast(np.ndarray, ArrowIds(values.dictionary).fingerprint()[numbers(values.indices)])
         n = len(values)
         if n == 0:
             return np.zeros(0, dtype=np.uint64)

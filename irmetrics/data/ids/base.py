@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import reprlib
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -240,7 +240,7 @@ def _masked_words(words: np.ndarray, position: np.ndarray, remaining: np.ndarray
     machines only)."""
     word = words[position].astype(np.uint64, copy=False)
     word &= _BYTE_MASKS[np.clip(remaining, 0, 8)]
-    return word
+    return cast(np.ndarray, word)
 
 
 def _sum_by_position(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n_words: np.ndarray) -> np.ndarray:
@@ -307,4 +307,4 @@ def mix(fingerprints: np.ndarray, *codes: np.ndarray) -> np.ndarray:
                 block *= np.uint64(0xBF58476D1CE4E5B9)
                 np.right_shift(block, np.uint64(31), out=term)
                 block ^= term
-    return out
+    return cast(np.ndarray, out)

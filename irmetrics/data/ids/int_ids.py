@@ -15,7 +15,7 @@ become text in the string layouts.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -48,7 +48,7 @@ def text_key(values: np.ndarray) -> np.ndarray:
     which the length then orders (``'7' < '70'``).  Keys stay below ``2 * 10**18``.
     """
     lengths = digit_counts(values)
-    return values.astype(np.int64) * _POWERS[DIGITS - lengths] * 20 + lengths
+    return cast(np.ndarray, values.astype(np.int64) * _POWERS[DIGITS - lengths] * 20 + lengths)
 
 
 def decimal_text(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -75,7 +75,7 @@ def decimal_fingerprints(values: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.uint64)
     top = int(values.max())
     if top + 1 < len(values):
-        return decimal_fingerprints(np.arange(top + 1, dtype=np.int64))[values]
+        return cast(np.ndarray, decimal_fingerprints(np.arange(top + 1, dtype=np.int64))[values])
     return fingerprint_bytes(*decimal_text(values))
 
 
@@ -154,7 +154,7 @@ class IntIds(Ids):
         return np.where(ordered[at] == self.values, order[at], -1).astype(np.int64)
 
     def _equal(self, other: IntIds) -> np.ndarray:
-        return self.values == other.values
+        return cast(np.ndarray, self.values == other.values)
 
     def _less(self, other: IntIds) -> np.ndarray:
         return text_key(self.values) < text_key(other.values)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -35,7 +35,7 @@ class NumpyIds(Ids):
         return len(self.values)
 
     def to_list(self) -> list[str]:
-        return self.values.tolist()
+        return cast('list[str]', self.values.tolist())
 
     def take(self, indices: np.ndarray) -> NumpyIds:
         return NumpyIds(self.values[np.asarray(indices, dtype=np.int64)])

@@ -10,6 +10,7 @@ caller canonicalises the text or asks for the numbers as text (``typed=False``),
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -88,7 +89,7 @@ def _empty(layout: Layout) -> Columns:
     return out
 
 
-def _read_any_lines(data: Data, name: str, layout: Layout, types: dict) -> pa.Table:
+def _read_any_lines(data: Data, name: str, layout: Layout, types: dict[str, Any]) -> pa.Table:
     """:func:`_read` in blocks of :data:`BLOCK_SIZE`, or, when a line is longer than that (Arrow's reader
     then says a row 'straddles' its blocks), in blocks that hold the longest line, found by a scan of
     bounded memory that refuses a line past :data:`.stream.MAX_LINE` bytes with the file and line."""
@@ -111,7 +112,7 @@ def pieces(data: Data) -> Iterator[bytes]:
             yield data[lo:lo + _SCAN_PIECE]
 
 
-def _read(data: Data, layout: Layout, types: dict, block_size: int) -> pa.Table:
+def _read(data: Data, layout: Layout, types: dict[str, Any], block_size: int) -> pa.Table:
     if isinstance(data, bytes) and data.startswith(BOM):
         # Arrow drops a byte-order mark that starts its input; here it is part of the first id (the reader
         # has dropped the file's own), so it goes after an empty line, which Arrow skips as no row
@@ -167,6 +168,6 @@ def _first_invalid_utf8_line(data: Data, layout: Layout) -> int | None:
                 for k in kept:
                     fields[k].decode('utf-8')
             except UnicodeDecodeError:
-                return lines_before + i + 1
+                return cast('int | None', lines_before + i + 1)
         lines_before += len(newlines)
     return None

@@ -29,7 +29,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -313,7 +313,7 @@ def _without_ranges(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.n
     edges = np.zeros(len(b) + 1, dtype=np.int8)
     edges[starts] = 1
     edges[ends] = -1
-    return b[np.cumsum(edges[:-1], dtype=np.int8) == 0]
+    return cast(np.ndarray, b[np.cumsum(edges[:-1], dtype=np.int8) == 0])
 
 
 def _fit_fields(data: bytes, name: str, layout: Layout) -> bytes:
@@ -448,4 +448,4 @@ def integers_of_codes(values: list[str], codes: np.ndarray, column: str, name: s
         if problem:
             raise InputError(f'{column} {text!r} {problem}', name, int(lines()[int(np.argmax(codes == i))]))
         out[i] = int(text)
-    return out[codes]
+    return cast(np.ndarray, out[codes])

@@ -13,6 +13,8 @@ import errno
 import importlib
 import os
 from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +22,7 @@ from ...errors import DuplicateError, InputError, warn
 from .. import numeric
 from ..duplicates import Duplicates
 from ..ids import Ids
-from ..locate import RowLocator, id_at
+from ..locate import Positions, RowLocator, id_at
 from ..paths import compression_of, is_text
 from ..qrels import Qrels
 from ..ranking import canonical_order
@@ -38,7 +40,7 @@ SMALL_FILE = 1 << 20
 DECOMPRESS_PIECE = 1 << 24
 
 
-def load(source) -> tuple[Data, str]:
+def load(source: Any) -> tuple[Data, str]:
     """(content, display name) of a path (plain, .gz, .bz2, .xz, .zst), raw text or bytes.
 
     A large plain file is not read here: the Arrow reader streams it (see :class:`FileData`).
@@ -94,7 +96,7 @@ def _encoded(text: str) -> bytes:
                          text.count('\n', 0, ex.start) + 1) from None
 
 
-def _decompress(path: str, module) -> bytes:
+def _decompress(path: str, module: ModuleType) -> bytes:
     """The decompressed text, read in pieces, each checked as it arrives (:class:`.stream.TextGuard`:
     a NUL byte, an endless line or a flood of blank lines is refused at once, never held); text that
     would take more than the memory budget to evaluate (:func:`.budget.fits`) is a
@@ -177,7 +179,7 @@ def _split(data: Data, name: str, layout: Layout,
     return parsed, blank
 
 
-def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'error') -> Qrels:
+def read_trec_qrels(source: str | os.PathLike[str] | bytes, *, duplicates: str = 'error') -> Qrels:
     """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path, raw text or bytes.
 
     Parameters
@@ -214,7 +216,7 @@ def read_trec_qrels(source: str | os.PathLike | bytes, *, duplicates: str = 'err
                               source=name, lines=lines, duplicates=duplicates)
 
 
-def read_trec_run(source: str | os.PathLike | bytes, *, duplicates: str = 'error') -> Run:
+def read_trec_run(source: str | os.PathLike[str] | bytes, *, duplicates: str = 'error') -> Run:
     """Read a TREC run file (``query_id Q0 doc_id rank score tag``) from a path, raw text or bytes.
 
     Parameters
@@ -249,14 +251,14 @@ def read_trec_run(source: str | os.PathLike | bytes, *, duplicates: str = 'error
     return _run(data, name, duplicates)
 
 
-def read_trec_run_with_tag(source: str | os.PathLike | bytes, duplicates: str = 'error') -> tuple[Run, str | None]:
+def read_trec_run_with_tag(source: str | os.PathLike[str] | bytes, duplicates: str = 'error') -> tuple[Run, str | None]:
     """:func:`read_trec_run`, and the tag of the run's last line, which trec_eval reports as its ``runid``
     (None for a run without lines)."""
     data, name = load(source)
     return _run(data, name, duplicates), last_tag(data)
 
 
-def read_trec_run_as_trec_eval(source: str | os.PathLike | bytes, evaluated: Ids,
+def read_trec_run_as_trec_eval(source: str | os.PathLike[str] | bytes, evaluated: Ids,
                                depth: int | None) -> tuple[Run, str | None]:
     """The run as trec_eval 10 reads it, and its tag: a document retrieved twice is refused only where
     trec_eval looks for one (form_res_rels.c), among the first ``depth`` documents of the ranking of a
@@ -275,7 +277,8 @@ def read_trec_run_as_trec_eval(source: str | os.PathLike | bytes, evaluated: Ids
     return run, last_tag(data)
 
 
-def _refuse_duplicates_trec_eval_sees(cols: dict, lines, name: str, evaluated: Ids, depth: int | None) -> None:
+def _refuse_duplicates_trec_eval_sees(cols: dict[str, Any], lines: Positions | None, name: str, evaluated: Ids,
+                                      depth: int | None) -> None:
     """A DuplicateError for the first document that appears twice within the first ``depth`` of the
     ranking (duplicates included) of a query of ``evaluated``; nothing if there is none."""
     where = RowLocator(name, lines)

@@ -75,7 +75,7 @@ class NativeProvider(Provider):
     description = "irmetrics' own vectorised numpy engine (the default; every measure)"
 
     @property
-    def patterns(self):
+    def patterns(self) -> list[Pattern]:
         return [Pattern(d.bare, **{p.name: ANY for p in d.params})
                 for d in REGISTRY.definitions() if d in KERNELS]
 

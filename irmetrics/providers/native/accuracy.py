@@ -8,7 +8,7 @@ from .table import RankedTable
 
 
 @kernel(Accuracy)
-def accuracy(measure: Measure, t: RankedTable):
+def accuracy(measure: Measure, t: RankedTable) -> np.ndarray:
     k = cutoff_of(measure)
     relevant = t.relevant(measure['rel']) & (t.rank < k)
     m = t.count(relevant)

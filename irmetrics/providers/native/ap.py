@@ -11,7 +11,7 @@ from .ties import expected_ap, expects
 
 
 @kernel(AP)
-def average_precision(measure: Measure, t: RankedTable):
+def average_precision(measure: Measure, t: RankedTable) -> np.ndarray:
     rel = measure['rel']
     mask = t.relevant(rel)
     rank = t.rank_in(measure['judged_only'])[mask]
@@ -27,7 +27,7 @@ def average_precision(measure: Measure, t: RankedTable):
 
 
 @kernel(YAAP)
-def yet_another_average_precision(measure: Measure, t: RankedTable):
+def yet_another_average_precision(measure: Measure, t: RankedTable) -> np.ndarray:
     rel = measure['rel']
     mask = t.relevant(rel)
     precision_at = (t.count_before(mask) + 1) / (t.rank_in(measure['judged_only'])[mask] + 1.0)

@@ -15,7 +15,7 @@ from .kernels import cutoff_of, kernel
 from .table import QrelsIndex, RankedTable
 
 
-def _judged_classes(t: RankedTable, rel: int, k: float):
+def _judged_classes(t: RankedTable, rel: int, k: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Masks of the relevant and judged non-relevant rows in the top k, and the class sizes R, N."""
     in_top = t.rank < k
     relevant = t.relevant(rel) & in_top
@@ -25,7 +25,7 @@ def _judged_classes(t: RankedTable, rel: int, k: float):
 
 
 @kernel(AUC)
-def auc(measure: Measure, t: RankedTable):
+def auc(measure: Measure, t: RankedTable) -> np.ndarray:
     relevant, nonrel, num_rel, num_nonrel = _judged_classes(t, measure['rel'], cutoff_of(measure))
     nonrel_outside = num_nonrel - t.count(nonrel)
     below = num_nonrel[t.query[relevant]] - t.count_before(nonrel, at=relevant)

@@ -4,6 +4,7 @@ and the head/tail split of recall (per query), from what is known of the items (
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -35,7 +36,7 @@ def _exposure(measure: Measure, t: RankedTable) -> np.ndarray:
 
 @kernel(Coverage)
 def coverage(measure: Measure, t: RankedTable) -> float:
-    return len(_exposure(measure, t)) / measure['catalogue']
+    return cast(float, len(_exposure(measure, t)) / measure['catalogue'])
 
 
 @kernel(Gini)
@@ -48,7 +49,7 @@ def gini(measure: Measure, t: RankedTable) -> float:
     if total == 0:
         return 0.0
     weighted = int(np.dot(np.arange(1, m + 1, dtype=np.int64), slots))      # <= m * total: int64 holds it
-    return ((n - 2 * m - 1) * total + 2 * weighted) / (n * total)
+    return cast(float, ((n - 2 * m - 1) * total + 2 * weighted) / (n * total))
 
 
 # --- per user, from the top k and what is known of the items (Items) -------------------------------------
@@ -131,7 +132,7 @@ def _in_head(t: RankedTable, share: float, items: Ids) -> np.ndarray:
     popularity = _items(t).popularity
     assert popularity is not None
     at = popularity.rows_of(items)
-    return (at >= 0) & _head(t, share)[np.maximum(at, 0)]
+    return cast(np.ndarray, (at >= 0) & _head(t, share)[np.maximum(at, 0)])
 
 
 @kernel(TailShare)
@@ -195,7 +196,7 @@ def _cosine_similarity_sums(unit: np.ndarray, query: np.ndarray, nq: int) -> np.
     vectors ``unit``: with s their sum, sum_{i<j} cos(i, j) = (|s|^2 - n) / 2, linear in the items."""
     sums = np.zeros((nq, unit.shape[1]))
     np.add.at(sums, query, unit)
-    return ((sums ** 2).sum(axis=1) - np.bincount(query, minlength=nq)) / 2
+    return cast(np.ndarray, ((sums ** 2).sum(axis=1) - np.bincount(query, minlength=nq)) / 2)
 
 
 def _distance_sums(distances: np.ndarray, at: np.ndarray, query: np.ndarray, nq: int) -> np.ndarray:

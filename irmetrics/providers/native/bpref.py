@@ -8,7 +8,7 @@ from .table import RankedTable
 
 
 @kernel(Bpref)
-def bpref(measure: Measure, t: RankedTable):
+def bpref(measure: Measure, t: RankedTable) -> np.ndarray:
     rel = measure['rel']
     relevant = t.relevant(rel)
     nonrel = (t.grade >= 0) & ~relevant

@@ -4,6 +4,8 @@ A document retrieved at rank a and placed at b in the ideal ranking is in both p
 depth i >= max(a, b), so RBO's sum over depths becomes a sum over the relevant retrieved documents of
 sum_{i = max(a, b)}^{D-1} p^i / (i + 1): a difference of one prefix-sum array, shared by all queries.
 """
+from typing import cast
+
 import numpy as np
 
 from ...algebra.measure import Measure
@@ -13,9 +15,9 @@ from .kernels import kernel, safe_divide
 from .table import QrelsIndex, RankedTable
 
 
-def _ideal_grade_start(index: QrelsIndex):
+def _ideal_grade_start(index: QrelsIndex) -> tuple[np.ndarray, np.ndarray]:
     """(grades present, sorted keys): per query, where each grade's block starts in the ideal ranking."""
-    def compute():
+    def compute() -> tuple[np.ndarray, np.ndarray]:
         positive = index.grades > 0
         levels, code = np.unique(index.grades[positive], return_inverse=True)
         keys = np.sort(index.query[positive] * len(levels) + (len(levels) - 1 - code))
@@ -38,11 +40,11 @@ def ideal_positions(t: RankedTable, relevant: np.ndarray) -> np.ndarray:
     sizes = np.diff(np.append(starts, len(same)))
     same_above = np.empty(len(order), dtype=np.int64)
     same_above[order] = ranges(sizes)
-    return higher + same_above
+    return cast(np.ndarray, higher + same_above)
 
 
 @kernel(Compat)
-def compat(measure: Measure, t: RankedTable):
+def compat(measure: Measure, t: RankedTable) -> np.ndarray:
     p = measure['p']
     ideal_len = t.index.count(low=1)
     depth = np.maximum(t.n_ret, ideal_len)

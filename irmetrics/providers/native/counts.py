@@ -8,17 +8,17 @@ from .table import RankedTable
 
 
 @kernel(NumQ)
-def num_q(measure: Measure, t: RankedTable):
+def num_q(measure: Measure, t: RankedTable) -> np.ndarray:
     return np.ones(t.nq)
 
 
 @kernel(NumRel)
-def num_rel(measure: Measure, t: RankedTable):
+def num_rel(measure: Measure, t: RankedTable) -> np.ndarray:
     return t.index.num_rel(measure['rel']).astype(float)
 
 
 @kernel(NumRet)
-def num_ret(measure: Measure, t: RankedTable):
+def num_ret(measure: Measure, t: RankedTable) -> np.ndarray:
     rel = measure['rel']
     if measure['judged_nonrel']:
         return t.count((t.grade >= 0) & ~t.relevant(rel if isinstance(rel, int) else 1))

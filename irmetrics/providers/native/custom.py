@@ -16,7 +16,7 @@ from .kernels import KERNELS
 from .table import RankedTable
 
 
-def register_kernel(definition: MeasureDef, fn: Callable, *, vectorized: bool, call_missing: bool) -> None:
+def register_kernel(definition: MeasureDef, fn: Callable[..., Any], *, vectorized: bool, call_missing: bool) -> None:
     """Make ``fn`` the kernel of ``definition``: ``fn(table, **params)`` once per run when ``vectorized``,
     else ``fn(qrels_rows, run_rows, **params)`` once per query (also for queries missing from the run
     when ``call_missing``)."""
@@ -34,7 +34,7 @@ def _arguments(measure: Measure) -> dict[str, Any]:
             for p in measure.definition.params if p is not TIES}
 
 
-def _vectorized_kernel(fn: Callable) -> Callable[[Measure, RankedTable], np.ndarray]:
+def _vectorized_kernel(fn: Callable[..., Any]) -> Callable[[Measure, RankedTable], np.ndarray]:
     def kernel(measure: Measure, t: RankedTable) -> np.ndarray:
         values = np.asarray(fn(t, **_arguments(measure)), dtype=np.float64)
         if values.shape != (t.nq,):
@@ -44,7 +44,7 @@ def _vectorized_kernel(fn: Callable) -> Callable[[Measure, RankedTable], np.ndar
     return kernel
 
 
-def _per_query_kernel(fn: Callable, call_missing: bool) -> Callable[[Measure, RankedTable], np.ndarray]:
+def _per_query_kernel(fn: Callable[..., Any], call_missing: bool) -> Callable[[Measure, RankedTable], np.ndarray]:
     def kernel(measure: Measure, t: RankedTable) -> np.ndarray:
         kwargs = _arguments(measure)
         qrels_rows = t.index.cached(('custom_qrels_rows',), lambda: _qrels_rows(t))

@@ -12,6 +12,7 @@ differences of the trigamma function.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class GainRows:
         self.next[:-1] = self.rank[1:]
         self.next[self.ends] = last
 
-    def scan(self, values: np.ndarray, op=np.add) -> np.ndarray:
+    def scan(self, values: np.ndarray, op: np.ufunc = np.add) -> np.ndarray:
         """Inclusive running ``op`` (add or multiply) of ``values`` within each query, in rank order.
 
         Sequential like cwl_eval's cumsum (bit for bit: BPM compares the running gain with
@@ -111,7 +112,7 @@ def _profile(name: str, value: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
 
 def _static(rows: GainRows, base: np.ndarray, cumulative: np.ndarray) -> np.ndarray:
     """EU of a measure whose continuation ignores the gains: sum A(r) g / sum_{i<=last} A(i)."""
-    return rows.total(base[rows.rank] * rows.gain) / cumulative[rows.last]
+    return cast(np.ndarray, rows.total(base[rows.rank] * rows.gain) / cumulative[rows.last])
 
 
 def _satisfaction(rows: GainRows, base: np.ndarray, cumulative: np.ndarray) -> np.ndarray:
@@ -124,43 +125,43 @@ def _satisfaction(rows: GainRows, base: np.ndarray, cumulative: np.ndarray) -> n
     after = before * (1.0 - rows.gain)
     numerator = rows.total(before * base[rows.rank] * rows.gain)
     z = cumulative[rows.first] + rows.total(after * (cumulative[rows.next] - cumulative[rows.rank]))
-    return numerator / z
+    return cast(np.ndarray, numerator / z)
 
 
 @kernel(SDCG)
-def scaled_dcg(measure: Measure, t: RankedTable):
+def scaled_dcg(measure: Measure, t: RankedTable) -> np.ndarray:
     rows = GainRows(measure, t, _last_rank(measure))
     return _static(rows, *_profile('log2'))
 
 
 @kernel(INSQ)
-def insq(measure: Measure, t: RankedTable):
+def insq(measure: Measure, t: RankedTable) -> np.ndarray:
     rows = GainRows(measure, t, _last_rank(measure))
     return _static(rows, *_profile('insq', measure['T']))
 
 
 @kernel(NERR8)
-def nerr8(measure: Measure, t: RankedTable):
+def nerr8(measure: Measure, t: RankedTable) -> np.ndarray:
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('flat'))
 
 
 @kernel(NERR9)
-def nerr9(measure: Measure, t: RankedTable):
+def nerr9(measure: Measure, t: RankedTable) -> np.ndarray:
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('reciprocal'))
 
 
 @kernel(NERR10)
-def nerr10(measure: Measure, t: RankedTable):
+def nerr10(measure: Measure, t: RankedTable) -> np.ndarray:
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('geometric', measure['p']))
 
 
 @kernel(NERR11)
-def nerr11(measure: Measure, t: RankedTable):
+def nerr11(measure: Measure, t: RankedTable) -> np.ndarray:
     return _satisfaction(GainRows(measure, t, _last_rank(measure)), *_profile('insq', measure['T']))
 
 
 @kernel(BPM)
-def bejeweled_player(measure: Measure, t: RankedTable):
+def bejeweled_player(measure: Measure, t: RankedTable) -> np.ndarray:
     # C is 1 up to the stop rank s and 0 from it: the user reads s + 1 documents with weight 1/(s+1).
     rows = GainRows(measure, t, _last_rank(measure))
     cumulative = rows.scan(rows.gain)
@@ -168,11 +169,11 @@ def bejeweled_player(measure: Measure, t: RankedTable):
     stop = np.full(rows.nq, rows.last, dtype=np.int64)
     np.minimum.at(stop, rows.query[reached], rows.rank[reached])
     read = rows.rank <= stop[rows.query]
-    return rows.total(np.where(read, rows.gain, 0.0)) / (stop + 1.0)
+    return cast(np.ndarray, rows.total(np.where(read, rows.gain, 0.0)) / (stop + 1.0))
 
 
 @kernel(INST)
-def inst(measure: Measure, t: RankedTable):
+def inst(measure: Measure, t: RankedTable) -> np.ndarray:
     # With a = 2T - (gain so far), C(j) = ((j + a) / (j + 1 + a))^2 between gain-bearing ranks, so
     # A(i) = A(r) * ((r + a) / (i + a))^2 after a gain-bearing rank r, and before the first one A
     # is INSQ's profile.
@@ -185,12 +186,12 @@ def inst(measure: Measure, t: RankedTable):
     weight = base[rows.first][rows.query] * rows.exclusive_product(step)   # A(r)
     tail = _sum_inverse_squares(rows.rank + 1 + a, rows.next - rows.rank)
     z = cumulative[rows.first] + rows.total(weight * (rows.rank + a) ** 2 * tail)
-    return rows.total(weight * rows.gain) / z
+    return cast(np.ndarray, rows.total(weight * rows.gain) / z)
 
 
 def _sum_inverse_squares(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     """sum_{i=0}^{n-1} 1 / (x + i)^2 for x > 0, as trigamma(x) - trigamma(x + n)."""
-    return _trigamma(x) - _trigamma(x + n)
+    return cast(np.ndarray, _trigamma(x) - _trigamma(x + n))
 
 
 def _trigamma(x: np.ndarray) -> np.ndarray:

@@ -9,6 +9,9 @@ weighted sum of pairs per query.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
 
 from ...algebra.measure import Measure
@@ -26,7 +29,7 @@ def novelty_gains(alpha: float, n: int) -> np.ndarray:
 
 def discount(rank: np.ndarray) -> np.ndarray:
     """ndeval's DCG discount of a 0-based rank: log(2) / log(rank + 2)."""
-    return np.log(2.0) / np.log(np.asarray(rank, dtype=np.float64) + 2.0)
+    return cast(np.ndarray, np.log(2.0) / np.log(np.asarray(rank, dtype=np.float64) + 2.0))
 
 
 def occurrences(groups: np.ndarray) -> np.ndarray:
@@ -182,13 +185,14 @@ class RankedPairs:
         return np.bincount(q, weights=values, minlength=self.nq)
 
 
-def _cutoff_measure_pairs(measure: Measure, t: RankedTable, judged_only: bool | None = None):
+def _cutoff_measure_pairs(measure: Measure, t: RankedTable,
+                          judged_only: bool | None = None) -> tuple[SubtopicJudgments, RankedPairs]:
     sj = subtopic_judgments(t.index, measure['rel'])
     judged = measure['judged_only'] if judged_only is None else judged_only
     return sj, RankedPairs(t, sj, judged, measure['cutoff'])
 
 
-def _discounted(measure: Measure, t: RankedTable, weight) -> tuple[np.ndarray, SubtopicJudgments]:
+def _discounted(measure: Measure, t: RankedTable, weight: Weight) -> tuple[np.ndarray, SubtopicJudgments]:
     """Per query, sum over ranks i < k of G(i) * weight(i)."""
     sj, pairs = _cutoff_measure_pairs(measure, t)
     q, r, g = pairs.gain_per_rank(measure['alpha'])
@@ -200,9 +204,11 @@ _TERM_BLOCK = 1 << 20
 #: the most terms that sum adds, a block at a time (about a second): a larger cutoff whose terms still count
 #: (alpha near 0) is an error rather than an endless sum
 MOST_TERMS = 10 ** 8
+#: a weight per 0-based rank (a discount, or a reciprocal rank)
+Weight = Callable[[np.ndarray], np.ndarray]
 
 
-def _ideal_ideal(measure: Measure, sj: SubtopicJudgments, weight) -> np.ndarray:
+def _ideal_ideal(measure: Measure, sj: SubtopicJudgments, weight: Weight) -> np.ndarray:
     """S * sum_{i<k} (1 - alpha)^i weight(i); 1 at k = 1, where ndeval does not normalise."""
     k = measure['cutoff']
     if k == 1:
@@ -212,7 +218,7 @@ def _ideal_ideal(measure: Measure, sj: SubtopicJudgments, weight) -> np.ndarray:
     return sj.S * _long_ideal_sum(measure, weight)
 
 
-def _long_ideal_sum(measure: Measure, weight) -> float:
+def _long_ideal_sum(measure: Measure, weight: Weight) -> float:
     """sum_{i<k} (1 - alpha)^i weight(i) for a cutoff beyond one block: a block of ranks at a time, up to the
     rank from which (1 - alpha)^i < 2^-60 no longer changes it (the sum is at least 1, every weight at most 1)."""
     alpha, k = measure['alpha'], measure['cutoff']
@@ -229,57 +235,57 @@ def _long_ideal_sum(measure: Measure, weight) -> float:
     return total
 
 
-def _ideal_discounted(measure: Measure, sj: SubtopicJudgments, weight) -> np.ndarray:
+def _ideal_discounted(measure: Measure, sj: SubtopicJudgments, weight: Weight) -> np.ndarray:
     k = measure['cutoff']
     q, r, g = sj.ideal(measure['alpha'], k)
     within = r < k
     return np.bincount(q[within], weights=g[within] * weight(r[within]), minlength=sj.nq)
 
 
-def _reciprocal(rank):
+def _reciprocal(rank: np.ndarray) -> np.ndarray:
     return 1.0 / (np.asarray(rank, dtype=np.float64) + 1.0)
 
 
 @kernel(alpha_DCG)
-def alpha_dcg(measure: Measure, t: RankedTable):
+def alpha_dcg(measure: Measure, t: RankedTable) -> np.ndarray:
     dcg, sj = _discounted(measure, t, discount)
     return safe_divide(dcg, _ideal_ideal(measure, sj, discount))
 
 
 @kernel(alpha_nDCG)
-def alpha_ndcg(measure: Measure, t: RankedTable):
+def alpha_ndcg(measure: Measure, t: RankedTable) -> np.ndarray:
     dcg, sj = _discounted(measure, t, discount)
     return safe_divide(dcg, _ideal_discounted(measure, sj, discount))
 
 
 @kernel(ERR_IA)
-def err_ia(measure: Measure, t: RankedTable):
+def err_ia(measure: Measure, t: RankedTable) -> np.ndarray:
     err, sj = _discounted(measure, t, _reciprocal)
     return safe_divide(err, _ideal_ideal(measure, sj, _reciprocal))
 
 
 @kernel(nERR_IA)
-def nerr_ia(measure: Measure, t: RankedTable):
+def nerr_ia(measure: Measure, t: RankedTable) -> np.ndarray:
     err, sj = _discounted(measure, t, _reciprocal)
     return safe_divide(err, _ideal_discounted(measure, sj, _reciprocal))
 
 
-def _rank_biased(measure: Measure, nq: int, q, r, g) -> np.ndarray:
+def _rank_biased(measure: Measure, nq: int, q: np.ndarray, r: np.ndarray, g: np.ndarray) -> np.ndarray:
     """(1 - (1 - alpha) beta) * sum G(i) beta^(i-1) per query (0 when alpha = 0 and beta = 1, as in ndeval)."""
     alpha, beta = measure['alpha'], measure['beta']
     total = np.bincount(q, weights=g * beta ** r.astype(np.float64), minlength=nq)
-    return total * (1.0 - (1.0 - alpha) * beta)
+    return cast(np.ndarray, total * (1.0 - (1.0 - alpha) * beta))
 
 
 @kernel(NRBP)
-def nrbp(measure: Measure, t: RankedTable):
+def nrbp(measure: Measure, t: RankedTable) -> np.ndarray:
     sj = subtopic_judgments(t.index, measure['rel'])
     ranked = RankedPairs(t, sj, False, np.inf).gain_per_rank(measure['alpha'])
     return safe_divide(_rank_biased(measure, t.nq, *ranked), sj.S)
 
 
 @kernel(nNRBP)
-def nnrbp(measure: Measure, t: RankedTable):
+def nnrbp(measure: Measure, t: RankedTable) -> np.ndarray:
     sj = subtopic_judgments(t.index, measure['rel'])
     ranked = RankedPairs(t, sj, False, np.inf).gain_per_rank(measure['alpha'])
     ideal = sj.ideal(measure['alpha'], _negligible_rank(measure['beta'], sj.S.max(initial=1.0)))
@@ -298,20 +304,20 @@ def _negligible_rank(beta: float, max_gain: float) -> float:
 
 
 @kernel(P_IA)
-def precision_ia(measure: Measure, t: RankedTable):
+def precision_ia(measure: Measure, t: RankedTable) -> np.ndarray:
     sj, pairs = _cutoff_measure_pairs(measure, t)
     return safe_divide(pairs.per_query(np.ones(len(pairs.query))), sj.S * measure['cutoff'])
 
 
 @kernel(StRecall)
-def subtopic_recall(measure: Measure, t: RankedTable):
+def subtopic_recall(measure: Measure, t: RankedTable) -> np.ndarray:
     sj, pairs = _cutoff_measure_pairs(measure, t, judged_only=False)
     first = pairs.seen == 0
     return safe_divide(pairs.per_query(np.ones(int(first.sum())), first), sj.S)
 
 
 @kernel(AP_IA)
-def ap_ia(measure: Measure, t: RankedTable):
+def ap_ia(measure: Measure, t: RankedTable) -> np.ndarray:
     sj = subtopic_judgments(t.index, measure['rel'])
     pairs = RankedPairs(t, sj, measure['judged_only'], np.inf)
     precision = (pairs.seen + 1.0) / (pairs.rank + 1.0)

@@ -4,6 +4,8 @@ The probability of reaching rank i is the product of (1 - R_j) over the document
 are small integers, so that product is computed exactly as prod_g (1 - R_g)^(n_g), with n_g the
 number of documents of grade g above rank i: integer counts, no running product over the ranking.
 """
+from typing import cast
+
 import numpy as np
 
 from ...algebra.measure import Measure
@@ -16,7 +18,7 @@ from .ties import expects
 
 def stop_probability(grade: np.ndarray, max_rel: int) -> np.ndarray:
     """R(g) = (2^g - 1) / 2^max_rel, grades clipped to [0, max_rel]."""
-    return (np.exp2(np.clip(grade, 0, max_rel)) - 1.0) / 2.0 ** max_rel
+    return cast(np.ndarray, (np.exp2(np.clip(grade, 0, max_rel)) - 1.0) / 2.0 ** max_rel)
 
 
 def expected_reciprocal_rank(query: np.ndarray, position: np.ndarray, grade: np.ndarray, nq: int,
@@ -148,7 +150,7 @@ def _stopping_sums(stop: np.ndarray, first: np.ndarray, v: np.ndarray, width: np
 
 def ideal_err(index: QrelsIndex, max_rel: int, cutoff: float) -> np.ndarray:
     """Per query, the ERR of the judged documents sorted by grade descending, cut at ``cutoff``."""
-    def compute():
+    def compute() -> np.ndarray:
         q, position, g = index.ideal(index.grades, cutoff)
         return expected_reciprocal_rank(q, position, g, index.nq, max_rel)
     return index.cached(('ideal_err', max_rel, cutoff), compute)
@@ -163,10 +165,10 @@ def _err(measure: Measure, t: RankedTable) -> np.ndarray:
 
 
 @kernel(ERR)
-def err(measure: Measure, t: RankedTable):
+def err(measure: Measure, t: RankedTable) -> np.ndarray:
     return _err(measure, t)
 
 
 @kernel(nERR)
-def normalised_err(measure: Measure, t: RankedTable):
+def normalised_err(measure: Measure, t: RankedTable) -> np.ndarray:
     return safe_divide(_err(measure, t), ideal_err(t.index, measure['max_rel'], cutoff_of(measure)))

@@ -9,7 +9,7 @@ from .ties import count_within, expects
 
 
 @kernel(F1)
-def f1(measure: Measure, t: RankedTable):
+def f1(measure: Measure, t: RankedTable) -> np.ndarray:
     rel, k = measure['rel'], cutoff_of(measure)
     judged_only = measure['judged_only']
     hits = count_within(t, t.relevant(rel), k, judged_only, expects(measure))

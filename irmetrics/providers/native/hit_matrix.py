@@ -22,7 +22,7 @@ from ...data.array_library import Library
 from ...data.ids.int_ids import numbers_of
 from ...data.qrels import Qrels
 from ...data.top_ranking import TopRanking
-from .ndcg import gain_of
+from .ndcg import Gains, gain_of
 from .table import QrelsIndex
 
 #: rows and items are keyed as row * 2**32 + item: rows below 2**31, items below 2**32
@@ -170,7 +170,7 @@ class HitMatrix:
         values = self.judgments.copy(self.library, name, lambda: self.judgments.quantities[name])
         return values[self.codes]
 
-    def gain(self, gains: tuple | None, exp: bool) -> Any:
+    def gain(self, gains: Gains | None, exp: bool) -> Any:
         """Each cell's gain (:func:`.ndcg.gain_of` of its grade; 0 where unjudged), through a table of the grades."""
         levels = self.judgments.levels
         if len(levels) == 0:

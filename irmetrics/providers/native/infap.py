@@ -10,7 +10,7 @@ EPSILON = 0.00001
 
 
 @kernel(infAP)
-def inferred_ap(measure: Measure, t: RankedTable):
+def inferred_ap(measure: Measure, t: RankedTable) -> np.ndarray:
     rel, judged_only = measure['rel'], measure['judged_only']
     relevant = t.relevant(rel)
     nonrel = (t.grade >= 0) & ~relevant

@@ -14,10 +14,10 @@ from .kernels import kernel
 from .table import RankedTable
 
 
-def _interpolated(t: RankedTable, rel: int, judged_only: bool):
+def _interpolated(t: RankedTable, rel: int, judged_only: bool) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, values): per query, where its relevant retrieved documents start, and at each of them
     the highest precision at it or below it."""
-    def compute():
+    def compute() -> tuple[np.ndarray, np.ndarray]:
         relevant = t.relevant(rel)
         query = t.query[relevant]
         seen = t.count_before(relevant) + 1
@@ -38,12 +38,12 @@ def _at_level(t: RankedTable, measure: Measure, level: float) -> np.ndarray:
 
 
 @kernel(IPrec)
-def interpolated_precision(measure: Measure, t: RankedTable):
+def interpolated_precision(measure: Measure, t: RankedTable) -> np.ndarray:
     return _at_level(t, measure, measure['recall'])
 
 
 @kernel(IPrecAvg)
-def interpolated_precision_average(measure: Measure, t: RankedTable):
+def interpolated_precision_average(measure: Measure, t: RankedTable) -> np.ndarray:
     levels = measure['levels']
     total = np.zeros(t.nq)
     for level in reversed(levels):              # trec_eval adds from the highest level down

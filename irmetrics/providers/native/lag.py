@@ -8,7 +8,7 @@ from .table import RankedTable
 
 
 @kernel(LAG)
-def lag(measure: Measure, t: RankedTable):
+def lag(measure: Measure, t: RankedTable) -> np.ndarray:
     rel, k, judged_only = measure['rel'], cutoff_of(measure), measure['judged_only']
     rank = t.rank_in(judged_only)
     relevant = t.relevant(rel) & (rank < k)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
@@ -24,7 +25,7 @@ def log2_rank(rank: np.ndarray) -> np.ndarray:
     rank = np.asarray(rank, dtype=np.int64)
     if rank.size == 0:
         return np.zeros(rank.shape)
-    return _log2_table(max(_SMALLEST_TABLE, int(rank.max()).bit_length()))[rank]
+    return cast(np.ndarray, _log2_table(max(_SMALLEST_TABLE, int(rank.max()).bit_length()))[rank])
 
 
 @functools.lru_cache(maxsize=4)

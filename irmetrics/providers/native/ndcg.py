@@ -7,6 +7,9 @@ term the gain divided by log2(rank + 1) (:func:`discounted`, the C library's log
 way, so that the values are trec_eval's to the last bit.  Only the expectation over tied documents
 (``ties='expected'``) weighs each gain by the mean of 1 / log2(rank + 1) over its group's ranks.
 """
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
 
 from ...algebra.measure import Measure
@@ -20,9 +23,11 @@ from .ties import expects, sum_within
 
 #: The greatest exponent of an exponential gain (2^960 - 1, as :data:`~irmetrics.constraints.MAX_GAIN`).
 MAX_EXP_GAIN = 960
+#: A measure's gain map: (grade, gain) pairs sorted by grade (:class:`~irmetrics.constraints.GainMap`).
+Gains = tuple[tuple[int, float], ...]
 
 
-def gain_of(grades: np.ndarray, gains: tuple | None, exp: bool = False) -> np.ndarray:
+def gain_of(grades: np.ndarray, gains: Gains | None, exp: bool = False) -> np.ndarray:
     """Gain of each grade: the grade itself, or ``gains[grade]``; negative grades gain 0.
 
     With ``exp`` the gain is ``2^gain - 1`` (gdeval, Burges et al.), still 0 for negative grades; a gain
@@ -32,11 +37,11 @@ def gain_of(grades: np.ndarray, gains: tuple | None, exp: bool = False) -> np.nd
     for grade, gain in gains or ():
         out[grades == grade] = gain
     if not exp:
-        return out
+        return cast(np.ndarray, out)
     if len(out) and out.max() > MAX_EXP_GAIN:
         raise MeasureError(f'an exponential gain of {out.max():g} (2^{out.max():g} - 1) is beyond a double\'s range: '
                            f'give gains= of at most {MAX_EXP_GAIN:g}, or the linear gains (dcg=\'log2\')')
-    return np.exp2(out) - 1.0
+    return cast(np.ndarray, np.exp2(out) - 1.0)
 
 
 def discount(rank: np.ndarray) -> np.ndarray:
@@ -47,25 +52,25 @@ def discount(rank: np.ndarray) -> np.ndarray:
 def discounted(gain: np.ndarray, rank: np.ndarray) -> np.ndarray:
     """gain / log2(rank + 2) for 0-based ranks: a term of DCG as trec_eval computes it (the C library's
     log2, :mod:`.libm`)."""
-    return gain / log2_rank(rank)
+    return cast(np.ndarray, gain / log2_rank(rank))
 
 
-def ideal_ranking(index: QrelsIndex, gains: tuple | None, exp: bool = False) -> tuple[np.ndarray, np.ndarray,
+def ideal_ranking(index: QrelsIndex, gains: Gains | None, exp: bool = False) -> tuple[np.ndarray, np.ndarray,
                                                                                         np.ndarray]:
     """The ideal ranking by gain (:meth:`QrelsIndex.ideal`), sorted once for every cutoff."""
     return index.cached(('ideal_ranking', gains, exp), lambda: index.ideal(gain_of(index.grades, gains, exp), np.inf))
 
 
-def ideal_dcg(index: QrelsIndex, gains: tuple | None, cutoff: float, exp: bool = False) -> np.ndarray:
+def ideal_dcg(index: QrelsIndex, gains: Gains | None, cutoff: float, exp: bool = False) -> np.ndarray:
     """Per query, the DCG of the judged documents sorted by gain, cut at ``cutoff``."""
-    def compute():
+    def compute() -> np.ndarray:
         q, position, g = ideal_ranking(index, gains, exp)
         within = position < cutoff
         return np.bincount(q[within], weights=discounted(g[within], position[within]), minlength=index.nq)
     return index.cached(('ideal_dcg', gains, cutoff, exp), compute)
 
 
-def dcg_form(measure: Measure) -> tuple[tuple | None, bool]:
+def dcg_form(measure: Measure) -> tuple[Gains | None, bool]:
     gains = measure['gains'] if isinstance(measure['gains'], tuple) else None
     return gains, measure['dcg'] == 'exp-log2'
 
@@ -82,28 +87,28 @@ def _dcg(measure: Measure, t: RankedTable) -> np.ndarray:
     # ranking without ties gives trec_eval's value to the bit
     size = t.tie_groups(judged_only)[2]
     alone, tied = within & (size == 1), (rank >= 0) & (size > 1)
-    return (t.total(alone, discounted(gain_of(t.grade[alone], gains, exp), rank[alone]))
-            + sum_within(t, tied, gain_of(t.grade[tied], gains, exp), discount, cutoff, judged_only, True))
+    return cast(np.ndarray, t.total(alone, discounted(gain_of(t.grade[alone], gains, exp), rank[alone]))
+                + sum_within(t, tied, gain_of(t.grade[tied], gains, exp), discount, cutoff, judged_only, True))
 
 
 @kernel(nDCG)
-def ndcg(measure: Measure, t: RankedTable):
+def ndcg(measure: Measure, t: RankedTable) -> np.ndarray:
     gains, exp = dcg_form(measure)
     return safe_divide(_dcg(measure, t), ideal_dcg(t.index, gains, cutoff_of(measure), exp))
 
 
 @kernel(DCG)
-def dcg(measure: Measure, t: RankedTable):
+def dcg(measure: Measure, t: RankedTable) -> np.ndarray:
     return _dcg(measure, t)
 
 
 @kernel(IDCG)
-def idcg(measure: Measure, t: RankedTable):
+def idcg(measure: Measure, t: RankedTable) -> np.ndarray:
     gains, exp = dcg_form(measure)
     return ideal_dcg(t.index, gains, cutoff_of(measure), exp)
 
 
-def gains_of(measure: Measure) -> tuple | None:
+def gains_of(measure: Measure) -> Gains | None:
     """The measure's gain map, or None for the grades themselves."""
     return measure['gains'] if isinstance(measure['gains'], tuple) else None
 
@@ -125,7 +130,8 @@ def ideal_curve(ideal: tuple[np.ndarray, np.ndarray, np.ndarray], nq: int) -> tu
     return offsets, gain, running_sum(discounted(gain, position), offsets)
 
 
-def ranking_curve(t: RankedTable, gain_of_grades, judged_only: bool):
+def ranking_curve(t: RankedTable, gain_of_grades: Callable[[np.ndarray], np.ndarray],
+                  judged_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The judged rows of the ranking trec_eval sees (unjudged documents gain 0 and need none): query,
     0-based rank, gain, per-query offsets and the running DCG."""
     rank = t.rank_in(judged_only)
@@ -136,14 +142,14 @@ def ranking_curve(t: RankedTable, gain_of_grades, judged_only: bool):
     return query, rank, gain, offsets, running_sum(discounted(gain, rank), offsets)
 
 
-def _curves(measure: Measure, t: RankedTable):
+def _curves(measure: Measure, t: RankedTable) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
     gains = gains_of(measure)
     ideal = t.index.cached(('ideal_curve', gains), lambda: ideal_curve(ideal_ranking(t.index, gains), t.nq))
     return ideal, ranking_curve(t, lambda g: gain_of(g, gains), measure['judged_only'])
 
 
 @kernel(nDCGRel)
-def ndcg_at_relevant(measure: Measure, t: RankedTable):
+def ndcg_at_relevant(measure: Measure, t: RankedTable) -> np.ndarray:
     (ideal_offsets, _, ideal_dcg_at), (query, rank, gain, offsets, dcg_at) = _curves(measure, t)
     num_rel = np.diff(ideal_offsets)                      # judged documents of positive gain
     positive = gain > 0
@@ -159,7 +165,7 @@ def ndcg_at_relevant(measure: Measure, t: RankedTable):
 
 
 @kernel(RnDCG)
-def ndcg_at_r_levels(measure: Measure, t: RankedTable):
+def ndcg_at_r_levels(measure: Measure, t: RankedTable) -> np.ndarray:
     (ideal_offsets, ideal_gain, ideal_dcg_at), (query, rank, _, offsets, dcg_at) = _curves(measure, t)
     num_pos = np.diff(ideal_offsets)
     ideal_q = np.repeat(np.arange(t.nq), num_pos)

@@ -17,13 +17,13 @@ from .table import RankedTable
 
 
 @kernel(G)
-def normalized_gain(measure: Measure, t: RankedTable):
+def normalized_gain(measure: Measure, t: RankedTable) -> np.ndarray:
     rel, gains = measure['rel'], gains_of(measure)
 
     def gain(grades: np.ndarray) -> np.ndarray:
         return (grades >= rel).astype(np.float64) if rel is not NOT_PROVIDED else gain_of(grades, gains)
 
-    def ideal():
+    def ideal() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ranking = ideal_ranking(t.index, gains) if rel is NOT_PROVIDED else t.index.ideal(gain(t.index.grades), np.inf)
         offsets, ideal_gain, _ = ideal_curve(ranking, t.nq)
         ideal_query = np.repeat(np.arange(t.nq), np.diff(offsets))

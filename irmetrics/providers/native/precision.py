@@ -1,4 +1,6 @@
 """P@k: relevant documents in the top k, divided by k (or by min(k, R) when relative)."""
+from typing import cast
+
 import numpy as np
 
 from ...algebra.measure import Measure
@@ -9,9 +11,9 @@ from .ties import count_within, expects
 
 
 @kernel(P)
-def precision(measure: Measure, t: RankedTable):
+def precision(measure: Measure, t: RankedTable) -> np.ndarray:
     k, rel = measure['cutoff'], measure['rel']
     hits = count_within(t, t.relevant(rel), k, measure['judged_only'], expects(measure))
     if measure['relative']:
         return safe_divide(hits, np.minimum(t.index.num_rel(rel), k))
-    return hits / k
+    return cast(np.ndarray, hits / k)

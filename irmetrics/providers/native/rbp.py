@@ -1,4 +1,6 @@
 """RBP and its residual: geometric weights (1 - p) p^(i-1) over the ranks."""
+from typing import cast
+
 import numpy as np
 
 from ...algebra.measure import Measure
@@ -6,15 +8,15 @@ from ...algebra.params import NOT_PROVIDED
 from ...data.segments import ranges
 from ...measures import RBP, RBPResidual
 from .kernels import cutoff_of, kernel
-from .ndcg import gain_of, gains_of
+from .ndcg import Gains, gain_of, gains_of
 from .table import QrelsIndex, RankedTable
 from .ties import expects, sum_within
 
 
-def query_gain_range(index: QrelsIndex, gains: tuple | None) -> tuple[np.ndarray, np.ndarray]:
+def query_gain_range(index: QrelsIndex, gains: Gains | None) -> tuple[np.ndarray, np.ndarray]:
     """Per query, the least and greatest gain among the grades 0 to its highest grade and the grades
     ``gains`` lists (trec_eval 10's rbp scales by these); NaN for a query with neither."""
-    def compute():
+    def compute() -> tuple[np.ndarray, np.ndarray]:
         top = np.full(index.nq, -1, dtype=np.int64)
         judged = index.grades >= 0
         np.maximum.at(top, index.query[judged], index.grades[judged])
@@ -39,7 +41,7 @@ def rbp_gain(measure: Measure, t: RankedTable, rows: np.ndarray) -> np.ndarray:
     rel, max_rel, gains = measure['rel'], measure['max_rel'], gains_of(measure)
     grade = t.grade[rows]
     if rel is not NOT_PROVIDED:
-        return (grade >= rel).astype(np.float64)
+        return cast(np.ndarray, (grade >= rel).astype(np.float64))
     gain = gain_of(grade, gains)
     if max_rel == 'query':
         low, high = (r[t.query[rows]] for r in query_gain_range(t.index, gains))
@@ -60,19 +62,19 @@ def running_powers(p: float, n: int) -> np.ndarray:
 
 
 @kernel(RBP)
-def rank_biased_precision(measure: Measure, t: RankedTable):
+def rank_biased_precision(measure: Measure, t: RankedTable) -> np.ndarray:
     """m_rbp.c's order: the sum over ranks of gain * p**i (p**i a running product), then times (1 - p)."""
     p = measure['p']
     ranked = t.rank_in(measure['judged_only']) >= 0
 
     def powers(rank: np.ndarray) -> np.ndarray:
-        return running_powers(p, int(rank.max(initial=0)) + 1)[rank]
-    return (1.0 - p) * sum_within(t, ranked, rbp_gain(measure, t, np.flatnonzero(ranked)), powers, cutoff_of(measure),
-                                  measure['judged_only'], expects(measure))
+        return cast(np.ndarray, running_powers(p, int(rank.max(initial=0)) + 1)[rank])
+    return cast(np.ndarray, (1.0 - p) * sum_within(t, ranked, rbp_gain(measure, t, np.flatnonzero(ranked)), powers,
+                                                   cutoff_of(measure), measure['judged_only'], expects(measure)))
 
 
 @kernel(RBPResidual)
-def rbp_residual(measure: Measure, t: RankedTable):
+def rbp_residual(measure: Measure, t: RankedTable) -> np.ndarray:
     """m_rbp_resid.c's order: p**d (a running product over the d ranks, d = min(k, n)) plus (1 - p) times the
     sum of p**i over the unjudged ranks i, added from the top; the weight of what is not on a judged rank."""
     p, k, judged_only = measure['p'], cutoff_of(measure), measure['judged_only']
@@ -88,4 +90,4 @@ def rbp_residual(measure: Measure, t: RankedTable):
                                                        minlength=t.nq)
     if measure['tail'] == 'if_unjudged':
         return np.where(depth > t.count(judged), residual, 0.0)
-    return residual
+    return cast(np.ndarray, residual)

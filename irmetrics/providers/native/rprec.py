@@ -9,7 +9,7 @@ from .ties import count_within, expects
 
 
 @kernel(Rprec)
-def r_precision(measure: Measure, t: RankedTable):
+def r_precision(measure: Measure, t: RankedTable) -> np.ndarray:
     rel = measure['rel']
     # R itself when mult = 1; a depth beyond any ranking (a huge mult) held where int64 holds it
     depth = np.minimum(measure['mult'] * t.index.num_rel(rel) + 0.9, 2.0 ** 62).astype(np.int64)

@@ -9,7 +9,7 @@ from .ties import expected_rr, expects
 
 
 @kernel(RR)
-def reciprocal_rank(measure: Measure, t: RankedTable):
+def reciprocal_rank(measure: Measure, t: RankedTable) -> np.ndarray:
     if expects(measure):
         return expected_rr(t, measure['rel'], cutoff_of(measure), measure['judged_only'])
     rank = t.rank_in(measure['judged_only'])

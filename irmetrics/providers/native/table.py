@@ -13,6 +13,8 @@ query absent from the run has an empty ranking.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -26,6 +28,8 @@ from ...data.segments import offsets_of, ranges, run_starts, running_count
 # rows per block where a run-sized temporary would otherwise be allocated; 64 KiB temporaries come from
 # the heap, not from mmap (Dask workers set MALLOC_TRIM_THRESHOLD_, which pins the mmap threshold at 128 KiB)
 _BLOCK = 1 << 13
+#: what a memoised computation gives
+T = TypeVar('T')
 
 
 class QrelsIndex:
@@ -58,17 +62,17 @@ class QrelsIndex:
         self.grades = grades[last]
         self.query = self.keys // self.n_docs
         self.offsets = offsets_of(self.query, self.nq)
-        self._memo: dict[tuple, np.ndarray] = {}
+        self._memo: dict[tuple[Hashable, ...], Any] = {}
 
-    def cached(self, key: tuple, compute):
+    def cached(self, key: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
         """Memoise a qrels-only quantity (reused by every run the evaluator sees)."""
         if key not in self._memo:
             self._memo[key] = compute()
-        return self._memo[key]
+        return cast(T, self._memo[key])
 
     def count(self, low: int | None = None, high: int | None = None) -> np.ndarray:
         """Per query, the number of judged documents with low <= grade (< high)."""
-        def compute():
+        def compute() -> np.ndarray:
             mask = np.ones(len(self.grades), dtype=bool)
             if low is not None:
                 mask &= self.grades >= low
@@ -143,9 +147,9 @@ class QrelsIndex:
     def row_judgment(self) -> np.ndarray:
         """For each qrels row, its position in ``keys`` (rows judging one document under several
         iterations, i.e. subtopics, share it): the way from a ranked row's ``judgment`` back to them."""
-        def compute():
+        def compute() -> np.ndarray:
             row_keys = self.qrels.qidx.astype(np.int64) * self.n_docs + self._row_doc_codes
-            return np.searchsorted(self.keys, row_keys)
+            return cast(np.ndarray, np.searchsorted(self.keys, row_keys))
         return self.cached(('row_judgment',), compute)
 
 
@@ -183,7 +187,7 @@ class RankedTable:
         self.present = np.zeros(self.nq, dtype=bool)
         self.present[qmap[ok]] = True
         self._relevant: dict[int, np.ndarray] = {}
-        self._memo: dict[tuple, np.ndarray | tuple] = {}
+        self._memo: dict[tuple[Hashable, ...], Any] = {}
 
         row_query = qmap.astype(np.int32)[run.qidx]                      # per run row (file order)
         fingerprints = run.doc_fingerprints if run.doc_fingerprints is not None else run.doc_ids.fingerprint()
@@ -224,13 +228,13 @@ class RankedTable:
         inverse = np.empty(len(order), dtype=np.int64)
         for lo in range(0, len(order), _BLOCK):
             inverse[order[lo:lo + _BLOCK]] = np.arange(lo, min(lo + _BLOCK, len(order)))
-        return inverse[rows]
+        return cast(np.ndarray, inverse[rows])
 
-    def memo(self, key: tuple, compute):
+    def memo(self, key: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
         """Memoise a quantity of this run that several measures read (e.g. IPrec at several levels)."""
         if key not in self._memo:
             self._memo[key] = compute()
-        return self._memo[key]
+        return cast(T, self._memo[key])
 
     def rank_in(self, judged_only: bool) -> np.ndarray:
         """Ranks of the judged rows in the ranking, or among judged documents (trec_eval -J)."""
@@ -285,7 +289,7 @@ class RankedTable:
     def count_before(self, mask: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
         """For each row selected by ``at`` (default ``mask``), how many ``mask`` rows of its query rank above it."""
         above = running_count(mask, self.query, self.offsets) - mask
-        return above[mask if at is None else at]
+        return cast(np.ndarray, above[mask if at is None else at])
 
     def first(self, mask: np.ndarray, values: np.ndarray, empty: float) -> np.ndarray:
         """Per query, ``values`` (one per row) at the best-ranked row selected by ``mask``, or ``empty``."""

@@ -77,7 +77,8 @@ def sum_within(t: RankedTable, mask: np.ndarray, values: np.ndarray, weight: Cal
     return t.total(first, np.bincount(number, weights=values[present], minlength=len(s)) * (sums / n))
 
 
-def _selected_groups(t: RankedTable, mask: np.ndarray, judged_only: bool):
+def _selected_groups(t: RankedTable, mask: np.ndarray,
+                     judged_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The tie groups holding rows selected by ``mask``, in ranked order: a mask of their first selected
     rows, the group's number for each selected row, and each group's first rank and size."""
     group, start, size = t.tie_groups(judged_only)
@@ -146,7 +147,8 @@ def _chance_of_any(n: np.ndarray, r: np.ndarray, m: np.ndarray) -> np.ndarray:
     return out
 
 
-def _relevant_groups(t: RankedTable, rel: int, judged_only: bool):
+def _relevant_groups(t: RankedTable, rel: int,
+                     judged_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The tie groups holding a relevant document, in ranked order: their first rank s, size n, relevant
     documents r, relevant documents ranked above them c, and query."""
     group, start, size = t.tie_groups(judged_only)
