@@ -26,5 +26,5 @@ from .vocabulary import TESTS, RunsLike, name_runs
 
 __all__ = ['BETTER', 'BLOCK_ELEMENTS', 'Evaluated', 'Replicates', 'RunsLike', 'Settings', 'TESTS', 'Transform',
            'bootstrap_test', 'check_block_fits', 'check_comparable', 'checked_seed', 'evaluated', 'exact_fewest',
-           'fewest_queries', 'figure', 'mean_sd', 'name_runs', 'nonzero_differences', 'pair_columns', 'pair_replicates', 'pairs_of',
-           'significant_where', 'tukey_groups']
+           'fewest_queries', 'figure', 'mean_sd', 'name_runs', 'nonzero_differences', 'pair_columns',
+           'pair_replicates', 'pairs_of', 'significant_where', 'tukey_groups']
