@@ -48,4 +48,4 @@ def roc_curve(qrels: Any, run: Any, *, rel: int = 1, cutoff: int | None = None,
     ([0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [0.0, 0.05, 0.1, 0.15, 0.2, 1.0])
     """
     area = AUC(rel=rel) if cutoff is None else AUC(rel=rel) @ cutoff
-    return Evaluator([area], qrels).roc_curves(run, rel=rel, cutoff=cutoff, duplicates=duplicates)
+    return Evaluator([area], qrels).engines.roc_curves(run, rel=rel, cutoff=cutoff, duplicates=duplicates)
