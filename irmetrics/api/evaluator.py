@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,9 +28,7 @@ from .. import errors
 from ..algebra.measure import Measure
 from ..data.arrays import ArrayRun
 from ..data.inputs import to_qrels, to_run
-from ..data.items import Items
 from ..data.large import RunParts
-from ..data.policies import DUPLICATES
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..errors import InputError, MeasureError
@@ -40,8 +38,14 @@ from .accumulator import Accumulator
 from .array_runs import ArrayEvaluation
 from .engines import Engines
 from .evaluator_inputs import check_items, check_qrels, parse_or_swapped
-from .reading import MemoryLimit, open_run
+from .options import MemoryLimit, Options
+from .reading import open_run
 from .results import CalcResults, MeasureValues, Metric, QueryValues
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .options import EvaluationOptions
 
 MeasuresLike = Any   # a Measure, a measure string, or an iterable of those
 
@@ -60,25 +64,10 @@ class Evaluator:
         The measures, as :class:`Measure` objects or by name (read as ``dialect`` says).
     qrels : any qrels input
         The judgments (see :func:`irmetrics.to_qrels`).
-    provider : str or None
-        Force one engine (``'native'``, ``'pytrec_eval'``, ...); None lets the registry choose one for
-        each measure.
-    strict : bool
-        True: suspicious input (see :mod:`.diagnostics`) is an error, not a warning.
-    dialect : str or None
-        How measure names are read (:func:`irmetrics.parse_measures`).
-    items : Items or None
-        What is known of the items (:class:`irmetrics.Items`: popularity, features), for the measures
-        that read it.
-    exclude : array or sparse matrix, optional
-        A users x items matrix (dense or scipy.sparse, like the judgments) of the cells of a run given as
-        arrays that no ranking holds, the training interactions of a recommender as a rule (the
-        alternative to scoring them ``-inf``).
-    duplicates : str
-        What every run gets for a document retrieved twice for a query, unless its call says otherwise
-        (see :meth:`calc`): ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
-    memory_limit : int, str or None
-        The memory budget every run gets unless its call says otherwise (see :meth:`calc`).
+    **options
+        The shared options (:class:`~irmetrics.api.options.Options`, declared there once): ``provider``,
+        ``duplicates``, ``items``, ``exclude``, ``strict``, ``dialect``, ``memory_limit``.  ``duplicates`` and
+        ``memory_limit`` are what every run gets unless its call says otherwise (see :meth:`calc`).
 
     Attributes
     ----------
@@ -100,16 +89,13 @@ class Evaluator:
     {'AP': 0.5395780706083595, 'nDCG@10': 0.6323960531343733}
     """
 
-    def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None, strict: bool = False,
-                 dialect: str | None = None, items: Items | None = None, exclude: Any = None,
-                 duplicates: str = 'error', memory_limit: MemoryLimit = None):
+    def __init__(self, measures: MeasuresLike, qrels: Any, **options: Unpack[EvaluationOptions]):
         """Parse the measures, read and check the qrels (the parameters: see the class docstring)."""
-        self.strict = strict
-        self.duplicates = DUPLICATES.check(duplicates)
-        self.memory_limit = memory_limit
-        self.provider = provider
-        with errors.strict(strict):
-            self.all_measures: list[Measure] = parse_or_swapped(measures, dialect)
+        given = Options.of(options, 'Evaluator')
+        self.strict, self.duplicates, self.memory_limit = given.strict, given.duplicates, given.memory_limit
+        items, provider = given.items, given.provider
+        with errors.strict(self.strict):
+            self.all_measures: list[Measure] = parse_or_swapped(measures, given.dialect)
             self.qrels: Qrels = to_qrels(qrels)
             if items is not None:
                 self.qrels = dataclasses.replace(self.qrels, items=items)
@@ -130,7 +116,7 @@ class Evaluator:
         #: the engines the measures go to, prepared on the qrels when first needed
         self.engines = Engines(self.qrels, self.measures, self.run_measures,
                                [(p.name, ms) for p, ms in PROVIDERS.resolve(self.all_measures, provider)])
-        self.arrays = ArrayEvaluation(self, exclude)
+        self.arrays = ArrayEvaluation(self, given.exclude)
         self._query_ids: list[str] | None = None
 
     @property
@@ -154,7 +140,7 @@ class Evaluator:
         Parameters
         ----------
         run : any run input
-            The ranking (see :func:`irmetrics.to_run`), or what :meth:`open_run` opened.
+            The ranking (see :func:`irmetrics.to_run`), or what :func:`~.reading.open_run` opened.
         duplicates : str or None
             A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``; None
             takes the evaluator's.
@@ -177,7 +163,7 @@ class Evaluator:
         return self._evaluate(open_run(self, run, duplicates=duplicates, memory_limit=memory_limit), duplicates)
 
     def _evaluate(self, opened: Run | RunParts, duplicates: str) -> CalcResults:
-        """The results of a run :meth:`open_run` opened: whole, or part by part (``duplicates``: the policy
+        """The results of a run :func:`~.reading.open_run` opened: whole, or part by part (``duplicates``: the policy
         for the rows of arrays ranked block by block)."""
         if isinstance(opened, RunParts):
             return self._calc_parts(opened, duplicates)

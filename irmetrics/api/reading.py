@@ -14,9 +14,7 @@ from ..data.budget import memory_budget
 from ..data.inputs import open_run as open_input
 from ..data.large import Reading, RunParts
 from ..data.run import Run
-
-#: the memory budget of a run: bytes, a size such as ``'4G'``, or None (half of the machine's memory)
-MemoryLimit = int | str | None
+from .options import MemoryLimit
 
 #: an Arrow table or polars DataFrame run with more rows than this, each query's rows together, is evaluated in
 #: blocks of complete queries of about this many rows
