@@ -32,7 +32,7 @@ from ..data.input_kinds import ARRAYS, find_kind
 from ..data.inputs import to_run
 from ..data.run import Run
 from ..errors import InputError
-from .gathering import gathered
+from .gathering import Identity, gathered
 from .results import CalcResults, QueryValues
 
 
@@ -45,6 +45,7 @@ class Accumulator:
         self.evaluator = evaluator
         self.duplicates = duplicates
         self.sync = sync
+        self._identity_of: Identity | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -85,11 +86,18 @@ class Accumulator:
         """The results of every user given since the last :meth:`reset` (of every process, when synced)."""
         parts, tops = self._parts, self._tops
         if self._synced():
-            parts, tops = gathered(self.evaluator.identity, parts, tops, self.evaluator.query_ids)
+            parts, tops = gathered(self._identity(), parts, tops, self.evaluator.query_ids)
         ev = self.evaluator
-        run_values = ev.run_values_of(_merged(tops)) if ev.run_measures else None
+        run_values = ev.engines.run_values(_merged(tops)) if ev.run_measures else None
         results: CalcResults = ev.combine(parts, 'the batches', run_values)
         return results
+
+    def _identity(self) -> Identity:
+        """What the processes compare before joining their values (:class:`~.gathering.Identity`), computed
+        once: it hashes the judgments."""
+        if self._identity_of is None:
+            self._identity_of = Identity.of(self.evaluator)
+        return self._identity_of
 
     def _synced(self) -> bool:
         if self.sync is False or 'torch' not in sys.modules:       # torch is never imported to ask
@@ -130,7 +138,7 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
                          'users: give it without offset', 'accumulator')
     named = to_run(run, duplicates=duplicates, depth=ev.depth)
     top = (named.top(ev.depth) if ev.depth else named) if ev.run_measures else None
-    return [ev.query_values(named)], top
+    return [ev.engines.query_values(named)], top
 
 
 def _merged(runs: list[Run]) -> Run:

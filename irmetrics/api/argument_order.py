@@ -75,12 +75,13 @@ def _data_before_measures(args: tuple[Any, ...], kwargs: dict[str, Any], positio
 
 def _runs_before_qrels(args: tuple[Any, ...], kwargs: dict[str, Any], positional: list[str]) -> bool:
     """Whether the first argument is runs (a list or dict of run inputs) where the qrels belong, and the
-    second is not (a single input: the qrels), or the qrels come by keyword, or by more positions than the
-    new order takes.  (Qrels given as a dict of dicts are no runs: their values are dicts of grades.)"""
+    second is not (a single input: the qrels), or is not given at all (``pool(runs, depth=10)``), or the qrels
+    come by keyword, or by more positions than the new order takes.  (Qrels given as a dict of dicts are no
+    runs: their values are dicts of grades.)"""
     if not args or not _is_runs(args[0]):
         return False
     return (len(args) > len(positional) or positional[0] in kwargs
-            or (len(args) > 1 and not _is_runs(args[1])))
+            or (len(args) > 1 and not _is_runs(args[1])) or (len(args) == 1 and positional[1] not in kwargs))
 
 
 def _is_runs(obj: Any) -> bool:

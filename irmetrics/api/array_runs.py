@@ -34,7 +34,7 @@ class ArrayEvaluation:
         """``evaluator``: the :class:`~.evaluator.Evaluator` whose measures these are (not imported: it
         imports this module)."""
         self.evaluator = evaluator
-        native = {m for name, ms in evaluator.groups for m in ms if name == 'native'}
+        native = {m for name, ms in evaluator.engines.groups for m in ms if name == 'native'}
         self.on_hits = [m for m in evaluator.measures if m in native and hit_kernels.supports(m)]
         self.on_host = [m for m in evaluator.measures if m not in self.on_hits]
         self.exclude = None if exclude is None else Exclusions(exclude)
@@ -64,7 +64,7 @@ class ArrayEvaluation:
             top = arrays.top(first, last, depth, self.exclude, offset)
             if top is None:                             # a row repeats an item: resolved as a TREC run's would be
                 run = arrays.run(duplicates, depth, first, last, self.exclude, offset)
-                yield self.evaluator.query_values(run)
+                yield self.evaluator.engines.query_values(run)
             else:
                 yield self._block(top, arrays, offset + first)
 
@@ -85,7 +85,7 @@ class ArrayEvaluation:
                 values[:, column[m]] = stacked[rows, j]
         if self.on_host:
             run = host_run(top, library, arrays.source, first)
-            rest = self.evaluator.values_of(self.on_host, codes, run)
+            rest = self.evaluator.engines.values_of(self.on_host, codes, run)
             for j, m in enumerate(self.on_host):
                 values[:, column[m]] = rest[:, j]
         return QueryValues(codes, values)

@@ -49,8 +49,7 @@ def evaluator(measures: MeasuresLike, qrels: Any, **options: Unpack[EvaluationOp
     >>> round(ev.calc_aggregate('examples/run_bm25.txt')['AP'], 4)
     0.4087
     """
-    checked = Options.of(options, 'evaluator')
-    return Evaluator(measures, qrels, **checked.evaluator_options(), **checked.run_options())
+    return Evaluator(measures, qrels, **Options.of(options, 'evaluator').given())
 
 
 def calc(measures: MeasuresLike, qrels: Any, run: Any, **options: Unpack[EvaluationOptions]) -> CalcResults:

@@ -1,16 +1,22 @@
 """Curves of a ranking beyond one number per query."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..measures import AUC
 from .evaluator import Evaluator
+from .options import Options
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .options import EvaluationOptions
 
 
 def roc_curve(qrels: Any, run: Any, *, rel: int = 1, cutoff: int | None = None,
-              duplicates: str = 'error') -> dict[str, tuple[np.ndarray, np.ndarray]]:
+              **options: Unpack[EvaluationOptions]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The ROC curve of each query: ``{query_id: (false positive rates, true positive rates)}``.
 
     Points start at (0, 0), take one step per judged document of the top ``cutoff`` (up for a relevant
@@ -29,8 +35,9 @@ def roc_curve(qrels: Any, run: Any, *, rel: int = 1, cutoff: int | None = None,
         The lowest relevant grade; checked as AUC's parameter.
     cutoff : int or None
         How many documents of each ranking are read (None: all); checked as AUC's parameter.
-    duplicates : str
-        A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+    **options
+        The shared options (:mod:`irmetrics.api.options`): ``provider`` picks the engine that draws the
+        curves when it can (else the native engine does); ``duplicates`` is the run's policy.
 
     Returns
     -------
@@ -48,4 +55,5 @@ def roc_curve(qrels: Any, run: Any, *, rel: int = 1, cutoff: int | None = None,
     ([0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [0.0, 0.05, 0.1, 0.15, 0.2, 1.0])
     """
     area = AUC(rel=rel) if cutoff is None else AUC(rel=rel) @ cutoff
-    return Evaluator([area], qrels).roc_curves(run, rel=rel, cutoff=cutoff, duplicates=duplicates)
+    evaluator = Evaluator([area], qrels, **Options.of(options, 'roc_curve').given())
+    return evaluator.engines.roc_curves(run, rel=rel, cutoff=cutoff, duplicates=evaluator.duplicates)

@@ -64,7 +64,7 @@ class Partitions:
     def _values(self, frames: Any) -> Iterator[QueryValues]:
         columns = [str(m) for m in self.evaluator.measures]
         for frame in [frames] if hasattr(frames, 'columns') else frames:
-            codes = self.evaluator.codes_of(frame_column(frame['query_id']))
+            codes = self.evaluator.engines.codes_of(frame_column(frame['query_id']))
             unknown = np.flatnonzero(codes < 0)
             if len(unknown):
                 raise InputError(f'query {frame["query_id"].iloc[int(unknown[0])]!r} of a part is not in the qrels')

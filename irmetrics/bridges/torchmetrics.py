@@ -22,6 +22,7 @@ from torchmetrics import Metric
 
 from ..api.accumulator import Accumulator, batch_values
 from ..api.evaluator import Evaluator
+from ..api.options import Options
 from ..api.results import CalcResults, MeasureValues, QueryValues
 from ..data.run import Run
 from ..errors import InputError
@@ -35,20 +36,21 @@ class RankingMetric(Metric):
 
     full_state_update = False
 
-    def __init__(self, measures: Any, qrels: Any, *, items: Any = None, exclude: Any = None,
-                 duplicates: str = 'error', **kwargs: Any):
-        """``measures``, ``qrels``, ``items``, ``exclude``: as :func:`irmetrics.evaluator`; ``duplicates``: as
-        :meth:`irmetrics.Evaluator.calc`; ``kwargs``: torchmetrics' ``Metric`` options (``sync_on_compute=False``
-        keeps each process to its own users)."""
+    def __init__(self, measures: Any, qrels: Any, **kwargs: Any):
+        """``measures``, ``qrels`` and the shared options (:class:`~irmetrics.api.options.Options`: ``provider``,
+        ``duplicates``, ``items``, ``exclude``, ``strict``, ``dialect``, ``memory_limit``): as
+        :func:`irmetrics.evaluator`; the other ``kwargs``: torchmetrics' ``Metric`` options
+        (``sync_on_compute=False`` keeps each process to its own users)."""
+        options, kwargs = Options.split(kwargs, 'RankingMetric')
         given = [name for name in NOT_APPLICABLE if kwargs.get(name) is not None]
         if given or kwargs.get('dist_sync_on_step'):
             raise InputError(f'{(given or ["dist_sync_on_step"])[0]}: RankingMetric gathers the processes\' values '
                              f'in compute() through its accumulator (all_gather_object on the default group), not '
                              f'through torchmetrics\' state synchronisation: leave it out', 'RankingMetric')
         super().__init__(**kwargs)
-        self.evaluator = Evaluator(measures, qrels, items=items, exclude=exclude)
-        self.duplicates = duplicates
-        self.accumulator = Accumulator(self.evaluator, duplicates=duplicates,
+        self.evaluator = Evaluator(measures, qrels, **options.given())
+        self.duplicates = options.duplicates
+        self.accumulator = Accumulator(self.evaluator, duplicates=options.duplicates,
                                        sync=None if self.sync_on_compute else False)
         self.results: CalcResults | None = None
         self._batch: tuple[list[QueryValues], Run | None] = ([], None)

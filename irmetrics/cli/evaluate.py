@@ -67,11 +67,12 @@ def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list[M
                 bar: progress.Progress) -> list[RunResults]:
     """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
     from ..api.calc import evaluator
+    from ..api.reading import open_run
     ev = evaluator(measures, qrels, provider=args.provider)
     results = []
     for name, path in runs.items():
         bar.step(f'reading {path}')
-        opened = ev.open_run(run_source(path), duplicates=args.duplicates, memory_limit=args.memory_limit)
+        opened = open_run(ev, run_source(path), duplicates=args.duplicates, memory_limit=args.memory_limit)
         bar.step(f'evaluating {name}')
         results.append(RunResults(name, ev.calc(opened, duplicates=args.duplicates)))
     return results

@@ -30,9 +30,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     stored_name, stored_measures, per_query = stored_values(document, args.against)
     (name, path), = named_runs([args.run]).items()
     measures = ' '.join(args.measure) if args.measure else stored_measures
-    result = gate(load_run(path, args.duplicates), load_qrels(args.qrels, args.qrels_duplicates), per_query, measures,
-                  test=args.test, alpha=args.alpha, correction=None if args.correction == 'none' else args.correction,
-                  margin=args.margin, name=name, stored_name=f'{stored_name} (stored)', provider=args.provider)
+    result = gate(measures, load_qrels(args.qrels, args.qrels_duplicates), load_run(path, args.duplicates),
+                  stored=per_query, test=args.test, alpha=args.alpha,
+                  correction=None if args.correction == 'none' else args.correction, margin=args.margin,
+                  name=name, stored_name=f'{stored_name} (stored)', provider=args.provider)
     places = args.places
     rows = []
     for v in result.verdicts:

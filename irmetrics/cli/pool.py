@@ -18,7 +18,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     check_output(args.output, [*named_runs(args.runs).values(), args.qrels], '-o')
     runs = {name: load_run(path, args.duplicates) for name, path in named_runs(args.runs).items()}
     qrels = load_qrels(args.qrels, args.qrels_duplicates) if args.qrels else None
-    result = pool(runs, depth=args.depth, qrels=qrels)
+    result = pool(qrels, runs, depth=args.depth)
     if args.output:
         result.to_trec(args.output)
     out.write(result.render(args.format, places=args.places, by_query=args.by_query))

@@ -273,7 +273,7 @@ def _evaluated(measures: list[Measure], qrels: Qrels, rankings: list[Run],
     if missing.any():
         # the stand-ins hold the missing queries only: their values, without the warnings a whole run gets
         # (calc would warn that every other query is missing from them)
-        stand_ins = ev.query_values(rankings[1])
+        stand_ins = ev.engines.query_values(rankings[1])
         values[stand_ins.codes] = stand_ins.values
     return ev, {m: values[:, j] for j, m in enumerate(measures)}
 
@@ -368,7 +368,7 @@ def _text_column(ln: Line, inv: Invocation, ev: Evaluator, rankings: list[Run], 
     if not inv.by_query:
         return Column(ln.name, None, None)
     depth = c_long(ln.params.get('depth', 10.0))            # m_relstring.c: (long) params[0]
-    strings = [ev.relevance_strings(ranking, depth, inv.judged_only) for ranking in rankings]
+    strings = [ev.engines.relevance_strings(ranking, depth, inv.judged_only) for ranking in rankings]
     texts = [('' if reset else strings[1][i]) if missing[i] else strings[0][i] for i in order.tolist()]
     return Column(ln.name, [f"'{text}'" for text in texts], None)
 

@@ -21,6 +21,7 @@ from . import risk as risk_module
 from .base import (
     ComparisonError,
     EvaluationOptions,
+    Evaluator,
     InputError,
     Measure,
     MeasureError,
@@ -157,7 +158,7 @@ def evaluated(measures: Any, qrels: Any, runs: RunsLike, baseline: str | Sequenc
         if len(set(found)) < len(found) or not found:
             raise ComparisonError(f'baselines {baseline!r}: name each baseline once')
         baseline = found[0] if len(found) == 1 else tuple(found)
-    evaluator = options.evaluator(measures, qrels)
+    evaluator = Evaluator(measures, qrels, **options.given())
     check_comparable(evaluator.all_measures)
     results = [evaluator.calc(run, **options.run_options()) for run in inputs]
     return Evaluated(names, evaluator.measures, results[0].query_ids, np.stack([r.values for r in results]),

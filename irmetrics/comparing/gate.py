@@ -11,13 +11,18 @@ not be: see :mod:`.small_samples`), or, with ``margin``, when its mean dropped b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .base import ComparisonError, Evaluator, Measure, parse_measures
+from .base import ComparisonError, Evaluator, Measure, Options, measures_first, parse_measures
 from .comparison import Comparison, build_comparison
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .base import EvaluationOptions
 
 
 @dataclass(frozen=True)
@@ -60,15 +65,18 @@ def stored_values(document: dict[str, Any], source: str) -> tuple[str, list[str]
     return str(runs[0].get('run', 'stored')), list(document.get('measures', [])), per_query
 
 
-def gate(run: Any, qrels: Any, stored: dict[str, dict[str, float]], measures: Any, *, test: str = 't',
+@measures_first('gate(run, qrels, stored, measures)')
+def gate(measures: Any, qrels: Any, run: Any, *, stored: dict[str, dict[str, float]], test: str = 't',
          alpha: float = 0.05, correction: str | None = 'holm', margin: float | None = None,
-         name: str = 'run', stored_name: str = 'stored', provider: str | None = None) -> GateResult:
+         name: str = 'run', stored_name: str = 'stored', **options: Unpack[EvaluationOptions]) -> GateResult:
     """Gate ``run`` against ``stored`` per-query values (``{query_id: {measure string: value}}``) on
-    ``measures`` (see the module docstring); ``correction`` over the measures (Holm by default)."""
+    ``measures`` (see the module docstring); ``correction`` over the measures (Holm by default);
+    ``options``: the shared options (:mod:`irmetrics.api.options`)."""
     if margin is not None and not margin >= 0:
         raise ComparisonError(f'the margin must be a number >= 0, not {margin!r}')
-    chosen = parse_measures(measures)
-    evaluator = Evaluator(chosen, qrels, provider=provider)
+    given = Options.of(options, 'gate')
+    chosen = parse_measures(measures, dialect=given.dialect)
+    evaluator = Evaluator(chosen, qrels, **given.given())
     results = evaluator.calc(run)
     index = [i for i, q in enumerate(results.query_ids) if q in stored]
     qids = [results.query_ids[i] for i in index]

@@ -7,12 +7,17 @@ they work under any backend, Agg included.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .base import ComparisonError, Evaluator, InputError, find_run
+from .base import ComparisonError, Evaluator, InputError, Options, find_run
 from .vocabulary import ComparisonView, RunsLike, letter, name_runs
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .base import EvaluationOptions
 
 INSTALL = 'pip install "irmetrics[plot]"'
 RECALL_LEVELS = [i / 10 for i in range(11)]
@@ -115,8 +120,7 @@ def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box') -> A
     return fig
 
 
-def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = None,
-                  duplicates: str = 'error') -> Any:
+def plot_pr_curve(qrels: Any, runs: RunsLike | Any, **options: Unpack[EvaluationOptions]) -> Any:
     """The 11-point interpolated precision-recall curve of each run, one line per run.
 
     Each point is the mean of ``IPrec@0.0`` ... ``IPrec@1.0`` over the qrels' queries (trec_eval's
@@ -128,10 +132,8 @@ def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = No
         The judgments.
     runs : dict, list or one run input
         As :func:`irmetrics.compare` takes them (a dict ``{name: run}`` or a list), or a single run.
-    provider : str or None
-        The engine (None: the registry's choice).
-    duplicates : str
-        A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
 
     Returns
     -------
@@ -148,9 +150,10 @@ def plot_pr_curve(qrels: Any, runs: RunsLike | Any, *, provider: str | None = No
     several = isinstance(runs, Mapping) or (isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)))
     names, inputs = name_runs(runs if several else [runs], at_least=1)
     fig, (ax,) = figure(1, height=4.6, width=6.4)
-    evaluator = Evaluator([f'IPrec@{r:.1f}' for r in RECALL_LEVELS], qrels, provider=provider)
+    evaluator = Evaluator([f'IPrec@{r:.1f}' for r in RECALL_LEVELS], qrels,
+                          **Options.of(options, 'plot_pr_curve').given())
     for name, run in zip(names, inputs, strict=True):
-        means = list(evaluator.calc(run, duplicates=duplicates).aggregated.values())
+        means = list(evaluator.calc(run).aggregated.values())
         ax.plot(RECALL_LEVELS, means, marker='o', markersize=4, label=name)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)

@@ -50,7 +50,8 @@ from .statistics import nonzero_differences, significant_where
 #: :func:`~.comparison.compare` (``alpha`` in the papers; irmetrics' ``alpha`` is always a significance level)
 RISK_WEIGHT = Option('risk_weight', Float(0))
 #: The significance level of TRisk (:func:`~.risk_of_runs.trisk`) ...
-LEVEL = Option('level', Float(0, 1, low_open=True, high_open=True))
+#: TRisk's significance level, ``alpha`` as everywhere a significance level is asked
+ALPHA = Option('alpha', Float(0, 1, low_open=True, high_open=True))
 #: ... and the delta degrees of freedom of its standard deviation (1: the sample's; 0: rmit-ir/trisk's).
 DDOF = Option('ddof', Int(minimum=0, maximum=1))
 

@@ -10,6 +10,7 @@ runs are all defined.  Each function returns a small frozen result with a readab
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -20,6 +21,7 @@ from .base import (
     ComparisonError,
     EvaluationOptions,
     Measure,
+    OptionError,
     Options,
     Table,
     Tabled,
@@ -94,14 +96,14 @@ class TRiskResult(URiskResult):
     """TRisk, URisk's t statistic, with its standard error ``se`` (the standard deviation of the
     risk-adjusted differences with ``ddof``, over ``sqrt(n_queries)``), its two-sided ``pvalue``
     (Student's t with ``n_queries - 1`` degrees of freedom) and whether it is ``significant`` at
-    ``level``: ``p <= level``, and never with fewer queries with a difference than ``fewest_queries``,
-    the fewest for which the exact randomisation test could reach ``level`` (:mod:`.small_samples`)."""
+    ``alpha``: ``p <= alpha``, and never with fewer queries with a difference than ``fewest_queries``,
+    the fewest for which the exact randomisation test could reach ``alpha`` (:mod:`.small_samples`)."""
 
     trisk: float
     ddof: int
     se: float
     pvalue: float
-    level: float
+    alpha: float
     significant: bool
     fewest_queries: int
 
@@ -109,13 +111,13 @@ class TRiskResult(URiskResult):
     def interpretation(self) -> str:
         """What the TRisk says, in words."""
         if not self.significant:
-            return f'not significantly different from the baseline in risk at {self.level:g}'
+            return f'not significantly different from the baseline in risk at {self.alpha:g}'
         return (f'significantly {"less risky" if self.trisk > 0 else "riskier"} than the baseline at '
-                f'{self.level:g}')
+                f'{self.alpha:g}')
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), 'trisk': self.trisk, 'ddof': self.ddof, 'se': self.se, 'pvalue': self.pvalue,
-                'level': self.level, 'significant': self.significant, 'fewest_queries': self.fewest_queries}
+                'alpha': self.alpha, 'significant': self.significant, 'fewest_queries': self.fewest_queries}
 
     def __repr__(self) -> str:
         return (f'TRiskResult({self._head()}: URisk = {self.urisk:.4f}, TRisk = {self.trisk:.4f}, p = '
@@ -209,8 +211,8 @@ def urisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: flo
 
 
 @measures_first('trisk(run, baseline, qrels, measure)')
-def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: float = 1.0, level: float = 0.05,
-          ddof: int = 1, **options: Unpack[EvaluationOptions]) -> TRiskResult:
+def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: float = 1.0, alpha: float = 0.05,
+          ddof: int = 1, level: float | None = None, **options: Unpack[EvaluationOptions]) -> TRiskResult:
     """TRisk of ``run`` against ``baseline`` on ``measure``: URisk over its standard error, with a p-value.
 
     ``TRisk = URisk / SE``, ``SE = s_d / sqrt(c)`` with ``s_d`` the sample standard deviation (c - 1) of the
@@ -233,13 +235,16 @@ def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: flo
         The run it is tested against.
     risk_weight : float
         How much more a loss weighs than a win, beyond 1 (``>= 0``).
-    level : float
-        The significance level: ``significant`` is ``p <= level``, and never with fewer queries with a
-        difference than the exact randomisation test needs to reach ``level`` (6 at 0.05; a warning says
+    alpha : float
+        The significance level: ``significant`` is ``p <= alpha``, and never with fewer queries with a
+        difference than the exact randomisation test needs to reach ``alpha`` (6 at 0.05; a warning says
         so).
     ddof : int
         1: ``s_d`` divides by c - 1.  0: by c instead, as the rmit-ir/trisk scripts do (TRisk larger by
         ``sqrt(c / (c - 1))``, its p-value read from the same t distribution), to reproduce their numbers.
+    level : float, optional
+        Deprecated: ``alpha``'s name before 1.0 (``level`` is a measurement level, in
+        :func:`~irmetrics.krippendorff_alpha`); it warns, and giving both is an ``OptionError``.
     **options
         The shared options (:mod:`irmetrics.api.options`).
 
@@ -256,7 +261,7 @@ def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: flo
     Warns
     -----
     IrmetricsWarning
-        When fewer queries differ than the exact randomisation test needs to reach ``level``: the run is
+        When fewer queries differ than the exact randomisation test needs to reach ``alpha``: the run is
         then not significant, whatever its p-value.
 
     References
@@ -271,10 +276,22 @@ def trisk(measure: Any, qrels: Any, run: Any, *, baseline: Any, risk_weight: flo
     >>> round(found.trisk, 4), round(found.pvalue, 4), found.significant
     (3.3863, 0.008, True)
     """
-    level = risk.LEVEL.check(level)
+    alpha = risk.ALPHA.check(_deprecated_level(alpha, level))
     ddof = risk.DDOF.check(ddof)
     return cast(TRiskResult, _paired(measure, qrels, run, baseline, risk_weight, Options.of(options, 'trisk'),
-                                     (level, ddof)))
+                                     (alpha, ddof)))
+
+
+def _deprecated_level(alpha: float, level: float | None) -> float:
+    """``alpha``, or the significance level given by its name before 1.0 (``level``), with a warning."""
+    if level is None:
+        return alpha
+    if alpha != 0.05:
+        raise OptionError(f'trisk: alpha={alpha!r} and level={level!r} are both the significance level: give '
+                          f'alpha only (level is its name before 1.0)')
+    warnings.warn('trisk(level=...) is deprecated: the significance level is alpha, as in compare '
+                  '(trisk(..., alpha=...)); level will be removed', FutureWarning, stacklevel=3)
+    return level
 
 
 @measures_first('georisk(runs, qrels, measure)')
@@ -342,8 +359,9 @@ def georisk(measure: Any, qrels: Any, runs: RunsLike, *, risk_weight: float = 1.
 
 def _paired(measure: Any, qrels: Any, run: Any, baseline: Any, weight: float, options: Options,
             test: tuple[float, int] | None) -> URiskResult:
-    """URisk (``test`` None) or TRisk (``test``: its level and ddof) of ``run`` against ``baseline``."""
-    alpha = risk.checked_weight(weight)
+    """URisk (``test`` None) or TRisk (``test``: its significance level and ddof) of ``run`` against
+    ``baseline``."""
+    checked = risk.checked_weight(weight)
     names = _pair_names(run, baseline)
     found = evaluated(_one(measure), qrels, dict(zip(names, (baseline, run), strict=True)), None, options)
     measures, query_ids, values = found.measures, found.query_ids, found.values
@@ -352,20 +370,20 @@ def _paired(measure: Any, qrels: Any, run: Any, baseline: Any, weight: float, op
     if not defined.size:
         raise ComparisonError(f'{measures[0]} is defined on no query for both runs: no risk to measure')
     wins, losses = int((defined > 0).sum()), int((defined < 0).sum())
-    common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, alpha), risk_weight=alpha, measure=measures[0],
+    common: dict[str, Any] = dict(urisk=risk.urisk_value(delta, checked), risk_weight=checked, measure=measures[0],
                                   run=names[1], baseline=names[0], query_ids=tuple(query_ids), delta=_frozen(delta),
                                   wins=wins, losses=losses, ties=int(defined.size) - wins - losses)
     if test is None:
         return URiskResult(**common)
-    level, ddof = test
-    t = risk.trisk_value(delta, alpha, ddof)
-    fewest = small_samples.exact_fewest(level)
+    alpha, ddof = test
+    t = risk.trisk_value(delta, checked, ddof)
+    fewest = small_samples.exact_fewest(alpha)
     if wins + losses < fewest:
         warn(f'TRisk of {names[1]} against {names[0]} on {measures[0]} rests on {wins + losses} queries with a '
-             f'difference: it supports {fewest} or more at {level:g}, and is not reported significant with fewer')
-    se = float(np.std(risk.risk_adjusted(defined, alpha), ddof=ddof) / math.sqrt(defined.size))
-    significant = bool(t.pvalue <= level and small_samples.reachable(np.array(wins + losses), level))
-    return TRiskResult(**common, trisk=t.statistic, ddof=ddof, se=se, pvalue=t.pvalue, level=level,
+             f'difference: it supports {fewest} or more at {alpha:g}, and is not reported significant with fewer')
+    se = float(np.std(risk.risk_adjusted(defined, checked), ddof=ddof) / math.sqrt(defined.size))
+    significant = bool(t.pvalue <= alpha and small_samples.reachable(np.array(wins + losses), alpha))
+    return TRiskResult(**common, trisk=t.statistic, ddof=ddof, se=se, pvalue=t.pvalue, alpha=alpha,
                        significant=significant, fewest_queries=fewest)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import dask
 import dask.dataframe as dd
@@ -26,14 +26,20 @@ from dask.delayed import Delayed, delayed
 
 from irmetrics.algebra.measure import Measure
 from irmetrics.api.evaluator import Evaluator, MeasuresLike
+from irmetrics.api.options import Options
 from irmetrics.api.results import CalcResults, MeasureValues, Metric, QueryValues
 from irmetrics.data.columns import find_columns
 from irmetrics.data.input_kinds import PARQUET, TREC_FILE, InputKind, find_kind
-from irmetrics.errors import InputError, MeasureError
+from irmetrics.errors import InputError, MeasureError, OptionError
 
 from . import layout, tasks
 from .results import DaskResults
 from .trec import read_trec_run
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from irmetrics.api.options import EvaluationOptions
 
 #: summaries merged per task when checking that a run is grouped by query
 FAN_IN = 16
@@ -42,9 +48,15 @@ FAN_IN = 16
 class DaskEvaluator:
     """Measures and qrels prepared once, evaluated against runs held in Dask DataFrames."""
 
-    def __init__(self, measures: MeasuresLike, qrels: Any, *, provider: str | None = None,
-                 dialect: str | None = None):
-        self.evaluator = Evaluator(measures, qrels, provider=provider, dialect=dialect)
+    def __init__(self, measures: MeasuresLike, qrels: Any, **options: Unpack[EvaluationOptions]):
+        """``options``: the shared options (:class:`~irmetrics.api.options.Options`); ``duplicates`` is what
+        every run gets unless its call says otherwise.  ``memory_limit`` is refused: each partition is read
+        whole by its worker, whose memory Dask manages."""
+        given = Options.of(options, 'irmetrics.dask.evaluator')
+        if given.memory_limit is not None:
+            raise OptionError('memory_limit: a Dask run is read partition by partition, each whole, on workers '
+                              'whose memory Dask manages: leave it out (or repartition the run)')
+        self.evaluator = Evaluator(measures, qrels, **given.given())
         if self.evaluator.run_measures:
             whole = self.evaluator.run_measures[0]
             raise MeasureError(f'{whole!r} is computed from a whole run ({whole.definition.scope!r}): Dask '
@@ -55,13 +67,14 @@ class DaskEvaluator:
     def measures(self) -> list[Measure]:
         return self.evaluator.measures
 
-    def calc(self, run: Any, *, duplicates: str = 'error', shuffle: bool | None = None) -> CalcResults:
+    def calc(self, run: Any, *, duplicates: str | None = None, shuffle: bool | None = None) -> CalcResults:
         """Per-query values and aggregates of ``run`` (a Dask DataFrame, or a path to a TREC run, a
         Parquet file or a directory of Parquet files): the in-memory numbers to the last bit.
 
         ``shuffle``: None to shuffle only a run that is not grouped by query (one pass is spent
-        finding out), True to shuffle without looking.
+        finding out), True to shuffle without looking; ``duplicates`` None: the evaluator's.
         """
+        duplicates = duplicates or self.evaluator.duplicates
         shared = self._shared()
         frame = _run_frame(run)
         if not shuffle:
@@ -72,10 +85,11 @@ class DaskEvaluator:
         values: tuple[QueryValues, ...] = dask.compute(*_shuffled_tasks(frame, shared, duplicates))
         return self.evaluator.combine(list(values))
 
-    def calc_on_cluster(self, run: Any, *, duplicates: str = 'error', shuffle: bool | None = None) -> DaskResults:
+    def calc_on_cluster(self, run: Any, *, duplicates: str | None = None, shuffle: bool | None = None) -> DaskResults:
         """Results of ``run`` whose per-query values stay on the cluster (:class:`DaskResults`): nothing
         is gathered until asked.  For a run not grouped by query, computing them is an error that says
         to pass ``shuffle=True`` (which shuffles without looking)."""
+        duplicates = duplicates or self.evaluator.duplicates
         shared = self._shared()
         frame = _run_frame(run)
         if shuffle:
@@ -85,12 +99,12 @@ class DaskEvaluator:
             parts = [delayed(tasks.checked)(part, grouped) for part in found]
         return DaskResults(self.evaluator, shared, parts)
 
-    def calc_aggregate(self, run: Any, *, duplicates: str = 'error',
+    def calc_aggregate(self, run: Any, *, duplicates: str | None = None,
                        shuffle: bool | None = None) -> MeasureValues:
         """Each measure's aggregate for ``run`` (:class:`~irmetrics.MeasureValues`): :meth:`calc`'s aggregates."""
         return self.calc(run, duplicates=duplicates, shuffle=shuffle).aggregated
 
-    def iter_calc(self, run: Any, *, duplicates: str = 'error', shuffle: bool | None = None) -> Iterator[Metric]:
+    def iter_calc(self, run: Any, *, duplicates: str | None = None, shuffle: bool | None = None) -> Iterator[Metric]:
         """``Metric(query_id, measure, value)`` for every qrels query and measure."""
         return self.calc(run, duplicates=duplicates, shuffle=shuffle).iter_metrics()
 
@@ -149,28 +163,26 @@ def _client() -> Any:
         return None
 
 
-def evaluator(measures: MeasuresLike, qrels: Any, *, provider: str | None = None,
-              dialect: str | None = None) -> DaskEvaluator:
-    """A :class:`DaskEvaluator`: qrels read, checked and prepared once, shared by every run evaluated."""
-    return DaskEvaluator(measures, qrels, provider=provider, dialect=dialect)
+def evaluator(measures: MeasuresLike, qrels: Any, **options: Unpack[EvaluationOptions]) -> DaskEvaluator:
+    """A :class:`DaskEvaluator`: qrels read, checked and prepared once, shared by every run evaluated
+    (``options``: the shared options, as :func:`irmetrics.evaluator` takes them)."""
+    return DaskEvaluator(measures, qrels, **options)
 
 
-def calc(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None, duplicates: str = 'error',
-         shuffle: bool | None = None) -> CalcResults:
+def calc(measures: MeasuresLike, qrels: Any, run: Any, *, shuffle: bool | None = None,
+         **options: Unpack[EvaluationOptions]) -> CalcResults:
     """Per-query values and aggregates of a Dask run (see :meth:`DaskEvaluator.calc`)."""
-    return DaskEvaluator(measures, qrels, provider=provider).calc(run, duplicates=duplicates, shuffle=shuffle)
+    return DaskEvaluator(measures, qrels, **options).calc(run, shuffle=shuffle)
 
 
-def calc_on_cluster(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
-                    duplicates: str = 'error', shuffle: bool | None = None) -> DaskResults:
+def calc_on_cluster(measures: MeasuresLike, qrels: Any, run: Any, *, shuffle: bool | None = None,
+                    **options: Unpack[EvaluationOptions]) -> DaskResults:
     """Results of a Dask run whose per-query values stay on the cluster (see
     :meth:`DaskEvaluator.calc_on_cluster`)."""
-    prepared = DaskEvaluator(measures, qrels, provider=provider)
-    return prepared.calc_on_cluster(run, duplicates=duplicates, shuffle=shuffle)
+    return DaskEvaluator(measures, qrels, **options).calc_on_cluster(run, shuffle=shuffle)
 
 
-def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, provider: str | None = None,
-                   duplicates: str = 'error', shuffle: bool | None = None) -> MeasureValues:
+def calc_aggregate(measures: MeasuresLike, qrels: Any, run: Any, *, shuffle: bool | None = None,
+                   **options: Unpack[EvaluationOptions]) -> MeasureValues:
     """``{measure: aggregate}`` of a Dask run, the in-memory numbers to the last bit."""
-    return DaskEvaluator(measures, qrels, provider=provider).calc_aggregate(run, duplicates=duplicates,
-                                                                             shuffle=shuffle)
+    return DaskEvaluator(measures, qrels, **options).calc_aggregate(run, shuffle=shuffle)

@@ -95,7 +95,7 @@ def codes(values: QueryValues) -> np.ndarray:
 
 def missing(ev: Evaluator, *present: np.ndarray) -> QueryValues:
     """The qrels queries that no partition evaluated: missing from the run."""
-    return ev.calc_missing(np.concatenate([np.zeros(0, dtype=np.int64), *present]))
+    return ev.engines.missing(np.concatenate([np.zeros(0, dtype=np.int64), *present]))
 
 
 def to_frame(ev: Evaluator, values: QueryValues) -> pd.DataFrame:

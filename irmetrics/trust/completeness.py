@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..api.argument_order import qrels_first
 from ..api.evaluator import Evaluator
+from ..api.options import Options
 from ..api.results import aggregate
 from ..comparing.toolkit import name_runs
 from ..constraints import Int, Option
@@ -23,6 +24,11 @@ from ..measures import Judged
 from ..rendering.result import Table, Tabled
 from .judgment_agreement import REL
 from .read_only import ReadOnlyArrays
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..api.options import EvaluationOptions
 
 CUTOFF = Option('cutoffs', Int(minimum=1))
 
@@ -178,7 +184,8 @@ class JudgmentCoverage(ReadOnlyArrays, Tabled):
 
 @qrels_first('judgment_coverage(runs, qrels, cutoffs)')
 def judgment_coverage(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], *,
-                      cutoffs: int | Sequence[int] = (10, 100), duplicates: str = 'error') -> JudgmentCoverage:
+                      cutoffs: int | Sequence[int] = (10, 100),
+                      **options: Unpack[EvaluationOptions]) -> JudgmentCoverage:
     """How much of each run's top k the qrels judge.
 
     The ``Judged@k`` measure (judged documents in the top k over ``min(k, n)``, n the documents retrieved;
@@ -194,8 +201,8 @@ def judgment_coverage(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], *,
         ``{name: run}`` or a list of runs (named by their files' stems).
     cutoffs : int or sequence of int
         One or several k.
-    duplicates : str
-        A document retrieved twice for a query: ``'error'``, ``'first'``, ``'last'`` or ``'max'``.
+    **options
+        The shared options (:mod:`irmetrics.api.options`).
 
     Returns
     -------
@@ -222,7 +229,7 @@ def judgment_coverage(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], *,
     if not chosen:
         raise OptionError('cutoffs: give one cutoff k or more')
     names, inputs = name_runs(runs, at_least=1)
-    evaluator = Evaluator([Judged @ k for k in chosen], qrels)
-    results = [evaluator.calc(run, duplicates=duplicates) for run in inputs]
+    evaluator = Evaluator([Judged @ k for k in chosen], qrels, **Options.of(options, 'judgment_coverage').given())
+    results = [evaluator.calc(run) for run in inputs]
     values = np.stack([r.values for r in results]) if results else np.zeros((0, 0, len(chosen)))
     return JudgmentCoverage(tuple(names), chosen, tuple(evaluator.query_ids), values)

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..api.argument_order import qrels_first
 from ..comparing.toolkit import name_runs
 from ..constraints import Int, Option
 from ..data import ids
@@ -101,8 +102,8 @@ class Pool(ReadOnlyArrays, Tabled):
                 f'{len(self.query_ids)} queries{judged}>')
 
 
-def pool(runs: Mapping[str, Any] | Sequence[Any], *, depth: int, qrels: Any = None,
-         duplicates: str = 'error') -> Pool:
+@qrels_first('pool(runs, *, depth, qrels=None)')
+def pool(qrels: Any, runs: Mapping[str, Any] | Sequence[Any], *, depth: int, duplicates: str = 'error') -> Pool:
     """The depth-``depth`` pool of ``runs``: the documents to judge, as TREC pools them.
 
     For every query any run retrieves, the union of each run's top ``depth`` documents in trec_eval's
@@ -110,16 +111,19 @@ def pool(runs: Mapping[str, Any] | Sequence[Any], *, depth: int, qrels: Any = No
     contributed that no other run did (``unique``): a run whose unique share is large is one the other
     runs would not have judged for.
 
+    Only the runs are read for a pool (no measure is evaluated), so of the shared options only
+    ``duplicates`` applies.
+
     Parameters
     ----------
+    qrels : any qrels input, or None
+        Judgments already made (None: none yet); the pairs they judge (with any grade) are counted in
+        ``judged`` and left out of the pairs to judge.  A query absent from the qrels is pooled whole.
     runs : dict or list of run inputs
         ``{name: run}`` or a list of runs (named by their files' stems), each any run input irmetrics
         reads.
     depth : int
         How many documents of each ranking are pooled (1 or more).
-    qrels : any qrels input, optional
-        Judgments already made; the pairs they judge (with any grade) are counted in ``judged`` and left
-        out of the pairs to judge.  A query absent from the qrels is pooled whole.
     duplicates : str
         As in :func:`irmetrics.to_run`.
 
@@ -131,7 +135,7 @@ def pool(runs: Mapping[str, Any] | Sequence[Any], *, depth: int, qrels: Any = No
 
     Examples
     --------
-    >>> p = irmetrics.pool(['examples/run_bm25.txt', 'examples/run_dense.txt'], depth=10, qrels='examples/qrels.txt')
+    >>> p = irmetrics.pool('examples/qrels.txt', ['examples/run_bm25.txt', 'examples/run_dense.txt'], depth=10)
     >>> p
     <Pool depth 10 of 2 runs: 181 documents for 10 queries, 130 judged already, 51 to judge>
     """

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..algebra.measure import Measure
 from ..api.argument_order import measures_first
+from ..api.evaluator import Evaluator
 from ..api.options import EvaluationOptions, Options
 from ..api.results import MeasureValues, aggregate
 from ..comparing.toolkit import check_comparable
@@ -182,9 +183,10 @@ def _evaluated(measures: Any, qrels: Any, runs: tuple[Any, Any, Any, Any], repro
     """The measures and the per-query values (queries x measures) of the four runs (original baseline and
     advanced, reproduced baseline and advanced), the original ones on ``qrels``, the reproduced ones on
     ``reproduced_qrels`` when given."""
-    original = options.evaluator(measures, qrels)
+    original = Evaluator(measures, qrels, **options.given())
     check_comparable(original.all_measures)
-    reproduction = original if reproduced_qrels is None else options.evaluator(measures, reproduced_qrels)
+    reproduction = (original if reproduced_qrels is None
+                    else Evaluator(measures, reproduced_qrels, **options.given()))
     values = [evaluator.calc(run, **options.run_options()).values
               for evaluator, run in zip((original, original, reproduction, reproduction), runs, strict=True)]
     return original.measures, values
@@ -232,7 +234,7 @@ def rmse(measures: Any, qrels: Any, original: Any, reproduced: Any,
     {'AP': 0.37040421725151884, 'P@5': 0.0}
     """
     checked = Options.of(options, 'rmse')
-    evaluator = checked.evaluator(measures, qrels)
+    evaluator = Evaluator(measures, qrels, **checked.given())
     check_comparable(evaluator.all_measures)
     o, r = (evaluator.calc(run, **checked.run_options()).values for run in (original, reproduced))
     return MeasureValues(zip(evaluator.measures, map(float, root_mean_square_error(o, r)), strict=True))

@@ -76,6 +76,9 @@ def run_agreement(run_a: Any, run_b: Any, *, depth: int | None = None, p: float 
                   duplicates: str = 'error') -> RunAgreement:
     """Kendall's tau union (KTU) and rank-biased overlap (RBO) of two runs' document rankings, per query.
 
+    Two runs are compared with each other, without qrels or measures: of the shared options
+    (:mod:`irmetrics.api.options`) only ``duplicates`` applies, so it is the only one taken.
+
     The queries are those both runs hold (a warning counts those only one holds; none in common is an
     error).  KTU as repro_eval computes it (Breuer et al.): both rankings are cut to the same length ``k``
     (the shorter one's), every document of the two cut rankings is coded by its position in their

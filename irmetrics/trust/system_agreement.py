@@ -16,6 +16,7 @@ import numpy as np
 
 from ..algebra.measure import Measure
 from ..api.argument_order import measures_first
+from ..api.evaluator import Evaluator
 from ..api.options import EvaluationOptions, Options
 from ..api.run_names import stem
 from ..comparing.toolkit import RunsLike, name_runs
@@ -211,7 +212,7 @@ def _one_measure(given: Any, name: str) -> Measure:
 def _means(measures: list[Measure], qrels: Any, runs: list[Any], options: Options,
            names: list[str]) -> list[np.ndarray]:
     """Each measure's mean of every run (an error naming the run when one is not a number)."""
-    evaluator = options.evaluator(measures, qrels)
+    evaluator = Evaluator(measures, qrels, **options.given())
     means = [evaluator.calc_aggregate(run) for run in runs]
     out = [np.array([m[measure] for m in means], dtype=np.float64) for measure in measures]
     for measure, values in zip(measures, out, strict=True):

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..algebra.measure import Measure
+from ..api.evaluator import Evaluator
 from ..api.options import Options
 from ..api.results import MeasureValues, aggregate
 from ..constraints import Int, Option
@@ -170,7 +171,7 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
     checked = Options.of(options, 'unjudged_bounds')
     judged = to_qrels(qrels)
     ranking = to_run(run, duplicates=checked.duplicates)
-    evaluator = checked.evaluator(measures, judged)
+    evaluator = Evaluator(measures, judged, **checked.given())
     chosen = tuple(evaluator.measures)
     refused = [m for m in chosen if m.definition.scope != 'query' or m.definition.subtopics]
     if refused:
@@ -189,7 +190,8 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
         scenario = tables.with_judgments(np.flatnonzero(within), grade)
         with warnings.catch_warnings():                     # the first evaluation warned about the inputs
             warnings.simplefilter('ignore', IrmetricsWarning)
-            relevant[:, columns] = checked.evaluator([chosen[j] for j in columns], scenario).calc(ranking).values
+            scenario_evaluator = Evaluator([chosen[j] for j in columns], scenario, **checked.given())
+            relevant[:, columns] = scenario_evaluator.calc(ranking).values
     return UnjudgedBounds(chosen, tuple(evaluator.query_ids), grade, nonrelevant, relevant, unjudged,
                           tuple(bounds_value(m) for m in chosen))
 

@@ -29,7 +29,7 @@ RESULTS = {
     'reproducibility': lambda: irm.reproducibility(['AP'], QRELS, BM25, DENSE, BM25, DENSE),
     'unjudged_bounds': lambda: irm.unjudged_bounds(['P@10'], QRELS, BM25),
     'tie_dependence': lambda: irm.tie_dependence(['AP'], QRELS, BM25),
-    'pool': lambda: irm.pool([BM25, DENSE], depth=5, qrels=QRELS),
+    'pool': lambda: irm.pool(QRELS, [BM25, DENSE], depth=5),
     'judgment_coverage': lambda: irm.judgment_coverage(QRELS, [BM25, DENSE]),
     'qrels_stats': lambda: irm.qrels_stats(QRELS),
     'cohen_kappa': lambda: irm.cohen_kappa(QRELS, QRELS),

@@ -5,6 +5,7 @@ from cli_support import assert_user_error, irmetrics
 from repo_paths import ROOT
 
 import irmetrics as irm
+from irmetrics.comparing.gate import gate
 
 QRELS, BM25, DENSE = (str(ROOT / 'examples' / name) for name in ('qrels.txt', 'run_bm25.txt', 'run_dense.txt'))
 
@@ -54,6 +55,12 @@ def test_an_unknown_measure_name_is_not_called_swapped():
      'judgment_coverage(qrels, runs, ...)'),
     (lambda: irm.judgment_coverage([irm.read_trec_run(BM25)], irm.read_trec_qrels(QRELS), cutoffs=5),
      'judgment_coverage(runs, qrels, cutoffs)', 'judgment_coverage(qrels, runs, ...)'),
+    (lambda: irm.pool([BM25, DENSE], depth=10), 'pool(runs, *, depth, qrels=None)',
+     'pool(qrels, runs, depth=..., ...)'),
+    (lambda: irm.pool([BM25, DENSE], depth=10, qrels=QRELS), 'pool(runs, *, depth, qrels=None)',
+     'pool(qrels, runs, depth=..., ...)'),
+    (lambda: gate(BM25, QRELS, {'401': {'AP': 0.5}}, ['AP']), 'gate(run, qrels, stored, measures)',
+     'gate(measures, qrels, run, stored=..., ...)'),
 ])
 def test_the_order_before_1_0_is_one_error_showing_the_new_call(call, old, new):
     with pytest.raises(irm.ArgumentOrderError) as info:

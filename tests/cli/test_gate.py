@@ -58,7 +58,7 @@ def test_the_gate_is_compare_against_the_stored_values():
     dense = irm.calc(['AP', 'nDCG@10'], ROOT / QRELS, ROOT / DENSE)
     stored = {q: {str(m): v for m, v in zip(dense.measures, row, strict=True)}
               for q, row in zip(dense.query_ids, dense.values.tolist(), strict=True)}
-    result = gate(ROOT / BM25, ROOT / QRELS, stored, 'AP nDCG@10', correction='holm')
+    result = gate('AP nDCG@10', ROOT / QRELS, ROOT / BM25, stored=stored, correction='holm')
     cmp = irm.compare('AP nDCG@10', ROOT / QRELS, {'dense': ROOT / DENSE, 'bm25': ROOT / BM25}, baseline='dense',
                       correction='holm', correction_scope='all')
     assert [v.delta for v in result.verdicts] == pytest.approx(list(cmp.delta[0]), abs=1e-15)

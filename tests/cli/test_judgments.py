@@ -49,7 +49,7 @@ def test_pool_writes_the_pairs_to_judge(tmp_path):
     out = tmp_path / 'to_judge.txt'
     proc = irmetrics('pool', BM25, DENSE, '--depth', '10', '--qrels', QRELS, '-o', str(out))
     assert proc.returncode == 0, proc.stderr
-    result = irm.pool([BM25, DENSE], depth=10, qrels=QRELS)
+    result = irm.pool(QRELS, [BM25, DENSE], depth=10)
     assert proc.stdout.splitlines()[-2:] == ['pool of depth 10: 181 documents for 10 queries; 130 judged already, '
                                              '51 to judge', f'the pairs to judge written to {out}']
     assert [(q.query_id, q.doc_id) for q in irm.read_trec_qrels(str(out))] == \

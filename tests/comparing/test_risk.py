@@ -257,6 +257,19 @@ def test_trisk_is_never_significant_on_fewer_queries_than_the_exact_test_allows(
     assert result.pvalue < 0.05 and not result.significant and result.fewest_queries == 6
 
 
+
+def test_trisk_significance_is_alpha_and_level_its_old_name_warns():
+    """The significance level is ``alpha``, as in compare (p = 0.008 for the example runs); ``level``, its name
+    before 1.0, gives the same result with a FutureWarning; both at once is an OptionError."""
+    strict = irm.trisk('AP', QRELS, DENSE, baseline=BM25, alpha=0.005)
+    assert (strict.alpha, strict.significant, round(strict.pvalue, 4)) == (0.005, False, 0.008)
+    assert strict.to_dict()['alpha'] == 0.005 and 'level' not in strict.to_dict()
+    with pytest.warns(FutureWarning, match=r'trisk\(level=...\) is deprecated.*alpha'):
+        old = irm.trisk('AP', QRELS, DENSE, baseline=BM25, level=0.005)
+    assert (old.alpha, old.significant, old.pvalue) == (strict.alpha, strict.significant, strict.pvalue)
+    with pytest.raises(OptionError, match='both the significance level'):
+        irm.trisk('AP', QRELS, DENSE, baseline=BM25, alpha=0.01, level=0.005)
+
 def test_georisk_of_the_example_runs_agrees_with_calc():
     x = np.stack([per_query('AP', BM25), per_query('AP', DENSE)])
     result = irm.georisk('AP', QRELS, {'bm25': BM25, 'dense': DENSE}, risk_weight=2)
@@ -272,7 +285,7 @@ def test_georisk_of_the_example_runs_agrees_with_calc():
     (lambda: irm.urisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=-1), OptionError, "option 'risk_weight'.*>= 0"),
     (lambda: irm.urisk('AP', QRELS, DENSE, baseline=BM25, risk_weight=math.nan), OptionError, "option 'risk_weight'"),
     (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, risk_weight='1'), OptionError, "option 'risk_weight'"),
-    (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, level=1.5), OptionError, "option 'level'.*< 1"),
+    (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, alpha=1.5), OptionError, "option 'alpha'.*< 1"),
     (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, ddof=2), OptionError, "option 'ddof'.*<= 1"),
     (lambda: irm.trisk('AP', QRELS, DENSE, baseline=BM25, ddof=True), OptionError, "option 'ddof'"),
     (lambda: irm.urisk('AP nDCG@10', QRELS, DENSE, baseline=BM25), ComparisonError, 'one measure, got 2'),

@@ -171,7 +171,7 @@ def test_a_large_table_evaluated_in_blocks_of_queries_gives_the_numbers_of_the_w
     """Blocks of complete queries (the table's rows of one query together) give the whole table's numbers;
     a table whose queries are interleaved is evaluated whole; a faulty row is named by its item number in
     the whole table."""
-    from irmetrics.api import evaluator
+    from irmetrics.api import reading
     rng = np.random.default_rng(4)
     users, k = 60, 15
     query = np.repeat(np.arange(users), k)
@@ -189,7 +189,7 @@ def test_a_large_table_evaluated_in_blocks_of_queries_gives_the_numbers_of_the_w
                       'relevance': rng.integers(0, 3, 3 * (users + 5))})
     measures = ['nDCG@10', 'AP', 'P@5', 'RR', 'NumRet']
     whole = irm.calc(measures, qrels, run, duplicates='first')
-    monkeypatch.setattr(evaluator, 'TABLE_BLOCK_ROWS', 4 * k + 3)
+    monkeypatch.setattr(reading, 'TABLE_BLOCK_ROWS', 4 * k + 3)
     from irmetrics.data import tables
     assert (tables.run_blocks(run, 4 * k + 3) is None) == (layout == 'interleaved')
     blocks = irm.calc(measures, qrels, run, duplicates='first')

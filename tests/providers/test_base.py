@@ -23,14 +23,14 @@ def provider(name):
 
 def test_native_comes_first_and_computes_by_default():
     assert PROVIDERS.names()[0] == 'native'
-    plan = irm.evaluator([AP, nDCG@10, Bpref, P(rel=2)@5], QRELS).plan
+    plan = irm.evaluator([AP, nDCG@10, Bpref, P(rel=2)@5], QRELS).engines.plan
     assert [name for name, _, _ in plan] == ['native']
 
 
 def test_a_provider_can_be_forced():
     importlib.import_module('pytrec_eval')   # a reference tool: fails if missing
     ev = irm.evaluator([AP, NumQ], QRELS, provider='pytrec_eval')
-    assert [name for name, _, _ in ev.plan] == ['pytrec_eval']
+    assert [name for name, _, _ in ev.engines.plan] == ['pytrec_eval']
     assert ev.calc_aggregate(RUN) == irm.calc_aggregate([AP, NumQ], QRELS, RUN)
 
 

@@ -48,8 +48,8 @@ def test_provider_agrees_with_native(data):
 
 def test_provider_is_chosen_only_when_asked_and_declares_its_measures():
     ev = irm.evaluator([AP, RBP(rel=1)], {'q': {'a': 1}}, provider='trectools')
-    assert [name for name, _, _ in ev.plan] == ['trectools']
-    assert [name for name, _, _ in irm.evaluator([AP], {'q': {'a': 1}}).plan] == ['native']
+    assert [name for name, _, _ in ev.engines.plan] == ['trectools']
+    assert [name for name, _, _ in irm.evaluator([AP], {'q': {'a': 1}}).engines.plan] == ['native']
     for unsupported in (AP(rel=2), RBP(rel=2), RBP(max_rel=4), nDCG(gains={1: 2}), P(judged_only=True) @ 5):
         with pytest.raises(irm.UnsupportedMeasureError):
             irm.evaluator([unsupported], {'q': {'a': 1}}, provider='trectools')

@@ -34,7 +34,7 @@ run_rows = st.lists(st.tuples(st.sampled_from(['q1', 'q2', 'q3']), st.sampled_fr
 @given(st.lists(run_rows.filter(bool), min_size=1, max_size=4), st.integers(1, 6))
 def test_the_pool_is_the_union_of_each_runs_top_depth(rows_of_runs, depth):
     runs = {f'r{i}': rows for i, rows in enumerate(rows_of_runs)}
-    result = irm.pool({name: [irm.ScoredDoc(*r) for r in rows] for name, rows in runs.items()}, depth=depth)
+    result = irm.pool(None, {name: [irm.ScoredDoc(*r) for r in rows] for name, rows in runs.items()}, depth=depth)
     expected = brute_force_pool(runs, depth)
     pairs = [(q.query_id, q.doc_id) for q in result.qrels]
     assert sorted(pairs) == sorted((q, d) for q, docs in expected.items() for d in docs)
@@ -56,7 +56,7 @@ def test_qrels_leave_out_the_judged_pairs(rows_of_runs, depth, judgments):
     runs = {f'r{i}': [irm.ScoredDoc(*r) for r in rows] for i, rows in enumerate(rows_of_runs)}
     qrels = [irm.Qrel(q, d, g) for q, d, g in judgments]
     judged = {(q, d) for q, d, _ in judgments}
-    whole, left = irm.pool(runs, depth=depth), irm.pool(runs, depth=depth, qrels=qrels)
+    whole, left = irm.pool(None, runs, depth=depth), irm.pool(qrels, runs, depth=depth)
     everything = {(q.query_id, q.doc_id) for q in whole.qrels}
     assert {(q.query_id, q.doc_id) for q in left.qrels} == everything - judged
     assert left.judged.sum() == len(everything & judged) and len(left) == len(everything - judged)
@@ -66,12 +66,12 @@ def test_qrels_leave_out_the_judged_pairs(rows_of_runs, depth, judgments):
 def test_ties_are_broken_by_docno_descending_not_by_the_rank_column():
     """Three documents tied at 1.0: trec_eval ranks d3, d2, d1 whatever the file's ranks say."""
     run = 'q1 Q0 d1 1 1.0 r\nq1 Q0 d2 2 1.0 r\nq1 Q0 d3 3 1.0 r\nq1 Q0 d0 4 0.5 r\n'
-    assert [q.doc_id for q in irm.pool([run], depth=2).qrels] == ['d2', 'd3']
+    assert [q.doc_id for q in irm.pool(None, [run], depth=2).qrels] == ['d2', 'd3']
 
 
 def test_pool_of_the_examples_written_as_a_qrels_file(tmp_path):
     runs = [str(EXAMPLES / 'run_bm25.txt'), str(EXAMPLES / 'run_dense.txt')]
-    result = irm.pool(runs, depth=10, qrels=str(EXAMPLES / 'qrels.txt'))
+    result = irm.pool(str(EXAMPLES / 'qrels.txt'), runs, depth=10)
     assert result.runs == ('run_bm25', 'run_dense')
     path = tmp_path / 'to_judge.txt'
     result.to_trec(path)
@@ -89,14 +89,14 @@ def test_pool_of_the_examples_written_as_a_qrels_file(tmp_path):
 
 def test_depth_is_checked():
     with pytest.raises(OptionError, match="'depth'"):
-        irm.pool(['q1 Q0 d1 1 1.0 r\n'], depth=0)
+        irm.pool(None, ['q1 Q0 d1 1 1.0 r\n'], depth=0)
     with pytest.raises(OptionError, match="'depth'"):
-        irm.pool(['q1 Q0 d1 1 1.0 r\n'], depth=2.5)
+        irm.pool(None, ['q1 Q0 d1 1 1.0 r\n'], depth=2.5)
 
 
 def test_integer_ids_pool_as_their_text():
     import pandas as pd
     frame = pd.DataFrame({'query_id': [1, 1, 1, 2], 'doc_id': [10, 11, 12, 10], 'score': [3.0, 2.0, 1.0, 1.0]})
-    numeric = irm.pool({'a': frame, 'b': '1 Q0 12 1 5.0 b\n2 Q0 99 1 1.0 b\n'}, depth=2, qrels='1 0 11 1\n')
+    numeric = irm.pool('1 0 11 1\n', {'a': frame, 'b': '1 Q0 12 1 5.0 b\n2 Q0 99 1 1.0 b\n'}, depth=2)
     assert [(q.query_id, q.doc_id) for q in numeric.qrels] == [('1', '10'), ('1', '12'), ('2', '10'), ('2', '99')]
     assert numeric.judged.tolist() == [1, 0] and numeric.unique.tolist() == [[2, 1], [1, 1]]
