@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..arrow_arrays import arrow_array, booleans, combine, numbers, take
+from ..arrow_arrays import arrow_array, booleans, combine, numbers, string_bytes, take
 from .base import EMPTY, MISSING, IdError, Ids, fingerprint_bytes, id_texts
 from .int_ids import IntIds
 
@@ -114,15 +114,9 @@ class ArrowIds(Ids):
         values = self.values
         if pa.types.is_dictionary(values.type):
             return ArrowIds(values.dictionary).fingerprint()[numbers(values.indices)]
-        n = len(values)
-        if n == 0:
+        if len(values) == 0:
             return np.zeros(0, dtype=np.uint64)
-        off_type = np.int64 if pa.types.is_large_string(values.type) else np.int32
-        offsets = np.frombuffer(values.buffers()[1], dtype=off_type, count=n + 1,
-                                offset=values.offset * np.dtype(off_type).itemsize).astype(np.int64)
-        data_buf = values.buffers()[2]
-        data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
-        return fingerprint_bytes(data, offsets)
+        return fingerprint_bytes(*string_bytes(values))
 
     def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
         table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self._plain()})
