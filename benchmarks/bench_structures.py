@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Each structure irmetrics builds by hand, timed against the library call it would be replaced by, on the same
-input, the results checked to agree; a Markdown table of medians (docs/architecture.md, "Hand-built structures").
+input, the results checked to agree; a Markdown table of medians (docs/architecture.md, "Hand-built structures,
+and the library calls they would be").
 
 What is compared (MS MARCO's scale: a run of 7,000 queries x 1,000 documents = 7M rows, document ids drawn from
 8.8M; 300K judgments; the numpy layout, used below 100,000 ids, at 90,000)
@@ -10,10 +11,12 @@ What is compared (MS MARCO's scale: a run of 7,000 queries x 1,000 documents = 7
                      the default on ids mostly distinct); checked: no two ids collide
     KeyTable         KeyTable(300K judged (document, query) keys).find(7M run keys) against
                      pandas.Index(keys).get_indexer; checked equal
-    IdIndex          IdIndex(judged documents).lookup(run documents), fingerprints of the run included, against
+    IdIndex          IdIndex(judged documents).lookup(run documents), built and the run's fingerprints computed in
+                     the time, and built once with the fingerprints given (as the join has them), against
                      pandas.Index.get_indexer (object strings) and pyarrow.compute.index_in (Arrow strings); equal
-    duplicates       Duplicates.find (the fingerprints of the documents included) on the 7M (query, document)
-                     rows, with 10 repeated rows, against pandas.DataFrame.duplicated(keep=False); equal rows
+    duplicates       Duplicates.find on the 7M (query, document) rows, with 10 repeated rows, the fingerprints of
+                     the documents computed in the time and given (as the run's reader has them), against
+                     pandas.DataFrame.duplicated(keep=False); equal rows
     layouts          Ids.encode() (distinct ids in order of first appearance, a code per id) of the Arrow layout
                      and the integer layout (7M document ids; 7M query ids grouped by query, as in a run) and the
                      numpy layout (90K) against pyarrow.compute.dictionary_encode and pandas.factorize (first

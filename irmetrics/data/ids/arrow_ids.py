@@ -100,7 +100,7 @@ class ArrowIds(Ids):
             if used.all():                                   # the reader's dictionary: nothing to do
                 return ArrowIds(values.dictionary), codes
             values = values.cast(values.type.value_type)
-        else:
+        elif _in_long_runs(values.slice(0, _PROBE)):      # the column may be grouped by id: its runs are counted
             starts = self.run_starts()
             if 4 * len(starts) <= len(values):              # long runs of one id, as a run grouped by query has
                 heads = pc.dictionary_encode(take(values, starts))
@@ -150,6 +150,18 @@ class ArrowIds(Ids):
         """The strings without a dictionary (comparisons need matching types)."""
         values = self.values
         return values.cast(values.type.value_type) if pa.types.is_dictionary(values.type) else values
+
+
+#: the ids at the head of a column whose runs tell whether the whole column may be grouped by id (a run's query
+#: ids) and is worth counting runs of; a column of ids not grouped (a run's documents) then goes straight to
+#: dictionary_encode (counting the runs of 7M document ids cost a third of their encoding:
+#: benchmarks/bench_structures.py)
+_PROBE = 1 << 16
+
+
+def _in_long_runs(strings: pa.Array) -> bool:
+    """Whether ``strings`` (no dictionary) come in runs of one id 4 long or longer, on average."""
+    return 4 * len(ArrowIds(strings).run_starts()) <= len(strings)
 
 
 def _has_empty(strings: pa.Array) -> bool:
