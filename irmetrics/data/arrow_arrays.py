@@ -32,6 +32,23 @@ def arrow_array(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)])
 
 
+def string_bytes(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The UTF-8 bytes of a null-free Arrow string array (``string`` or ``large_string``), concatenated, and
+    the offsets (int64, one more than the strings) of each string's: views of its buffers, no copy but the
+    offsets'."""
+    n = len(values)
+    off_type = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(values.buffers()[1], dtype=off_type, count=n + 1,
+                            offset=values.offset * np.dtype(off_type).itemsize).astype(np.int64)
+    data_buf = values.buffers()[2]
+    return (np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)), offsets
+
+
+def decimal_strings(values: np.ndarray) -> pa.Array:
+    """Non-negative integers as their decimal text, by Arrow's cast (in C)."""
+    return pa.array(np.asarray(values, dtype=np.int64)).cast(pa.large_string())
+
+
 def take(values: pa.Array, indices: np.ndarray) -> pa.Array:
     """``values[indices]`` for an Arrow array and numpy integer indices."""
     return values.take(arrow_array(np.asarray(indices, dtype=np.int64)))

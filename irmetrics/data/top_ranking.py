@@ -32,7 +32,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..errors import InputError
-from .array_library import NUMPY, Library, Numpy
+from .array_library import NUMPY, Library, Numpy, Torch
 from .cores import core_count, each_block
 from .ids.int_ids import text_key
 
@@ -170,7 +170,7 @@ def _not_finite(value: float, row: int, column: int, name: str) -> InputError:
 
 # --- torch -------------------------------------------------------------------------------------------
 
-def _torch_top(x: Any, k: int, library: Any, first: int, name: str) -> TopRanking:
+def _torch_top(x: Any, k: int, library: Torch, first: int, name: str) -> TopRanking:
     """A block of rows, floats (see the module docstring)."""
     torch = library.torch
     n, m = x.shape
@@ -190,7 +190,7 @@ def _torch_top(x: Any, k: int, library: Any, first: int, name: str) -> TopRankin
     return TopRanking(items, values, lengths)
 
 
-def _order_ties(x: Any, values: Any, items: Any, rows: Any, k: int, ties: Any, library: Any) -> tuple[Any, Any]:
+def _order_ties(x: Any, values: Any, items: Any, rows: Any, k: int, ties: Any, library: Torch) -> tuple[Any, Any]:
     """The rows ``rows`` (a tensor) of ``torch.topk``'s output that hold equal scores: ordered by (score, tie
     rank) descending, and, where the k-th score is tied past k, chosen again (:func:`_choose_again`)."""
     chosen, among = values[rows], items[rows]
@@ -209,8 +209,8 @@ def _order_ties(x: Any, values: Any, items: Any, rows: Any, k: int, ties: Any, l
     return values, items
 
 
-def _choose_again(x: Any, values: Any, items: Any, rows: np.ndarray, k: int, ties: Any, library: Any) -> tuple[Any,
-                                                                                                            Any]:
+def _choose_again(x: Any, values: Any, items: Any, rows: np.ndarray, k: int, ties: Any,
+                  library: Torch) -> tuple[Any, Any]:
     """Rows whose k-th score is tied past k: the items above the tie as chosen, then the tied items by tie rank."""
     torch = library.torch
     per = max(1, BLOCK_CELLS // max(x.shape[1], 1))
@@ -229,7 +229,7 @@ def _choose_again(x: Any, values: Any, items: Any, rows: np.ndarray, k: int, tie
     return values, items
 
 
-def _check_tensor_finite(x: Any, top: Any, first: int, name: str, library: Any) -> None:
+def _check_tensor_finite(x: Any, top: Any, first: int, name: str, library: Torch) -> None:
     """NaN and +inf rank first in ``torch.topk``: a row whose first value is one is an error naming it."""
     torch = library.torch
     head = top[:, 0]
@@ -241,7 +241,7 @@ def _check_tensor_finite(x: Any, top: Any, first: int, name: str, library: Any) 
         raise _not_finite(float(line[column]), first + row, column, name)
 
 
-def _device_tie_ranks(library: Any, n_items: int) -> Any:
+def _device_tie_ranks(library: Torch, n_items: int) -> Any:
     """:func:`tie_ranks` on the library's device (kept for the next batch)."""
     key = (str(library.device), n_items)
     if key not in _ON_DEVICE:

@@ -377,3 +377,17 @@ def test_golden_fingerprints_of_numbers_held_as_numbers(block, monkeypatch):
     small = [(n, f) for n, f in numbers if n < 100]
     repeated = np.tile([n for n, _ in small], 50)
     assert IntIds(repeated).fingerprint().tolist() == [f for _, f in small] * 50
+
+
+@pytest.mark.parametrize('shape', ['grouped', 'scattered', 'grouped after a scattered head'])
+def test_arrow_codes_are_first_seen_codes_whether_the_column_is_grouped_or_not(shape):
+    """A column whose head comes in long runs is encoded through its runs, any other by dictionary_encode
+    (bench_structures.py: counting the runs of document ids cost a third of their encoding): the same codes."""
+    rng = np.random.default_rng(3)
+    grouped = np.repeat(rng.permutation(3000), 50).astype(str)
+    scattered = rng.integers(0, 50_000, 150_000).astype(str)
+    values = {'grouped': grouped, 'scattered': scattered,
+              'grouped after a scattered head': np.concatenate([scattered[:70_000], grouped])}[shape]
+    vocabulary, codes = ArrowIds(pa.array(values)).encode()
+    want, want_codes = base.first_seen_codes(values.tolist(), np.int32)
+    assert vocabulary.to_list() == want and np.array_equal(codes, want_codes)

@@ -7,6 +7,7 @@ import pytest
 
 import irmetrics as irm
 from irmetrics.data import ids
+from irmetrics.data.ids import base, int_ids
 from irmetrics.data.ids.int_ids import IntIds, decimal_text, text_key
 from irmetrics.data.ids.numpy_ids import NumpyIds
 
@@ -31,6 +32,18 @@ def test_text_key_orders_as_strcmp_orders_the_text(seed):
     by_key = values[np.argsort(text_key(values), kind='stable')]
     by_text = values[np.argsort(np.array([str(v) for v in values.tolist()]), kind='stable')]
     assert by_key.tolist() == by_text.tolist()
+
+
+def test_a_large_column_made_text_by_arrow_has_the_texts_fingerprints():
+    """From 100,000 numbers the text is Arrow's cast (benchmarks/bench_structures.py: 5 times faster than numpy's
+    digits): the fingerprints stay those of the text, every length of number and the edges included."""
+    rng = np.random.default_rng(7)
+    lengths = rng.integers(1, 18, 120_000)
+    values = np.concatenate([EDGES, rng.integers(0, 10 ** 17, len(lengths)) // 10 ** (17 - lengths)])
+    assert len(values) >= int_ids._ARROW_TEXT_ROWS and values.max() + 1 >= len(values)    # not the range's shortcut
+    text = pa.array([str(v) for v in values.tolist()])
+    assert np.array_equal(IntIds(values).fingerprint(), ids.column(text).fingerprint())
+    assert np.array_equal(IntIds(values).fingerprint(), base.fingerprint_bytes(*decimal_text(values)))
 
 
 @pytest.mark.parametrize('seed', range(3))

@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..arrow_arrays import arrow_array, booleans, combine, numbers, take
+from ..arrow_arrays import arrow_array, booleans, combine, numbers, string_bytes, take
 from .base import EMPTY, MISSING, IdError, Ids, fingerprint_bytes, id_texts
 from .int_ids import IntIds
 
@@ -100,7 +100,7 @@ class ArrowIds(Ids):
             if used.all():                                   # the reader's dictionary: nothing to do
                 return ArrowIds(values.dictionary), codes
             values = values.cast(values.type.value_type)
-        else:
+        elif _in_long_runs(values.slice(0, _PROBE)):      # the column may be grouped by id: its runs are counted
             starts = self.run_starts()
             if 4 * len(starts) <= len(values):              # long runs of one id, as a run grouped by query has
                 heads = pc.dictionary_encode(take(values, starts))
@@ -114,15 +114,9 @@ class ArrowIds(Ids):
         values = self.values
         if pa.types.is_dictionary(values.type):
             return cast(np.ndarray, ArrowIds(values.dictionary).fingerprint()[numbers(values.indices)])
-        n = len(values)
-        if n == 0:
+        if len(values) == 0:
             return np.zeros(0, dtype=np.uint64)
-        off_type = np.int64 if pa.types.is_large_string(values.type) else np.int32
-        offsets = np.frombuffer(values.buffers()[1], dtype=off_type, count=n + 1,
-                                offset=values.offset * np.dtype(off_type).itemsize).astype(np.int64)
-        data_buf = values.buffers()[2]
-        data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
-        return fingerprint_bytes(data, offsets)
+        return fingerprint_bytes(*string_bytes(values))
 
     def order_within_groups(self, groups: np.ndarray) -> np.ndarray:
         table = pa.table({'g': arrow_array(np.asarray(groups, dtype=np.int64)), 'd': self._plain()})
@@ -156,6 +150,18 @@ class ArrowIds(Ids):
         """The strings without a dictionary (comparisons need matching types)."""
         values = self.values
         return values.cast(values.type.value_type) if pa.types.is_dictionary(values.type) else values
+
+
+#: the ids at the head of a column whose runs tell whether the whole column may be grouped by id (a run's query
+#: ids) and is worth counting runs of; a column of ids not grouped (a run's documents) then goes straight to
+#: dictionary_encode (counting the runs of 7M document ids cost a third of their encoding:
+#: benchmarks/bench_structures.py)
+_PROBE = 1 << 16
+
+
+def _in_long_runs(strings: pa.Array) -> bool:
+    """Whether ``strings`` (no dictionary) come in runs of one id 4 long or longer, on average."""
+    return 4 * len(ArrowIds(strings).run_starts()) <= len(strings)
 
 
 def _has_empty(strings: pa.Array) -> bool:

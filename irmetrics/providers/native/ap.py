@@ -4,6 +4,7 @@ import numpy as np
 
 from ...algebra.measure import Measure
 from ...measures import AP, YAAP
+from .formulas import precision_at
 from .kernels import cutoff_of, kernel, safe_divide
 from .libm import log
 from .table import RankedTable
@@ -20,7 +21,7 @@ def average_precision(measure: Measure, t: RankedTable) -> np.ndarray:
         sums = expected_ap(t, rel, cutoff_of(measure), measure['judged_only'])
     else:
         seen = t.count_before(mask) + 1                 # relevant documents up to and including this one
-        sums = t.total(mask, np.where(within, seen / (rank + 1.0), 0.0))
+        sums = t.total(mask, np.where(within, precision_at(seen, rank), 0.0))
     if measure['divisor'] == 'num_rel_ret':
         return safe_divide(sums, t.total(mask, within.astype(np.float64)))
     return safe_divide(sums, t.index.num_rel(rel))
@@ -30,6 +31,6 @@ def average_precision(measure: Measure, t: RankedTable) -> np.ndarray:
 def yet_another_average_precision(measure: Measure, t: RankedTable) -> np.ndarray:
     rel = measure['rel']
     mask = t.relevant(rel)
-    precision_at = (t.count_before(mask) + 1) / (t.rank_in(measure['judged_only'])[mask] + 1.0)
-    found = t.total(mask, precision_at)                          # R * AP
+    rank = t.rank_in(measure['judged_only'])[mask]
+    found = t.total(mask, precision_at(t.count_before(mask) + 1, rank))                     # R * AP
     return log((1.0 + found) / ((1.0 + t.index.num_rel(rel)) - found))      # the C library's, as m_yaap.c's

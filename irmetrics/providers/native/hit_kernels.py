@@ -1,9 +1,12 @@
 """The measures that read a ranking only down to a cutoff, computed from the hit matrix (:mod:`.hit_matrix`)
 in the array's own library (numpy, or torch on the CPU or a GPU): one value per row of a batch.
 
-Each formula is its family's (the kernels of :mod:`irmetrics.providers.native` beside this one, the
-definitions in :mod:`irmetrics.measures`) on the users x k matrix of the top ``k``: ``rel_i`` whether
-the item at rank ``i`` is judged with a grade >= rel, ``R`` the relevant documents of the qrels:
+Each formula is its family's, on the users x k matrix of the top ``k``: the per-position terms (AP's precision
+at a rank, RR's reciprocal rank, DCG's discounted gain, the gains) and the values made of the sums (P, R, Judged,
+the divisions by empty denominators) are the functions the native engine's kernels call (:mod:`.formulas`,
+:func:`.ndcg.discounted`, :func:`.ndcg.gain_of`, :func:`.ndcg.ideal_dcg`); only how the terms are gathered
+and summed is this module's (a row per user rather than a segment per query).  ``rel_i`` whether the item at
+rank ``i`` is judged with a grade >= rel, ``R`` the relevant documents of the qrels:
 
 * P@k = sum_{i<=k} rel_i / k (relative: / min(k, R)); R@k = sum_{i<=k} rel_i / R; Hits@k = sum_{i<=k} rel_i;
   Success@k = [sum_{i<=k} rel_i > 0]; RR@k = 1 / min{i <= k : rel_i}, 0 when none;
@@ -14,8 +17,9 @@ the item at rank ``i`` is judged with a grade >= rel, ``R`` the relevant documen
 A measure is computed here when :func:`supports` says so: its family has a formula here, it reads the
 ranking only to its cutoff (:attr:`Measure.depth`), and its parameters are among those the formula
 reads; every other measure goes through the engine of TREC runs on the top ``k``.  Values equal the
-TREC engine's: sums are float64 and added in rank order, as that engine adds them (bit for bit with
-numpy; a GPU's parallel sums may differ in the last bit).
+TREC engine's: sums are float64 and added in rank order, as that engine adds them (bit for bit with numpy
+and torch on the CPU, as tests/api/test_array_runs.py checks with exact equality; a GPU's parallel sums may
+differ in the last bit, which tests/api/test_cuda.py bounds).
 """
 from __future__ import annotations
 
@@ -26,9 +30,9 @@ import numpy as np
 
 from ...algebra.measure import Measure, MeasureDef
 from ...measures import AP, DCG, RR, Hits, Judged, P, R, Success, nDCG
+from . import formulas
 from .hit_matrix import HitMatrix
-from .libm import log2_rank
-from .ndcg import dcg_form, ideal_dcg
+from .ndcg import dcg_form, discounted, ideal_dcg
 from .table import QrelsIndex
 
 HitKernel = Callable[[Measure, HitMatrix], Any]
@@ -95,23 +99,15 @@ def _total(h: HitMatrix, terms: Any) -> Any:
     return terms.cumsum(1)[:, -1]
 
 
-def _divide(h: HitMatrix, num: Any, den: Any) -> Any:
-    """num / den, 0 where den is 0 (trec_eval's empty denominators)."""
-    lib = h.library
-    return lib.where(den != 0, num / lib.where(den != 0, den, 1.0), 0.0)
-
-
 @_hit_kernel(P, 'rel', 'relative', qrels=_relevant_count)
 def precision(measure: Measure, h: HitMatrix) -> Any:
-    k = measure['cutoff']
-    if measure['relative']:
-        return _divide(h, _found(measure, h), _num_rel(measure, h).clip(max=k))
-    return _found(measure, h) / k
+    found, num_rel = _found(measure, h), _num_rel(measure, h)
+    return formulas.precision(found, num_rel, measure['cutoff'], measure['relative'], h.library)
 
 
 @_hit_kernel(R, 'rel', qrels=_relevant_count)
 def recall(measure: Measure, h: HitMatrix) -> Any:
-    return _divide(h, _found(measure, h), _num_rel(measure, h))
+    return formulas.recall(_found(measure, h), _num_rel(measure, h), h.library)
 
 
 @_hit_kernel(Hits, 'rel')
@@ -128,8 +124,8 @@ def success(measure: Measure, h: HitMatrix) -> Any:
 def reciprocal_rank(measure: Measure, h: HitMatrix) -> Any:
     k = min(measure['cutoff'], h.k)
     lib = h.library
-    ranks = lib.f64(lib.arange(k) + 1)
-    return lib.row_max(lib.where(h.relevant(measure['rel'])[:, :k], 1.0 / ranks, 0.0))
+    reciprocal = formulas.reciprocal_rank(lib.f64(lib.arange(k)))
+    return lib.row_max(lib.where(h.relevant(measure['rel'])[:, :k], reciprocal, 0.0))
 
 
 @_hit_kernel(AP, 'rel', 'divisor', qrels=_relevant_count)
@@ -138,17 +134,15 @@ def average_precision(measure: Measure, h: HitMatrix) -> Any:
     lib = h.library
     relevant = h.relevant(measure['rel'])[:, :k]
     seen = lib.f64(relevant.cumsum(1))
-    sums = _total(h, lib.where(relevant, seen / lib.f64(lib.arange(k) + 1), 0.0))
+    sums = _total(h, lib.where(relevant, formulas.precision_at(seen, lib.f64(lib.arange(k))), 0.0))
     if measure['divisor'] == 'num_rel_ret':
-        return _divide(h, sums, lib.f64(relevant.sum(1)))
-    return _divide(h, sums, _num_rel(measure, h))
+        return lib.divide(sums, lib.f64(relevant.sum(1)))
+    return lib.divide(sums, _num_rel(measure, h))
 
 
 def _dcg(measure: Measure, h: HitMatrix) -> Any:
     k = min(measure['cutoff'], h.k)
-    lib = h.library
-    gain = h.gain(*dcg_form(measure))
-    return _total(h, gain[:, :k] / lib.from_host(log2_rank(np.arange(k))))      # each term as the engine's
+    return _total(h, discounted(h.gain(*dcg_form(measure))[:, :k], np.arange(k), h.library))
 
 
 @_hit_kernel(DCG, 'dcg', 'gains')
@@ -163,11 +157,10 @@ def _ideal(measure: Measure, index: QrelsIndex) -> dict[str, np.ndarray]:
 
 @_hit_kernel(nDCG, 'dcg', 'gains', qrels=_ideal)
 def ndcg(measure: Measure, h: HitMatrix) -> Any:
-    return _divide(h, _dcg(measure, h), h.library.f64(h.per_query(f'ideal {measure!r}')))
+    return h.library.divide(_dcg(measure, h), h.library.f64(h.per_query(f'ideal {measure!r}')))
 
 
 @_hit_kernel(Judged)
 def judged(measure: Measure, h: HitMatrix) -> Any:
-    k = measure['cutoff']
-    lib = h.library
-    return _divide(h, lib.f64(h.judged[:, :k].sum(1)), lib.f64(h.lengths.clip(max=k)))
+    k, lib = measure['cutoff'], h.library
+    return formulas.judged_share(lib.f64(h.judged[:, :k].sum(1)), lib.f64(h.lengths), k, lib)

@@ -5,8 +5,10 @@ from typing import cast
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...data.array_library import NUMPY
 from ...measures import Judged, Unjudged
-from .kernels import cutoff_of, kernel, safe_divide
+from .formulas import judged_share
+from .kernels import cutoff_of, kernel
 from .table import RankedTable
 from .ties import count_within, expects
 
@@ -14,8 +16,8 @@ from .ties import count_within, expects
 @kernel(Judged)
 def judged(measure: Measure, t: RankedTable) -> np.ndarray:
     k = cutoff_of(measure)
-    return safe_divide(count_within(t, np.ones(len(t.rank), dtype=bool), k, False, expects(measure)),
-                       np.minimum(t.n_ret, k))
+    return cast(np.ndarray, judged_share(count_within(t, np.ones(len(t.rank), dtype=bool), k, False, expects(measure)),
+                                         t.n_ret, k, NUMPY))
 
 
 @kernel(Unjudged)

@@ -11,11 +11,12 @@ So a new measure is a definition in :mod:`irmetrics.measures` and a kernel here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 
 from ...algebra.measure import Measure, MeasureDef
+from ...data.array_library import NUMPY
 from .table import RankedTable
 
 #: ``(measure, table) -> values``: one per qrels query, or one float for a measure of a whole run
@@ -38,11 +39,7 @@ def kernel(family: Measure) -> Callable[[K], K]:
 
 def safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """num / den, 0 where den is 0 (trec_eval's convention for empty denominators)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
+    return cast(np.ndarray, NUMPY.divide(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)))
 
 
 def cutoff_of(measure: Measure) -> float:

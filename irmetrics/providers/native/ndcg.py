@@ -8,11 +8,12 @@ way, so that the values are trec_eval's to the last bit.  Only the expectation o
 (``ties='expected'``) weighs each gain by the mean of 1 / log2(rank + 1) over its group's ranks.
 """
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...data.array_library import NUMPY, Library
 from ...data.segments import offsets_of, running_sum
 from ...errors import MeasureError
 from ...measures import DCG, IDCG, RnDCG, nDCG, nDCGRel
@@ -49,10 +50,10 @@ def discount(rank: np.ndarray) -> np.ndarray:
     return 1.0 / log2_rank(rank)
 
 
-def discounted(gain: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """gain / log2(rank + 2) for 0-based ranks: a term of DCG as trec_eval computes it (the C library's
-    log2, :mod:`.libm`)."""
-    return cast(np.ndarray, gain / log2_rank(rank))
+def discounted(gain: Any, rank: np.ndarray, lib: Library = NUMPY) -> Any:
+    """gain / log2(rank + 2) for 0-based ranks (on the host): a term of DCG as trec_eval computes it (the C
+    library's log2, :mod:`.libm`); ``gain`` an array of ``lib`` (the hit kernels': numpy or torch)."""
+    return gain / lib.from_host(log2_rank(rank))
 
 
 def ideal_ranking(index: QrelsIndex, gains: Gains | None, exp: bool = False) -> tuple[np.ndarray, np.ndarray,
