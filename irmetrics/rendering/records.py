@@ -59,9 +59,7 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
     if places is None:
         places = -1 if fmt in ('csv', 'json', 'jsonl') else DEFAULT_PLACES
     if fmt in ('json', 'jsonl'):
-        import json
-        records = [{c: json_number(v, places) for c, v in zip(columns, row, strict=True)} for row in rows]
-        return json.dumps(records, indent=2) + '\n' if fmt == 'json' else ''.join(json.dumps(r) + '\n' for r in records)
+        return _json(columns, rows, fmt, places)
     if fmt in ('csv', 'tsv'):
         return _delimited(columns, rows, fmt, places)
     cells = [[_text(v, places) for v in row] for row in rows]
@@ -69,14 +67,26 @@ def render_records(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: s
         shown = '\n'.join(map(printable, notes.split('\n')))                 # the names in the notes: shown, not obeyed
         return text_table(list(columns), cells, numeric_from=numeric_from) + shown
     if fmt == 'markdown':
-        table = markdown_table([markdown_escape(c) for c in columns],
-                               [[markdown_escape(c) for c in row] for row in cells], numeric_from=numeric_from)
-        return table + (f'\n{markdown_escape(" ".join(notes.split()))}\n' if notes.strip() else '')
+        return _markdown(columns, cells, numeric_from, notes)
     if fmt == 'latex':
         return _latex(columns, cells, numeric_from, notes)
     table = html_table([html_escape(c) for c in columns], [[html_escape(c) for c in row] for row in cells],
                        html_escape(' '.join(notes.split())), set(range(numeric_from, len(columns))))
     return html_page(title, [table])
+
+
+def _json(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int) -> str:
+    """JSON (one array of records) or JSON lines (one record a line)."""
+    import json
+    records = [{c: json_number(v, places) for c, v in zip(columns, row, strict=True)} for row in rows]
+    return json.dumps(records, indent=2) + '\n' if fmt == 'json' else ''.join(json.dumps(r) + '\n' for r in records)
+
+
+def _markdown(columns: Sequence[str], cells: list[list[str]], numeric_from: int, notes: str) -> str:
+    """A Markdown table, the notes as a paragraph under it."""
+    table = markdown_table([markdown_escape(c) for c in columns],
+                           [[markdown_escape(c) for c in row] for row in cells], numeric_from=numeric_from)
+    return table + (f'\n{markdown_escape(" ".join(notes.split()))}\n' if notes.strip() else '')
 
 
 def _delimited(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, places: int) -> str:

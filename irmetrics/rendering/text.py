@@ -38,6 +38,19 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_fro
     return '\n'.join(lines) + '\n'
 
 
+def _shared_widths(table: list[list[str]], width: int) -> tuple[int, list[int]]:
+    """The first column's width, and each other column's: its longest word (at most 20) and a share of the room
+    left by how much it holds beyond that word."""
+    columns = len(table[0])
+    first = max(len(row[0]) for row in table)
+    natural = [max(len(row[j]) for row in table) for j in range(1, columns)]
+    words = [min(20, max(len(word) for row in table for word in (row[j].split() or [''])))
+             for j in range(1, columns)]
+    room = max(width - first - 2 * (columns - 1) - sum(words), 0)
+    spare = [n - w for n, w in zip(natural, words, strict=True)]        # what each column holds beyond a word
+    return first, [w + (room * x // max(sum(spare), 1)) for w, x in zip(words, spare, strict=True)]
+
+
 def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
                   numeric_from: int | None = None) -> str:
     """An aligned text table at most ``width`` columns wide (when its first column and the longest word
@@ -49,13 +62,7 @@ def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], width: i
     if max(map(len, plain.splitlines())) <= width:
         return plain
     table = [[printable(c) for c in header]] + [[printable(c) for c in r] for r in rows]
-    first = max(len(row[0]) for row in table)
-    natural = [max(len(row[j]) for row in table) for j in range(1, len(header))]
-    words = [min(20, max(len(word) for row in table for word in (row[j].split() or [''])))
-             for j in range(1, len(header))]
-    room = max(width - first - 2 * (len(header) - 1) - sum(words), 0)
-    spare = [n - w for n, w in zip(natural, words, strict=True)]        # what each column holds beyond a word
-    share = [w + (room * x // max(sum(spare), 1)) for w, x in zip(words, spare, strict=True)]
+    first, share = _shared_widths(table, width)
     lines = []
     for row in table:
         wrapped = [textwrap.wrap(cell, w, break_on_hyphens=False) or ['']         # a word over 20 is cut

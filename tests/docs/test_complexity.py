@@ -17,9 +17,6 @@ ALLOWED = {
     'cli/args.py::_EvaluateParser.parse_args',
     'cli/gnu_getopt.py::parse',
     'cli/trec_eval_command.py::parse_invocation',
-    # The renderers, reworked into one rendering path by another change.
-    'rendering/records.py::render_records',
-    'rendering/text.py::wrapped_table',
 }
 
 _DECISIONS = (ast.If, ast.IfExp)
