@@ -94,34 +94,37 @@ def candidates_of(runs: Sequence[Run]) -> Candidates:
     rows, docs, fingerprints, query = [], [], [], []
     for j, run in enumerate(runs):
         order = run.order
-        mapped = codes[first[j]:first[j + 1]].astype(np.int64)
-        query.append(mapped[run.qidx[order]])
+        query.append(codes[first[j]:first[j + 1]][run.qidx[order]])         # int32: the union's query codes
         docs.append(run.doc_ids.take(order))
         fp = run.doc_fingerprints if run.doc_fingerprints is not None else run.doc_ids.fingerprint()
         fingerprints.append(fp[order])
-        sizes = np.diff(run.offsets)
-        rows.append((run.scores[order], ranges(sizes) + 1, run.offsets[:-1][sizes > 0], np.repeat(sizes, sizes)))
-    all_query = np.concatenate(query) if query else np.zeros(0, dtype=np.int64)
-    all_docs = concatenated(docs)
-    group = _pairs(all_query, all_docs, np.concatenate(fingerprints) if fingerprints else np.zeros(0, np.uint64))
-    head = _first_rows(group)
+        sizes = np.diff(run.offsets).astype(np.int32)
+        rows.append((run.scores[order], ranges(sizes).astype(np.int32) + 1, run.offsets[:-1][sizes > 0],
+                     np.repeat(sizes, sizes)))
     bounds = np.cumsum([0] + [len(q) for q in query])
+    all_query = np.concatenate(query) if query else np.zeros(0, dtype=np.int32)
+    all_docs = concatenated(docs)
+    del query, docs                                   # the columns of every run, once each
+    group, head = _pairs(all_query, all_docs, np.concatenate(fingerprints) if fingerprints else np.zeros(0, np.uint64))
+    del fingerprints
     ranked = tuple(Ranked(group[bounds[j]:bounds[j + 1]], scores, ranks, starts, lengths)
                    for j, (scores, ranks, starts, lengths) in enumerate(rows))
     return Candidates(queries, all_query[head], all_docs.take(head), ranked)
 
 
-def _pairs(query: np.ndarray, docs: Ids, fingerprints: np.ndarray) -> np.ndarray:
-    """The code (from 0, in order of first appearance) of each row's (query, document) pair."""
+def _pairs(query: np.ndarray, docs: Ids, fingerprints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The code (from 0, in order of first appearance) of each row's (query, document) pair, and the first row
+    of each pair."""
     import pandas as pd
     if len(query) == 0:
-        return np.zeros(0, dtype=np.int64)
-    group = pd.factorize(mix(fingerprints, query))[0].astype(np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    group = pd.factorize(mix(fingerprints, query))[0].astype(np.int64, copy=False)
     head = _first_rows(group)
     if np.array_equal(query, query[head][group]) and bool(docs.equal(docs.take(head[group])).all()):
-        return cast(np.ndarray, group)
+        return group, head
     vocabulary, doc_codes = docs.encode()                            # two documents share a fingerprint
-    return cast(np.ndarray, pd.factorize(query * len(vocabulary) + doc_codes)[0].astype(np.int64))
+    group = pd.factorize(query.astype(np.int64) * len(vocabulary) + doc_codes)[0].astype(np.int64, copy=False)
+    return group, _first_rows(group)
 
 
 def _first_rows(group: np.ndarray) -> np.ndarray:
