@@ -10,7 +10,8 @@ scores without ties) and times, each tool in a process of its own, with its inpu
 (irmetrics and ranx, ranx warmed on a small fusion first so that numba's compilation is not counted), and
 pytrec_eval evaluating one run with AP, nDCG@10 and P@10 against judgments of 5 documents a query.  Each
 figure is the median of ``--repeat`` runs; the peak memory is the growth of the process's resident set
-during the timed calls (``VmHWM`` less ``VmRSS`` before them).  Ratios matter, not absolute times.
+during the timed calls (``VmHWM``, reset before them through ``/proc/self/clear_refs``, less ``VmRSS`` before
+them).  Ratios matter, not absolute times.
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def _rss(field: str) -> int:
 
 
 def _timed(call, repeat: int) -> tuple[float, int]:
+    with open('/proc/self/clear_refs', 'w') as clear:          # the peak so far (building the inputs) forgotten
+        clear.write('5')
     before = _rss('VmRSS')
     times = []
     for _ in range(repeat):
