@@ -204,7 +204,7 @@ def tables(cmp: ComparisonView, places: int, shown: Sequence[str], fmt: str,
            label: str = 'tab:comparison') -> list[Table]:
     """The tables ``fmt`` shows: each test's means, then the risk table of a comparison made with ``risk_weight``."""
     out = [means_table(cmp, test, places, shown, fmt, label) for test in cmp.tests]
-    return out + ([] if cmp.risk is None or fmt == 'latex' else [risk_report.table(cmp, places)])
+    return out + ([] if cmp.risk is None else [risk_report.table(cmp, places, label)])
 
 
 def render_text(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
@@ -221,8 +221,7 @@ def render_markdown(cmp: ComparisonView, places: int = 4, show: Sequence[str] = 
 def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:comparison', show: Sequence[str] = ()) -> str:
     """One booktabs ``table`` per test; the warnings as comments above them (for the author, not the reader)."""
     shown = check_show(cmp, show)
-    means = render_document(tables(cmp, places, shown, 'latex', label), 'latex', places, warning_lines(cmp))
-    return means + ('' if cmp.risk is None else '\n' + risk_report.render_latex(cmp, places, label))
+    return render_document(tables(cmp, places, shown, 'latex', label), 'latex', places, warning_lines(cmp))
 
 
 # --- HTML ---------------------------------------------------------------------------------------

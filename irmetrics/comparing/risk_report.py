@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Cell, ComparisonError, Table, latex_escape, latex_tabular, number
+from .base import Cell, ComparisonError, Table, latex_escape, number
 from .vocabulary import ComparisonView, letter
 
 HEADER = ['measure', 'run', 'URisk', 'TRisk', 'TRisk p', 'GeoRisk']
@@ -52,17 +52,9 @@ def legend(cmp: ComparisonView) -> list[str]:
             f'others (Dincer, Macdonald & Ounis, SIGIR 2016); higher is better.']
 
 
-def table(cmp: ComparisonView, places: int) -> Table:
-    """The risk table with its legend, for every format people read but LaTeX (:func:`render_latex`)."""
-    return Table(HEADER, rows(cmp, places), 2, legend(cmp), heading='Risk against the baseline')
-
-
-def render_latex(cmp: ComparisonView, places: int, label: str) -> str:
-    """A booktabs ``table`` float, the legend its caption (its header writes the p in math)."""
-    caption = latex_escape(' '.join(legend(cmp)))
-    cells = [[latex_escape(c) if isinstance(c, str) else c.text + ('$^{*}$' if c.star else '') for c in row]
-             for row in rows(cmp, places)]
-    header = ' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk'
-    lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}', f'  \\label{{{label}-risk}}',
-             *latex_tabular(header, cells, 'llrrrr', '  '), r'\end{table}']
-    return '\n'.join(lines) + '\n'
+def table(cmp: ComparisonView, places: int, label: str = 'tab:comparison') -> Table:
+    """The risk table with its legend (in LaTeX a float, the legend its caption, the p of the header in math)."""
+    notes = legend(cmp)
+    return Table(HEADER, rows(cmp, places), 2, notes, heading='Risk against the baseline',
+                 caption=latex_escape(' '.join(notes)), label=f'{label}-risk',
+                 latex_header=' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk')

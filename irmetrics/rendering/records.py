@@ -47,7 +47,8 @@ class Table(NamedTuple):
     columns hold, printed under the table in the formats people read (a text, its spaces and line breaks
     squeezed except in the aligned table, or a list of lines, each kept as it is and wrapped under a rule in the
     aligned table), and the HTML page's ``title``.  ``heading`` (HTML) precedes the table; with ``caption``
-    (LaTeX source, saying what the notes say) LaTeX writes the table as a float with that caption and ``label``."""
+    (LaTeX source, saying what the notes say) LaTeX writes the table as a float with that caption and ``label``;
+    ``latex_header`` (LaTeX source) replaces the column names there where one needs math."""
 
     columns: Sequence[str]
     rows: Sequence[Sequence[Any]]
@@ -57,6 +58,7 @@ class Table(NamedTuple):
     heading: str = ''
     caption: str = ''
     label: str = ''
+    latex_header: str = ''
 
 
 class _Style(NamedTuple):
@@ -208,7 +210,7 @@ def _latex(table: Table, cells: list[list[str | Cell]]) -> str:
     caption (the notes left out: it says what they say) and the label."""
     align = ''.join('l' if j < table.numeric_from else 'r' for j in range(len(table.columns)))
     escaped = [[_written(c, _LATEX) for c in row] for row in cells]
-    header = ' & '.join(map(latex_escape, table.columns))
+    header = table.latex_header or ' & '.join(map(latex_escape, table.columns))
     if table.caption:
         lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{table.caption}}}',
                  f'  \\label{{{table.label}}}', *latex_tabular(header, escaped, align, '  '), r'\end{table}']

@@ -113,6 +113,7 @@ def test_latex_with_a_caption_is_a_float_and_html_has_its_heading():
     assert latex[:4] == [r'\begin{table}[t]', r'  \centering', r'  \caption{Means, $\alpha$}', r'  \label{tab:x}']
     assert latex[-1] == r'\end{table}' and not any('second line' in line for line in latex)
     assert '<h2>t-test</h2><div class="wide">' in render_table(CELLS, 'html')
+    assert r'    run & AP $p$ \\' in render_table(CELLS._replace(latex_header=r'run & AP $p$'), 'latex').splitlines()
 
 
 def test_the_formats_programs_read_hold_a_cell_as_its_text():
