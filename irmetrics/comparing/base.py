@@ -29,7 +29,7 @@ from ..rendering.markup import (
     markdown_escape,
     markdown_table,
 )
-from ..rendering.records import render_records
+from ..rendering.records import Cell, render_document, render_records
 from ..rendering.result import Table, Tabled
 from ..rendering.text import printable, text_table
 from ..rendering.values import format_value, json_number, number
@@ -40,4 +40,4 @@ __all__ = ['Choice', 'ComparisonError', 'EvaluationOptions', 'Evaluator', 'Float
            'IrmetricsError', 'Measure', 'MeasureError', 'OptionError', 'aggregate', 'default_names', 'figure_svg',
            'find_run', 'format_value', 'html_page', 'html_table', 'latex_escape', 'looks_like_data', 'markdown_escape',
            'markdown_table', 'memory_budget', 'parse_measures', 'printable', 'source_path', 'Table', 'Tabled',
-           'text_table', 'to_run', 'warn', 'render_records']
+           'text_table', 'to_run', 'warn', 'render_records', 'Cell', 'render_document']

@@ -4,21 +4,24 @@ Every table has the runs as rows and the measures as columns, with each run's me
 lettered (a), (b), ...; a letter after a value marks a run significantly better than the run of
 that letter on that measure ("better": a higher mean difference, or lower for measures where lower
 is better), by the table's test after its correction.  A legend (a caption in LaTeX) states the
-test, the correction and alpha.  With several tests there is one table per test.
+test, the correction and alpha.  With several tests there is one table per test.  The tables are built here
+as :class:`~irmetrics.rendering.records.Table` s of :class:`~irmetrics.rendering.records.Cell` s (a value, bold
+where best, its letters as marks) that the records renderers print in each format.
 """
 from __future__ import annotations
 
 import json
-import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
 
 from . import corrections, risk_report, small_samples
 from .base import (
+    Cell,
     ComparisonError,
     OptionError,
+    Table,
     checked_format,
     checked_places,
     figure_svg,
@@ -28,18 +31,11 @@ from .base import (
     html_table,
     json_number,
     latex_escape,
-    latex_tabular,
-    markdown_escape,
-    markdown_table,
     number,
-    printable,
+    render_document,
     render_records,
-    text_table,
 )
 from .vocabulary import SELF_CORRECTING, TESTS, ComparisonView, letter
-
-#: The text legend wraps at this many columns.
-LEGEND_WIDTH = 100
 
 
 def markers(cmp: ComparisonView, test: str) -> list[list[list[str]]]:
@@ -131,21 +127,13 @@ def warning_lines(cmp: ComparisonView) -> list[str]:
     return [f'Warning: {message}' for message in cmp.warnings]
 
 
-def _cells(cmp: ComparisonView, test: str, places: int) -> Iterator[tuple[int, int, str, list[str], bool]]:
+def _cells(cmp: ComparisonView, test: str, places: int, shown: Sequence[str]) -> list[list[Cell]]:
+    """``cells[run][measure]``: the mean (bold where it is the best of the measure), the letters of the runs it is
+    significantly better than and what ``shown`` asks (:func:`extras`)."""
     marks, top = markers(cmp, test), best(cmp, places)
-    for r in range(len(cmp.runs)):
-        for j, m in enumerate(cmp.measures):
-            yield r, j, format_value(m, cmp.mean[r, j], places), marks[r][j], bool(top[r, j])
-
-
-def _grid(cmp: ComparisonView, test: str, places: int, cell: Callable[[str, list[str], bool], str],
-          shown: Sequence[str] = ()) -> list[list[str]]:
-    """Rows of rendered cells, ``cell(value_text, letters, is_best)`` each, then what ``shown`` asks
-    (:func:`extras`)."""
-    rows = [[''] * len(cmp.measures) for _ in cmp.runs]
-    for r, j, value, letters, is_best in _cells(cmp, test, places):
-        rows[r][j] = cell(value, letters, is_best) + extras(cmp, test, r, j, shown, places)
-    return rows
+    return [[Cell(format_value(m, cmp.mean[r, j], places), bool(top[r, j]), tuple(marks[r][j]),
+                  after=extras(cmp, test, r, j, shown, places)) for j, m in enumerate(cmp.measures)]
+            for r in range(len(cmp.runs))]
 
 
 #: What a table's cells may show beside each mean and its letters (``show``): the difference from the
@@ -183,83 +171,57 @@ def shown_note(shown: Sequence[str]) -> list[str]:
     return [f'In parentheses: {" and ".join(what[item] for item in shown)}.'] if shown else []
 
 
-# --- text ---------------------------------------------------------------------------------------
+# --- the formats people read -----------------------------------------------------------------------
+def _caption(cmp: ComparisonView, test: str, shown: Sequence[str]) -> str:
+    """The LaTeX caption of a test's table: what the other formats' legend says."""
+    s = cmp.settings
+    caption = (f'Mean over {_queries(cmp)}; the best value of each measure in bold. A superscript letter '
+               f'marks a run significantly better than the run of that letter: '
+               f'{latex_escape(test_text(cmp, test))}, $\\alpha = {s.alpha:g}$; '
+               f'{latex_escape(correction_text(cmp, test))}.')
+    if cmp.baselines:
+        caption += (f' Baseline{"s" if len(cmp.baselines) > 1 else ""}: '
+                    + ', '.join(f'({letter(cmp.runs.index(b))})' for b in cmp.baselines) + '.')
+    return caption + ''.join(' ' + latex_escape(line) for line in legend(cmp, test)[3:] + shown_note(shown))
+
+
+def means_table(cmp: ComparisonView, test: str, places: int, shown: Sequence[str], fmt: str,
+                label: str = 'tab:comparison') -> Table:
+    """A test's table of means in ``fmt``, one of the formats people read: runs as rows, lettered, measures as
+    columns; LaTeX a float with the letters in a column of their own and the legend as its caption."""
+    cells = _cells(cmp, test, places, shown)
+    measures = [str(m) for m in cmp.measures]
+    if fmt == 'latex':
+        return Table(['', 'Run', *measures], [[letter(r), run, *cells[r]] for r, run in enumerate(cmp.runs)], 2,
+                     caption=_caption(cmp, test, shown),
+                     label=f'{label}{"" if len(cmp.tests) == 1 else "-" + test}')
+    bold = [] if fmt == 'table' else ['Bold: the best value of each measure.']
+    return Table(['run', *measures], [[f'({letter(r)}) {run}', *cells[r]] for r, run in enumerate(cmp.runs)],
+                 notes=legend(cmp, test) + bold + shown_note(shown), heading=TESTS[test])
+
+
+def tables(cmp: ComparisonView, places: int, shown: Sequence[str], fmt: str,
+           label: str = 'tab:comparison') -> list[Table]:
+    """The tables ``fmt`` shows: each test's means, then the risk table of a comparison made with ``risk_weight``."""
+    out = [means_table(cmp, test, places, shown, fmt, label) for test in cmp.tests]
+    return out + ([] if cmp.risk is None else [risk_report.table(cmp, places, label)])
+
+
 def render_text(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
-    shown = check_show(cmp, show)
-    blocks = []
-    for test in cmp.tests:
-        marks = markers(cmp, test)
-        width = [max(len(','.join(marks[r][j])) for r in range(len(cmp.runs))) for j in range(len(cmp.measures))]
-        rows = []
-        for r, run in enumerate(cmp.runs):
-            cells = []
-            for j, m in enumerate(cmp.measures):
-                value = format_value(m, cmp.mean[r, j], places)
-                cells.append(value + (' ' + ','.join(marks[r][j]).ljust(width[j]) if width[j] else '')
-                             + extras(cmp, test, r, j, shown, places))
-            rows.append([f'({letter(r)}) {run}'] + cells)
-        table = text_table(['run'] + [str(m) for m in cmp.measures], rows, numeric_from=1)
-        rule = '-' * max(map(len, table.splitlines()))           # the legend belongs to the table above
-        notes = [textwrap.fill(printable(line), LEGEND_WIDTH, subsequent_indent='  ')     # run names: shown, not obeyed
-                 for line in legend(cmp, test) + shown_note(shown)]
-        blocks.append(table + rule + '\n' + ''.join(line + '\n' for line in notes))
-    if cmp.risk is not None:
-        blocks.append(risk_report.render_text(cmp, places, LEGEND_WIDTH))
-    warned = ''.join(textwrap.fill(printable(line), LEGEND_WIDTH, subsequent_indent='  ') + '\n'
-                     for line in warning_lines(cmp))
-    return '\n'.join(blocks) + warned                               # under the last legend
+    """Each test's aligned table with its legend under a rule, the risk table, the warnings."""
+    return render_document(tables(cmp, places, check_show(cmp, show), 'table'), 'table', places, warning_lines(cmp))
 
 
-# --- Markdown -----------------------------------------------------------------------------------
 def render_markdown(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
-    def cell(value: str, letters: list[str], is_best: bool) -> str:
-        text = f'**{value}**' if is_best else value
-        return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
-
+    """Each test's table with its legend, the risk table, the warnings quoted."""
     shown = check_show(cmp, show)
-    blocks = []
-    for test in cmp.tests:
-        header = ['run'] + [markdown_escape(str(m)) for m in cmp.measures]
-        rows = [[f'({letter(r)}) {markdown_escape(cmp.runs[r])}', *cells]
-                for r, cells in enumerate(_grid(cmp, test, places, cell, shown))]
-        notes = legend(cmp, test) + ['Bold: the best value of each measure.'] + shown_note(shown)
-        blocks.append(markdown_table(header, rows) + '\n' + ' '.join(map(markdown_escape, notes)) + '\n')
-    if cmp.risk is not None:
-        blocks.append(risk_report.render_markdown(cmp, places))
-    if cmp.warnings:
-        blocks.append(''.join(f'> {markdown_escape(line)}\n' for line in warning_lines(cmp)))
-    return '\n'.join(blocks)
+    return render_document(tables(cmp, places, shown, 'markdown'), 'markdown', places, warning_lines(cmp))
 
 
-# --- LaTeX --------------------------------------------------------------------------------------
 def render_latex(cmp: ComparisonView, places: int = 4, label: str = 'tab:comparison', show: Sequence[str] = ()) -> str:
     """One booktabs ``table`` per test; the warnings as comments above them (for the author, not the reader)."""
-    def cell(value: str, letters: list[str], is_best: bool) -> str:
-        text = rf'\textbf{{{value}}}' if is_best else value
-        return text + (f'$^{{{",".join(letters)}}}$' if letters else '')
-
     shown = check_show(cmp, show)
-    blocks = [''.join(f'% {line}\n' for line in warning_lines(cmp))] if cmp.warnings else []
-    for test in cmp.tests:
-        s = cmp.settings
-        caption = (f'Mean over {_queries(cmp)}; the best value of each measure in bold. A superscript letter '
-                   f'marks a run significantly better than the run of that letter: '
-                   f'{latex_escape(test_text(cmp, test))}, $\\alpha = {s.alpha:g}$; '
-                   f'{latex_escape(correction_text(cmp, test))}.')
-        if cmp.baselines:
-            caption += (f' Baseline{"s" if len(cmp.baselines) > 1 else ""}: '
-                        + ', '.join(f'({letter(cmp.runs.index(b))})' for b in cmp.baselines) + '.')
-        caption += ''.join(' ' + latex_escape(line) for line in legend(cmp, test)[3:] + shown_note(shown))
-        header = ' & Run & ' + ' & '.join(latex_escape(str(m)) for m in cmp.measures)
-        rows = [[letter(r), latex_escape(cmp.runs[r]), *cells]
-                for r, cells in enumerate(_grid(cmp, test, places, cell, shown))]
-        lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}',
-                 f'  \\label{{{label}{"" if len(cmp.tests) == 1 else "-" + test}}}',
-                 *latex_tabular(header, rows, 'll' + 'r' * len(cmp.measures), '  '), r'\end{table}']
-        blocks.append('\n'.join(lines) + '\n')
-    if cmp.risk is not None:
-        blocks.append(risk_report.render_latex(cmp, places, label))
-    return '\n'.join(blocks)
+    return render_document(tables(cmp, places, shown, 'latex', label), 'latex', places, warning_lines(cmp))
 
 
 # --- HTML ---------------------------------------------------------------------------------------
@@ -307,24 +269,7 @@ def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
 def html_summary(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) -> str:
     """The warnings, each test's table of means, runs as rows, letters as superscripts, with its legend, and the
     risk table of a comparison made with ``risk_weight`` (what a notebook shows of a comparison)."""
-    def cell(value: str, letters: list[str], is_best: bool) -> str:
-        text = f'<b>{value}</b>' if is_best else value
-        return text + (f'<sup>{",".join(letters)}</sup>' if letters else '')
-
-    esc = html_escape
-    shown = check_show(cmp, show)
-    header = ['run'] + [esc(str(m)) for m in cmp.measures]
-    parts = ([f'<ul class="warnings">{"".join(f"<li>{esc(line)}</li>" for line in warning_lines(cmp))}</ul>']
-             if cmp.warnings else [])
-    for test in cmp.tests:
-        grid = _grid(cmp, test, places, cell, shown)
-        rows = [[f'({letter(r)}) {esc(cmp.runs[r])}'] + cells for r, cells in enumerate(grid)]
-        notes = ' '.join(esc(line) for line in legend(cmp, test) + ['Bold: the best value of each measure.']
-                         + shown_note(shown))
-        parts.append(f'<h2>{esc(TESTS[test])}</h2>' + html_table(header, rows, notes, set(range(1, len(header)))))
-    if cmp.risk is not None:
-        parts.append(risk_report.render_html(cmp, places))
-    return ''.join(parts)
+    return render_document(tables(cmp, places, check_show(cmp, show), 'html'), 'html', places, warning_lines(cmp))
 
 
 def _figures(cmp: ComparisonView) -> list[str]:

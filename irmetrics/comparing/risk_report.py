@@ -4,22 +4,9 @@ what they are.  :mod:`.report` adds it under the comparison's tables; the baseli
 are empty (it is the baseline)."""
 from __future__ import annotations
 
-import textwrap
-from collections.abc import Callable
 from typing import Any
 
-from .base import (
-    ComparisonError,
-    html_escape,
-    html_table,
-    latex_escape,
-    latex_tabular,
-    markdown_escape,
-    markdown_table,
-    number,
-    printable,
-    text_table,
-)
+from .base import Cell, ComparisonError, Table, latex_escape, number
 from .vocabulary import ComparisonView, letter
 
 HEADER = ['measure', 'run', 'URisk', 'TRisk', 'TRisk p', 'GeoRisk']
@@ -31,18 +18,18 @@ def _columns(cmp: ComparisonView) -> Any:
     return cmp.risk
 
 
-def rows(cmp: ComparisonView, places: int, mark: Callable[[str], str] = lambda s: s + ' *') -> list[list[str]]:
-    """The table's cells as text: ``mark`` decorates a significant TRisk."""
+def rows(cmp: ComparisonView, places: int) -> list[list[str | Cell]]:
+    """The table's cells: a significant TRisk starred."""
     columns = _columns(cmp)
     out = []
     for j, m in enumerate(cmp.measures):
         for r, run in enumerate(cmp.runs):
             k = next((k for k, (_, o) in enumerate(cmp.pairs) if o == r), None)
-            cells = ['', '', '']
+            cells: list[str | Cell] = ['', '', '']
             if k is not None:
-                trisk = number(columns.trisk[k, j], places)
                 cells = [number(columns.urisk[k, j], places, sign='+'),
-                         mark(trisk) if columns.significant[k, j] else trisk, f'{columns.pvalue[k, j]:.3g}']
+                         Cell(number(columns.trisk[k, j], places), star=bool(columns.significant[k, j])),
+                         f'{columns.pvalue[k, j]:.3g}']
             georisk = number(columns.georisk[r, j], places, missing='')
             out.append([str(m), f'({letter(r)}) {run}', *cells, georisk])
     return out
@@ -65,32 +52,9 @@ def legend(cmp: ComparisonView) -> list[str]:
             f'others (Dincer, Macdonald & Ounis, SIGIR 2016); higher is better.']
 
 
-def render_text(cmp: ComparisonView, places: int, width: int) -> str:
-    table = text_table(HEADER, rows(cmp, places), numeric_from=2)
-    rule = '-' * max(map(len, table.splitlines()))
-    notes = [textwrap.fill(printable(line), width, subsequent_indent='  ') for line in legend(cmp)]
-    return table + rule + '\n' + ''.join(line + '\n' for line in notes)
-
-
-def render_markdown(cmp: ComparisonView, places: int) -> str:
-    cells = [[markdown_escape(c) if i < 2 else c for i, c in enumerate(row)]
-             for row in rows(cmp, places, lambda s: s + '\\*')]
-    return (markdown_table(HEADER, cells, numeric_from=2) + '\n' + ' '.join(map(markdown_escape, legend(cmp)))
-            + '\n')
-
-
-def render_latex(cmp: ComparisonView, places: int, label: str) -> str:
-    caption = latex_escape(' '.join(legend(cmp)))
-    marked = rows(cmp, places, lambda s: s + '$^{*}$')
-    cells = [[latex_escape(c) if i < 2 else c for i, c in enumerate(row)] for row in marked]
-    header = ' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk'
-    lines = [r'\begin{table}[t]', r'  \centering', f'  \\caption{{{caption}}}', f'  \\label{{{label}-risk}}',
-             *latex_tabular(header, cells, 'llrrrr', '  '), r'\end{table}']
-    return '\n'.join(lines) + '\n'
-
-
-def render_html(cmp: ComparisonView, places: int) -> str:
-    esc = html_escape
-    cells = [[esc(c) if i < 2 else c for i, c in enumerate(row)] for row in rows(cmp, places)]
-    return '<h2>Risk against the baseline</h2>' + html_table(HEADER, cells, esc(' '.join(legend(cmp))),
-                                                             set(range(2, len(HEADER))))
+def table(cmp: ComparisonView, places: int, label: str = 'tab:comparison') -> Table:
+    """The risk table with its legend (in LaTeX a float, the legend its caption, the p of the header in math)."""
+    notes = legend(cmp)
+    return Table(HEADER, rows(cmp, places), 2, notes, heading='Risk against the baseline',
+                 caption=latex_escape(' '.join(notes)), label=f'{label}-risk',
+                 latex_header=' & '.join(HEADER[:4]) + r' & TRisk $p$ & GeoRisk')

@@ -9,7 +9,7 @@ import pytest
 
 from irmetrics.errors import OptionError
 from irmetrics.rendering.formats import FORMATS, text_cell
-from irmetrics.rendering.records import render_records
+from irmetrics.rendering.records import Cell, Table, render_document, render_records, render_table
 from irmetrics.rendering.values import format_value, json_number, number
 
 COLUMNS = ['measure', 'count', 'value', 'flag']
@@ -80,3 +80,51 @@ def test_a_measure_value_that_rounds_to_zero_prints_unsigned_in_every_result():
     import irmetrics as irm
     assert format_value(irm.AP, -1e-18, 4) == '0.0000' and format_value(irm.NumRet, 3.0) == '3'
     assert json_number(-1e-18, 3) == 0.0 and json_number(float('inf'), None) is None and json_number(True, 2) is True
+
+
+CELLS = Table(['run', 'AP'], [['(a) x', Cell('0.5000', bold=True, marks=('b', 'c'), after=' (+0.1)')],
+                              ['(b) y', Cell('0.2500', star=True)], ['(c) z', '0.1000']],
+              notes=['run  x|y', 'second line'], heading='t-test', caption=r'Means, $\alpha$', label='tab:x')
+
+
+@pytest.mark.parametrize(('fmt', 'best', 'starred'), [
+    ('markdown', '**0.5000**<sup>b,c</sup> (+0.1)', '0.2500\\*'),
+    ('latex', r'\textbf{0.5000}$^{b,c}$ (+0.1)', '0.2500$^{*}$'),
+    ('html', '<b>0.5000</b><sup>b,c</sup> (+0.1)', '0.2500 *')])
+def test_each_markup_writes_a_cell_its_own_way(fmt, best, starred):
+    shown = render_table(CELLS, fmt)
+    assert best in shown and starred in shown
+
+
+def test_the_aligned_table_pads_the_marks_and_wraps_notes_given_as_lines_under_a_rule():
+    assert render_table(CELLS, 'table').splitlines() == [
+        'run                   AP', '(a) x  0.5000 b,c (+0.1)', '(b) y       0.2500     *', '(c) z             0.1000',
+        '-' * 24, 'run  x|y', 'second line']
+
+
+def test_notes_as_lines_keep_their_spaces_where_a_text_is_squeezed():
+    assert render_table(CELLS, 'markdown').endswith('\nrun  x\\|y second line\n')
+    assert render_table(CELLS._replace(notes='run  x|y\nsecond'), 'markdown').endswith('\nrun x\\|y second\n')
+    assert '<p class="legend">run  x|y second line</p>' in render_table(CELLS, 'html')
+
+
+def test_latex_with_a_caption_is_a_float_and_html_has_its_heading():
+    latex = render_table(CELLS, 'latex').splitlines()
+    assert latex[:4] == [r'\begin{table}[t]', r'  \centering', r'  \caption{Means, $\alpha$}', r'  \label{tab:x}']
+    assert latex[-1] == r'\end{table}' and not any('second line' in line for line in latex)
+    assert '<h2>t-test</h2><div class="wide">' in render_table(CELLS, 'html')
+    assert r'    run & AP $p$ \\' in render_table(CELLS._replace(latex_header=r'run & AP $p$'), 'latex').splitlines()
+
+
+def test_the_formats_programs_read_hold_a_cell_as_its_text():
+    assert list(csv.reader(io.StringIO(render_table(CELLS, 'csv'))))[1:3] == [['(a) x', '0.5000'], ['(b) y', '0.2500']]
+    assert json.loads(render_table(CELLS, 'json'))[1] == {'run': '(b) y', 'AP': '0.2500'}
+
+
+def test_a_document_puts_the_warnings_where_each_format_does():
+    tables = [CELLS, CELLS._replace(heading='')]
+    assert render_document(tables, 'markdown', warnings=['w|1']).endswith('line\n\n> w\\|1\n')
+    assert render_document(tables, 'latex', warnings=['w1']).startswith('% w1\n\n\\begin{table}')
+    assert render_document(tables, 'html', warnings=['w<1']).startswith('<ul class="warnings"><li>w&lt;1</li></ul><h2>')
+    assert render_document(tables, 'table', warnings=['w1']).endswith('second line\nw1\n')
+    assert render_document(tables, 'table').count('second line\n\nrun ') == 1
