@@ -75,6 +75,12 @@ class Candidates:
             out[run.at] += 1
         return out
 
+    def lengths_of(self, run: Ranked) -> np.ndarray:
+        """For each candidate, the length of ``run``'s ranking of its query (0 where the run ranks none)."""
+        n = np.zeros(self.num_queries)
+        n[self.query[run.at[run.starts]]] = run.lengths[run.starts]
+        return cast(np.ndarray, n[self.query])
+
     def per_query(self) -> np.ndarray:
         """The number of candidates of each candidate's query."""
         return cast(np.ndarray, np.bincount(self.query, minlength=self.num_queries)[self.query])

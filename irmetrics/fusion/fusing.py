@@ -15,7 +15,7 @@ from ..data.run import Run
 from ..data.segments import offsets_of
 from ..errors import InputError, OptionError
 from .arrays import array_runs, as_matrix
-from .candidates import Candidates, candidates_of
+from .candidates import Candidates, Ranked, candidates_of
 from .methods import ALIASES, METHODS, Method
 from .normalise import normalised
 
@@ -164,9 +164,10 @@ def _arrays(runs: Any) -> list[Any] | None:
 
 def fused_scores(method: Method, candidates: Candidates, norm: str | None, weights: np.ndarray | None,
                  params: dict[str, Any], train: Any = None, names: list[str] | None = None,
-                 in_sample: bool = False) -> np.ndarray:
-    """Every candidate's fused score by ``method`` after ``norm``."""
-    runs = normalised(candidates, norm)
+                 in_sample: bool = False, runs: tuple[Ranked, ...] | None = None) -> np.ndarray:
+    """Every candidate's fused score by ``method`` after ``norm`` (``runs``: the candidates' runs normalised so
+    already, where the caller fuses them several times)."""
+    runs = normalised(candidates, norm) if runs is None else runs
     if method.trained:
         from .trained import trained_scores
         return trained_scores(method, candidates, runs, norm, params, train, names or [], in_sample)

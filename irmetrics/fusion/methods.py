@@ -69,19 +69,16 @@ def _median(candidates: Candidates, runs: tuple[Ranked, ...]) -> np.ndarray:
     return cast(np.ndarray, np.nanmedian(candidates.dense(runs, np.nan), axis=1))
 
 
-def _borda_points(candidates: Candidates, runs: tuple[Ranked, ...]) -> tuple[Ranked, ...]:
-    """Each run's Borda points for every candidate of its queries: ``C - r + 1`` for a document it ranks,
-    ``(C - n + 1) / 2`` for one it does not (the points left over, shared)."""
+def _borda(candidates: Candidates, runs: tuple[Ranked, ...], weights: np.ndarray | None = None) -> np.ndarray:
+    """The (weighted) sum of each run's Borda points for every candidate of its queries: ``C - r + 1`` for a
+    document it ranks, ``(C - n + 1) / 2`` for one it does not (the points left over, shared)."""
     c = candidates.per_query().astype(np.float64)
-    everyone = np.arange(len(candidates))
-    out = []
-    for run in runs:
-        n = np.zeros(candidates.num_queries)
-        n[candidates.query[run.at[run.starts]]] = run.lengths[run.starts]
-        points = (c - n[candidates.query] + 1) / 2
+    out = np.zeros(len(candidates))
+    for i, run in enumerate(runs):
+        points = (c - candidates.lengths_of(run) + 1) / 2
         points[run.at] = c[run.at] - run.ranks + 1
-        out.append(Ranked(everyone, points, np.zeros(0), np.zeros(0), np.zeros(0)))
-    return tuple(out)
+        out += points if weights is None else weights[i] * points
+    return out
 
 
 def _isr(runs: tuple[Ranked, ...]) -> tuple[np.ndarray, ...]:
@@ -141,11 +138,11 @@ METHODS: dict[str, Method] = {m.name: m for m in [
            {'phi': (0.8, Float(0.0, 1.0, low_open=True, high_open=True))}, by_rank=True),
     Method('bordafuse', 'sum over runs i of (C - r_i(d) + 1), or (C - n_i + 1) / 2 where run i does not rank d',
            'Aslam & Montague, "Models for metasearch", SIGIR 2001',
-           lambda c, runs, w, p: total(c, _scores(_borda_points(c, runs)), _borda_points(c, runs)),
+           lambda c, runs, w, p: _borda(c, runs),
            by_rank=True),
     Method('w_bordafuse', 'sum over runs i of w_i times the Borda points of bordafuse',
            'Aslam & Montague, "Models for metasearch", SIGIR 2001',
-           lambda c, runs, w, p: total(c, _scores(_borda_points(c, runs)), _borda_points(c, runs), w),
+           lambda c, runs, w, p: _borda(c, runs, w),
            weighted=True, by_rank=True),
     Method('condorcet', 'C - position in the order of pairwise majorities: d before e when more runs rank d above '
            'e than e above d (a run ranking one of them ranks it above the other)',

@@ -72,10 +72,8 @@ def _rank(candidates: Candidates, run: Ranked) -> Ranked:
 
 def _borda(candidates: Candidates, run: Ranked) -> Ranked:
     """Borda points scaled to [0, 1], every candidate of the run's queries included (module docstring)."""
-    n = np.zeros(candidates.num_queries)
-    n[candidates.query[run.at[run.starts]]] = run.lengths[run.starts]
     c = candidates.per_query().astype(np.float64)
-    scores = 0.5 - (n[candidates.query] - 1) / (2 * c)
+    scores = 0.5 - (candidates.lengths_of(run) - 1) / (2 * c)
     scores[run.at] = 1 - (run.ranks - 1) / c[run.at]
     return ranked_by(candidates, np.arange(len(candidates)), scores)
 

@@ -34,6 +34,7 @@ from ..errors import IrmetricsWarning, OptionError
 from .candidates import Candidates, candidates_of
 from .fusing import checked_params, checked_weights, fused_scores, method_named, named_runs, run_of
 from .methods import Method
+from .normalise import normalised
 
 _FOLDS = Option('folds', Int(minimum=2))
 _SEED = Option('seed', Int(minimum=0))
@@ -161,12 +162,13 @@ def optimize_fusion(measure: Any, qrels: Any, runs: Any, *, method: str = 'wsum'
     (the_measure,) = ev.measures
     candidates = candidates_of(list(named.values()))
     norm = m.default_norm if norm == 'auto' else norm
+    normed = normalised(candidates, norm)                # once: the same for every setting
     label = name or f'{m.name} (cross-validated)'
 
     def scores_of(setting: dict[str, Any]) -> np.ndarray:
         params = {k: v for k, v in setting.items() if k != 'weights'}
         weights = checked_weights(m, setting.get('weights'), len(named))
-        return fused_scores(m, candidates, norm, weights, checked_params(m, params))
+        return fused_scores(m, candidates, norm, weights, checked_params(m, params), runs=normed)
 
     per_query = np.array([_values(ev, run_of(candidates, scores_of(s), label), quiet=i > 0)
                           for i, s in enumerate(settings)])
