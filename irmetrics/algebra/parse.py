@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from ..errors import MeasureError, MeasureSyntaxError
-from .measure import REGISTRY, Measure
+from .measure import REGISTRY, Measure, MeasureRegistry
 from .params import integer_literal
 
 #: How deep values may nest in brackets (``{1: (0.5, 1)}`` is 2 deep): far beyond any parameter, and far
@@ -130,8 +130,9 @@ def _mapping(tokens: _Tokens, depth: int) -> dict[Any, Any]:
         tokens.take('punct', ',')
 
 
-def parse_measure(text: str | Measure) -> Measure:
-    """Parse a measure string such as ``'nDCG@10'`` or ``"P(rel=2)@5"``.
+def parse_measure(text: str | Measure, registry: MeasureRegistry = REGISTRY) -> Measure:
+    """Parse a measure string such as ``'nDCG@10'`` or ``"P(rel=2)@5"`` (its name looked up in ``registry``:
+    the measures of rankings, or another family's, as the RAG measures').
 
     Raises :class:`MeasureError` for syntax errors and invalid parameters, and
     :class:`UnknownMeasureError` (with suggestions) for unknown names.  Measures
@@ -143,7 +144,7 @@ def parse_measure(text: str | Measure) -> Measure:
         raise MeasureError(f'expected a measure or a measure string, got {type(text).__name__}')
     tokens = _Tokens(text)
     name = tokens.take('name')[1]
-    measure = REGISTRY.lookup(name)
+    measure = registry.lookup(name)
     kwargs: dict[str, Any] = {}
     if tokens.accept('(') and not tokens.accept(')'):
         while True:

@@ -7,7 +7,7 @@ settings of a comparison and its seeds; the figures' colours.  They import them 
 :mod:`irmetrics.comparing`) and from no other module of the room, so the modules behind this one may be
 reorganised without touching another room (``tests/docs/test_architecture.py`` checks it).
 """
-from .comparison import Evaluated, check_comparable, evaluated
+from .comparison import Evaluated, build_comparison, check_comparable, evaluated
 from .intervals import mean_sd
 from .plots import BETTER, figure
 from .replicates import BLOCK_ELEMENTS, Replicates, Transform, check_block_fits
@@ -25,6 +25,7 @@ from .statistics import (
 from .vocabulary import TESTS, RunsLike, name_runs
 
 __all__ = ['BETTER', 'BLOCK_ELEMENTS', 'Evaluated', 'Replicates', 'RunsLike', 'Settings', 'TESTS', 'Transform',
+           'build_comparison',
            'bootstrap_test', 'check_block_fits', 'check_comparable', 'checked_seed', 'evaluated', 'exact_fewest',
            'fewest_queries', 'figure', 'mean_sd', 'name_runs', 'nonzero_differences', 'pair_columns',
            'pair_replicates', 'pairs_of', 'significant_where', 'tukey_groups']
