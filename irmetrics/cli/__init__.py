@@ -8,6 +8,7 @@
     irmetrics fuse RUN RUN... [--method METHOD] [-o OUT]             runs fused into one  |  irmetrics fuse --list
     irmetrics measures [NAME...]  |  irmetrics providers
     irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
+    irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE...  RAG answers: nuggets and citation support
     irmetrics ties | agree | kappa | pool | qrels-stats | judged | unjudged | discriminate | swap-rates
               | reproduce ...                                  checking the evaluation (docs/checking.md)
 
@@ -20,7 +21,7 @@ jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
 :mod:`.progress` (the progress bar), :mod:`.cluster` (``--dask``: a Dask client; Dask is imported
 only then), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with :mod:`.gnu_getopt` and
-:mod:`.trec_layout`, the layout ``--trec-eval`` prints too).  Every user error is one line on stderr
+:mod:`.trec_layout`, the layout ``--trec-eval`` prints too), :mod:`.rag_command` (``irmetrics rag``).  Every user error is one line on stderr
 and exit status 2.
 """
 from __future__ import annotations
@@ -117,6 +118,9 @@ def _main(grammar: ModuleType, argv: list[str]) -> int:
         elif command == 'compare':
             from . import compare
             compare.run(args, sys.stdout)
+        elif command == 'rag':
+            from . import rag_command
+            rag_command.run(args, sys.stdout)
         elif command == 'fuse':
             from . import fuse_command
             fuse_command.run(args, sys.stdout)

@@ -29,7 +29,7 @@ EXIT_USAGE = 2
 COMMANDS = ('compare', 'gate', 'measures', 'providers', 'fuse',
             # checking the evaluation itself (docs/checking.md)
             'ties', 'agree', 'kappa', 'pool', 'qrels-stats', 'judged', 'unjudged', 'discriminate', 'swap-rates',
-            'reproduce')
+            'reproduce', 'rag')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
@@ -39,6 +39,7 @@ USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics measures [NAME...]
        irmetrics providers
        irmetrics trec_eval [trec_eval options] QRELS RUN
+       irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE [--compare] [options]   RAG answers (docs/rag.md)
    checking the evaluation (docs/checking.md):
        irmetrics ties QRELS RUN -m MEASURE [options]
        irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]
@@ -287,30 +288,12 @@ def providers_parser() -> argparse.ArgumentParser:
                    description='The providers (engines), whether each is installed, and how to install it.')
 
 
-class _CompareParser(_Parser):
-    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:   # as argparse's overloads allow
-        args = self.parse_intermixed_args(args, namespace)
-        if not args.measure:
-            raise UsageError('no measures given: irmetrics compare QRELS RUN RUN... -m MEASURE')
-        args.tests = args.test or ['t']
-        return args
-
-
-def compare_parser() -> argparse.ArgumentParser:
+def _comparison_options(p: argparse.ArgumentParser) -> None:
+    """The options of a paired comparison: baselines, tests, correction, intervals, resamples, seed (``compare``
+    and ``rag --compare``)."""
     from ..comparing import TESTS
     from ..comparing.corrections import METHODS
     from ..comparing.intervals import METHODS as CI_METHODS
-    from .fusion_options import fusion
-    p = _CompareParser(prog='irmetrics compare',
-                       usage='irmetrics compare QRELS RUN RUN... -m MEASURE [--fuse METHOD]... [options]',
-                       description='Compare runs with paired significance tests: means, differences with '
-                                   'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
-                                   'for multiple comparisons (see docs/comparing.md).')
-    _qrels_argument(p)
-    p.add_argument('runs', nargs='*', metavar='RUN', help='two or more run files, each PATH (named by its '
-                   'file\'s stem) or NAME=PATH')
-    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
-                   help='a measure (or several, space-separated); repeatable')
     p.add_argument('--baseline', metavar='NAME|PATH', action='append',
                    help='compare every run with this one (by its name, path or file stem); repeat for several '
                         'baselines; default: every pair')
@@ -327,6 +310,30 @@ def compare_parser() -> argparse.ArgumentParser:
     p.add_argument('--resamples', type=integer, default=10000, metavar='N',
                    help='resamples of the randomisation, bootstrap and Tukey tests (default 10000)')
     p.add_argument('--seed', type=seed, default=0, metavar='N', help='random seed (default 0)')
+
+
+class _CompareParser(_Parser):
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:   # as argparse's overloads allow
+        args = self.parse_intermixed_args(args, namespace)
+        if not args.measure:
+            raise UsageError('no measures given: irmetrics compare QRELS RUN RUN... -m MEASURE')
+        args.tests = args.test or ['t']
+        return args
+
+
+def compare_parser() -> argparse.ArgumentParser:
+    from .fusion_options import fusion
+    p = _CompareParser(prog='irmetrics compare',
+                       usage='irmetrics compare QRELS RUN RUN... -m MEASURE [--fuse METHOD]... [options]',
+                       description='Compare runs with paired significance tests: means, differences with '
+                                   'confidence intervals, effect sizes, wins/ties/losses and p-values, corrected '
+                                   'for multiple comparisons (see docs/comparing.md).')
+    _qrels_argument(p)
+    p.add_argument('runs', nargs='*', metavar='RUN', help='two or more run files, each PATH (named by its '
+                   'file\'s stem) or NAME=PATH')
+    p.add_argument('-m', '--measure', action='append', default=[], metavar='MEASURE',
+                   help='a measure (or several, space-separated); repeatable')
+    _comparison_options(p)
     _resampling_memory_option(p)
     _format_options(p)
     p.add_argument('--output', metavar='FILE', help='write the output to FILE instead of stdout ("-": stdout)')
@@ -637,13 +644,33 @@ def reproduce_parser() -> argparse.ArgumentParser:
     return p
 
 
+def rag_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics rag', usage='irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE [--compare] '
+                '[options]', description='RAG answers evaluated as the TREC 2024 RAG track does: nugget scores (all, '
+                'vital, strict_all, strict_vital) from the AutoNuggetizer\'s assignments, citation support '
+                '(support_precision, support_recall) from the answers; every run of the files, per topic (-q) and '
+                'as means; --compare: paired tests over the topics, as irmetrics compare (see docs/rag.md).')
+    p.add_argument('nuggets', metavar='NUGGETS', help='nuggets, JSON lines {qid, query, nuggets: [{text, importance}]}')
+    p.add_argument('assignments', metavar='ASSIGNMENTS', help='assignments, JSON lines {qid, run_id, nuggets: '
+                   '[{text, importance, assignment}]}')
+    p.add_argument('answers', metavar='ANSWERS', nargs='?', help='answers with support labels, JSON lines '
+                   '{run_id, topic_id, answer: [{text, citations, support}]} (for the support measures)')
+    _measures_option(p)
+    p.add_argument('-q', '--by_query', '--by-query', action='store_true',
+                   help='per-topic values, then the means (topic "all")')
+    p.add_argument('--compare', action='store_true', help='compare the runs with paired tests over the topics')
+    _comparison_options(p)
+    _format_options(p)
+    return p
+
+
 #: The parser of each command but ``trec_eval`` (``evaluate``: ``irmetrics QRELS RUN ...``).
 PARSERS: dict[str, Callable[[], argparse.ArgumentParser]] = {
     'evaluate': evaluate_parser, 'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
     'providers': providers_parser, 'ties': ties_parser, 'agree': agree_parser, 'kappa': kappa_parser,
     'pool': pool_parser, 'qrels-stats': qrels_stats_parser, 'judged': judged_parser, 'unjudged': unjudged_parser,
     'discriminate': discriminate_parser, 'swap-rates': swap_rates_parser, 'reproduce': reproduce_parser,
-    'fuse': fuse_parser}
+    'fuse': fuse_parser, 'rag': rag_parser}
 
 
 def parse(argv: list[str]) -> tuple[str, argparse.Namespace]:
