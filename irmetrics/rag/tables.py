@@ -65,7 +65,7 @@ def nuggets(records: Records) -> Nuggets:
     t = records.table
     _no_nulls(records, ('qid', 'nuggets'))
     topics = t.column('qid').combine_chunks()
-    _unique(records, np.asarray(_codes(topics)), 'topic {} has two nugget records')
+    _unique(records, np.asarray(_codes(topics)), 'topic {} has two nugget records', ids=(topics,))
     items, parent = _flat(t.column('nuggets'))
     counts = np.bincount(parent, minlength=t.num_rows)
     if (counts == 0).any():
