@@ -21,7 +21,8 @@ jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
 :mod:`.progress` (the progress bar), :mod:`.cluster` (``--dask``: a Dask client; Dask is imported
 only then), :mod:`.trec_eval_command` (``irmetrics trec_eval``, with :mod:`.gnu_getopt` and
-:mod:`.trec_layout`, the layout ``--trec-eval`` prints too), :mod:`.rag_command` (``irmetrics rag``).  Every user error is one line on stderr
+:mod:`.trec_layout`, the layout ``--trec-eval`` prints too), :mod:`.rag_command` (``irmetrics rag``).
+Every user error is one line on stderr
 and exit status 2.
 """
 from __future__ import annotations

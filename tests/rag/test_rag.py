@@ -112,7 +112,8 @@ def test_dicts_dataframes_and_files_give_the_same_values(tmp_path):
     import pandas as pd
     (nuggets, assignments, _), assigned, _ = _generated(tmp_path, topics=20, runs=2)
     from_files = rag.evaluate('all vital', nuggets, assignments).values
-    from_dicts = rag.evaluate('all vital', [json.loads(line) for line in gzip.open(nuggets, 'rt')], assigned).values
+    with gzip.open(nuggets, 'rt') as f:
+        from_dicts = rag.evaluate('all vital', [json.loads(line) for line in f], assigned).values
     from_frame = rag.evaluate('all vital', nuggets, pd.DataFrame(assigned)).values
     assert from_files.tolist() == from_dicts.tolist() == from_frame.tolist()
 
@@ -142,7 +143,8 @@ def _assignment(qid='q1', run='r', labels=(('a', 'vital', 'support'), ('b', 'oka
 
 @pytest.mark.parametrize('nuggets, assigned, line, problem', [
     (['{"qid": "q1", "nuggets": [', GOOD[1]], [], 1, 'malformed JSON'),
-    ([GOOD[0], {'qid': 'q2', 'nuggets': [{'text': 'c', 'importance': 'crucial'}]}], [], 2, "unknown importance 'crucial'"),
+    ([GOOD[0], {'qid': 'q2', 'nuggets': [{'text': 'c', 'importance': 'crucial'}]}], [], 2,
+     "unknown importance 'crucial'"),
     ([GOOD[0], {'qid': 'q2', 'nuggets': []}], [], 2, "topic 'q2' has no nuggets"),
     ([GOOD[0], GOOD[0]], [], 2, "topic 'q1' has two nugget records"),
     ([{'qid': 'q1', 'nuggets': [{'text': 'a', 'importance': 'vital'}] * 2}], [], 1, "the nugget 'q1\\x1fa' is given"),
