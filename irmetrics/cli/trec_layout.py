@@ -69,10 +69,14 @@ def sequential_summary(aggregation: str, values: np.ndarray, skip_undefined: boo
     if not len(values):
         return math.nan
     if aggregation == 'gmean':
-        logs = np.array([math.log(v if v > GEOMETRIC_MEAN_FLOOR else GEOMETRIC_MEAN_FLOOR)
-                         for v in values.tolist()])
-        return math.exp((float(np.cumsum(logs)[-1]) + 0.0) / len(values))
+        return math.exp((float(np.cumsum(floored_logs(values))[-1]) + 0.0) / len(values))
     return (float(np.cumsum(values)[-1]) + 0.0) / len(values)        # + 0.0: a sum of -0.0 is 0.0 in C
+
+
+def floored_logs(values: np.ndarray) -> np.ndarray:
+    """The logarithm of each value floored at 1e-5, as trec_eval's geometric means take them (libm's log)."""
+    return np.array([math.log(v if v > GEOMETRIC_MEAN_FLOOR else GEOMETRIC_MEAN_FLOOR)
+                     for v in np.asarray(values, dtype=np.float64).tolist()], dtype=np.float64)
 
 
 def cell(value: float, integer: bool = False, places: int = 4) -> str:
