@@ -245,7 +245,7 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
     from ..data.trec.reader import read_trec_qrels
     lines = plan(inv)
     inspects = any(ln.entry.trec not in UNINSPECTING for ln in lines)
-    qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max')
+    qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max', grades='trec_eval')
     qids = qrels.query_ids.to_list()
     order = trec_order(qids)
     rankings, missing, tag = _rankings(inv, qrels, order, inspects)
