@@ -58,16 +58,16 @@ def trec_order(query_ids: Sequence[str]) -> np.ndarray:
 
 
 def sequential_summary(aggregation: str, values: np.ndarray, skip_undefined: bool = False) -> float:
-    """The summary of per-query ``values`` as trec_eval computes it: ``'mean'`` and ``'gmean'`` add one
-    value after another in the given order, ``'sum'`` sums.  With ``skip_undefined`` NaN values are left
+    """The summary of per-query ``values`` as trec_eval computes it: ``'mean'``, ``'gmean'`` and ``'sum'`` add
+    one value after another in the given order.  With ``skip_undefined`` NaN values are left
     out (measures undefined on some queries); the mean of no value is NaN."""
     values = np.asarray(values, dtype=np.float64)
     if skip_undefined:
         values = values[~np.isnan(values)]
-    if aggregation == 'sum':
-        return float(values.sum())
     if not len(values):
-        return math.nan
+        return 0.0 if aggregation == 'sum' else math.nan
+    if aggregation == 'sum':
+        return float(np.cumsum(values)[-1]) + 0.0          # counts: exact; -Z's z-scores: trec_eval's order
     if aggregation == 'gmean':
         return math.exp((float(np.cumsum(floored_logs(values))[-1]) + 0.0) / len(values))
     return (float(np.cumsum(values)[-1]) + 0.0) / len(values)        # + 0.0: a sum of -0.0 is 0.0 in C
