@@ -9,7 +9,6 @@ lists them and how to silence them.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -45,8 +44,8 @@ def check_raw_gains(qrels: Qrels, measures: Sequence[Measure]) -> None:
            and not any(name in m.params for name in ('rel', 'max_rel', 'gains'))]
     if raw and top > 1:
         warn(f'{raw[0]!r} reads the grades as its gains (the highest is {top}), so its values may exceed 1: '
-             f'{raw[0].name}(rel=1) counts grades >= 1 as relevant, {raw[0].name}(max_rel={math.ceil(top)}) scales the gains '
-             f'to [0, 1], {raw[0].name}(max_rel=\'query\') is trec_eval\'s rbp', qrels.source)
+             f'{raw[0].name}(rel=1) counts grades >= 1 as relevant, {raw[0].name}(max_rel={math.ceil(top)}) scales '
+             f'the gains to [0, 1], {raw[0].name}(max_rel=\'query\') is trec_eval\'s rbp', qrels.source)
 
 
 def check_queries(qrels: Qrels, run: Run, present: np.ndarray) -> None:

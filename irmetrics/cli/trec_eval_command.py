@@ -1,14 +1,16 @@
 """``irmetrics trec_eval``: trec_eval 10's command line and output, computed by irmetrics.
 
-    irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-m MEASURE[.PARAMS]]... QRELS RUN
+    irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-Z FILE] [-m MEASURE[.PARAMS]]...
+                        QRELS RUN
 
 The options are trec_eval's (:data:`OPTIONS`, read as GNU getopt reads them); the output is trec_eval's,
 byte for byte: the measures in trec_eval's order, queries in trec_eval's order, then ``all``.  Each
 trec_eval measure is an irmetrics measure (:mod:`irmetrics.dialects.trec_eval`), and the invocation's settings
 become its parameters (``-l`` rel, ``-J`` judged_only, ``-N`` num_docs, trec_eval 10's rounding of recall
-levels).  What is trec_eval's own arithmetic rather than a measure is done here and said where: the run
-cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty ranking's
-interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstring``, rbp and rbp_resid
+levels); a qrels grade is read as trec_eval reads it (C's ``atol``: ``2.7`` is 2), and ``-Z`` turns the values
+into z-scores (:mod:`.trec_zscores`).  What is trec_eval's own arithmetic rather than a measure is done here and
+said where: the run cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty
+ranking's interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstring``, rbp and rbp_resid
 at p = 0 and 1.
 """
 from __future__ import annotations
@@ -420,7 +422,7 @@ def c_long(value: float) -> int:
 # --- help and version ----------------------------------------------------------------------------------
 HELP = '''irmetrics trec_eval: trec_eval 10's command line and output, computed by irmetrics.
 
-usage: irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS]
+usage: irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-Z FILE]
                            [-m MEASURE[.PARAMS]]... QRELS RUN
 
 Prints what trec_eval 10.0 prints for the same command line, byte for byte (see docs/cli.md and
@@ -442,7 +444,8 @@ docs/conventions.md for the few cases where trec_eval's own arithmetic is undefi
   -h, --help                       this help; with -m, the irmetrics measure behind each trec_eval measure
   -v, --version                    the version
 
-RUN may be "-" for standard input. Not supported: -D (debugging output), and the preference and judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
+RUN may be "-" for standard input. Not supported: -D (debugging output), and the preference and
+judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
 '''
 
 

@@ -153,9 +153,10 @@ class ExternalProvider(Provider):
     def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
         if qrels.fractional:
             grade = qrels.relevance[np.flatnonzero(qrels.relevance != np.round(qrels.relevance))[0]]
-            raise InputError(f'{self.name} reads whole grades only, and the qrels hold a fractional one ({float(grade)!r}): '
-                             f'the native provider computes real-valued grades; grades=\'trec_eval\' takes '
-                             f'each grade\'s integer part, as trec_eval 10 does', qrels.source)
+            raise InputError(f'{self.name} reads whole grades only, and the qrels hold a fractional one '
+                             f'({float(grade)!r}): the native provider computes real-valued grades; '
+                             f'grades=\'trec_eval\' takes each grade\'s integer part, as trec_eval 10 does',
+                             qrels.source)
         prepared: Prepared = self.prepared_class(self.library(), measures, qrels)
         return prepared
 

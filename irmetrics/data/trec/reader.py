@@ -23,8 +23,8 @@ from .. import numeric
 from ..duplicates import Duplicates
 from ..ids import Ids
 from ..locate import Positions, RowLocator, id_at
-from ..policies import GRADES
 from ..paths import compression_of, is_text
+from ..policies import GRADES
 from ..qrels import Qrels
 from ..ranking import canonical_order
 from ..run import Run
