@@ -70,6 +70,12 @@ def test_every_digit_of_the_fractional_grades_and_zscores(tmp_path):
     assert compared > 5000
 
 
+def test_nists_own_zscores_test():
+    """trec_eval's own test of -Z (its Makefile): out.test.aqZ, as NIST stores it, byte for byte."""
+    check(['-q', '-m', 'all_trec', '-Z', str(NIST / 'zscores_file')], NIST / 'qrels.test', NIST / 'results.test',
+          {'returncode': 0, 'stdout': (NIST / 'out.test.aqZ').read_text()})
+
+
 def test_the_oracles_cover_what_they_should():
     grades = ''.join(make_grade_case(c['seed']).qrels.decode() for c in ORACLE['grades'])
     for spelling in (' 0.5\n', ' 2.7\n', ' 1e-3\n', ' 3.0000001\n', ' -0.5\n', ' -1.5\n', ' +1\n', ' 1.\n', ' .5\n'):
