@@ -8,6 +8,7 @@ lists them and how to silence them.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -23,7 +24,7 @@ _SHOWN = 5
 
 def check_levels(qrels: Qrels, measures: Sequence[Measure]) -> None:
     """Warn when measures' relevance level ``rel`` is above every grade of the qrels (one warning per level)."""
-    top = int(qrels.relevance.max()) if len(qrels) else 0
+    top = qrels.relevance.max().item() if len(qrels) else 0           # an int, or a real-valued grade
     above: dict[int, list[Measure]] = {}
     for m in measures:
         level = m['rel'] if m.definition.has_param('rel') else None
@@ -38,13 +39,13 @@ def check_levels(qrels: Qrels, measures: Sequence[Measure]) -> None:
 def check_raw_gains(qrels: Qrels, measures: Sequence[Measure]) -> None:
     """Warn when RBP reads grades above 1 as its gains (neither ``rel`` nor ``max_rel`` nor ``gains`` given): its
     values may then exceed 1, which reads as a bug though it is the convention of ranx and trectools."""
-    top = int(qrels.relevance.max()) if len(qrels) else 0
+    top = qrels.relevance.max().item() if len(qrels) else 0           # an int, or a real-valued grade
     raw = [m for m in measures if m.definition.name == 'RBP'
            and not any(name in m.params for name in ('rel', 'max_rel', 'gains'))]
     if raw and top > 1:
         warn(f'{raw[0]!r} reads the grades as its gains (the highest is {top}), so its values may exceed 1: '
-             f'{raw[0].name}(rel=1) counts grades >= 1 as relevant, {raw[0].name}(max_rel={top}) scales the gains '
-             f'to [0, 1], {raw[0].name}(max_rel=\'query\') is trec_eval\'s rbp', qrels.source)
+             f'{raw[0].name}(rel=1) counts grades >= 1 as relevant, {raw[0].name}(max_rel={math.ceil(top)}) scales '
+             f'the gains to [0, 1], {raw[0].name}(max_rel=\'query\') is trec_eval\'s rbp', qrels.source)
 
 
 def check_queries(qrels: Qrels, run: Run, present: np.ndarray) -> None:

@@ -97,6 +97,8 @@ class Evaluator:
         with errors.strict(self.strict):
             self.all_measures: list[Measure] = parse_or_swapped(measures, given.dialect)
             self.qrels: Qrels = to_qrels(qrels)
+            if given.grades == 'trec_eval':
+                self.qrels = self.qrels.integer_grades()
             if items is not None:
                 self.qrels = dataclasses.replace(self.qrels, items=items)
             check_qrels(self.qrels, self.all_measures)

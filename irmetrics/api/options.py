@@ -12,7 +12,9 @@ options, and then these, as ``**options``; each field's ``metadata['doc']`` says
 * ``exclude``: the cells of runs given as arrays that no ranking holds (a users x items matrix);
 * ``strict``: suspicious input is an error, not a warning;
 * ``dialect``: how measure names are read (``'irmetrics'``, ``'trec_eval'``, ``'ranx'``);
-* ``memory_limit``: the memory budget of a run read from a file (bytes or a size such as ``'4G'``).
+* ``memory_limit``: the memory budget of a run read from a file (bytes or a size such as ``'4G'``);
+* ``grades``: ``'real'`` keeps a fractional grade (0.5, 2.7) as a real-valued grade; ``'trec_eval'`` takes
+  each grade's integer part, as trec_eval 10 does (docs/conventions.md).
 
 :meth:`Options.of` checks them at run time (an unknown name is a ``TypeError`` naming the accepted ones, a
 bad value an :class:`~irmetrics.errors.OptionError`), so no function can drift from the others.
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from ..data.items import Items
-from ..data.policies import DUPLICATES
+from ..data.policies import DUPLICATES, GRADES
 from ..errors import OptionError
 
 #: the memory budget of a run: bytes, a size such as ``'4G'``, or None (half of the machine's memory)
@@ -51,6 +53,8 @@ class Options:
     strict: bool = _option(False, 'suspicious input is an error, not a warning')
     dialect: str | None = _option(None, "how measure names are read: 'irmetrics', 'trec_eval', 'ranx'")
     memory_limit: MemoryLimit = _option(None, "the memory budget of a run read from a file: bytes or '4G'")
+    grades: str = _option('real', "fractional grades: 'real' (kept: real-valued gains) or 'trec_eval' (each "
+                                  "grade's integer part, as trec_eval 10 reads them)")
 
     @classmethod
     def names(cls) -> list[str]:
@@ -66,6 +70,7 @@ class Options:
                             f'{", ".join(sorted(cls.names()))})')
         found = cls(**options)
         DUPLICATES.check(found.duplicates)
+        GRADES.check(found.grades)
         if not isinstance(found.strict, bool):
             raise OptionError(f'strict: expected True or False, got {found.strict!r}')
         if found.items is not None and not isinstance(found.items, Items):
@@ -97,6 +102,7 @@ class EvaluationOptions(TypedDict, total=False):
     strict: bool
     dialect: str | None
     memory_limit: MemoryLimit
+    grades: str
 
 
 if ({name: getattr(kind, '__forward_arg__', kind) for name, kind in EvaluationOptions.__annotations__.items()}

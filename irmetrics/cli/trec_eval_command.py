@@ -1,14 +1,16 @@
 """``irmetrics trec_eval``: trec_eval 10's command line and output, computed by irmetrics.
 
-    irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-m MEASURE[.PARAMS]]... QRELS RUN
+    irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-Z FILE] [-m MEASURE[.PARAMS]]...
+                        QRELS RUN
 
 The options are trec_eval's (:data:`OPTIONS`, read as GNU getopt reads them); the output is trec_eval's,
 byte for byte: the measures in trec_eval's order, queries in trec_eval's order, then ``all``.  Each
 trec_eval measure is an irmetrics measure (:mod:`irmetrics.dialects.trec_eval`), and the invocation's settings
 become its parameters (``-l`` rel, ``-J`` judged_only, ``-N`` num_docs, trec_eval 10's rounding of recall
-levels).  What is trec_eval's own arithmetic rather than a measure is done here and said where: the run
-cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty ranking's
-interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstring``, rbp and rbp_resid
+levels); a qrels grade is read as trec_eval reads it (C's ``atol``: ``2.7`` is 2), and ``-Z`` turns the values
+into z-scores (:mod:`.trec_zscores`).  What is trec_eval's own arithmetic rather than a measure is done here and
+said where: the run cut to ``-M`` documents, queries missing from the run (``-c``), the ``-nan`` of an empty
+ranking's interpolated precision, num_rel's summary under ``-c``, ``runid`` and ``relstring``, rbp and rbp_resid
 at p = 0 and 1.
 """
 from __future__ import annotations
@@ -31,7 +33,8 @@ from ..errors import InputError, MeasureError
 from ..measures import NumRel, NumRet, Unjudged
 from .args import UsageError
 from .gnu_getopt import GetoptError, Option, parse
-from .trec_layout import Column, sequential_summary, trec_order, write
+from .trec_layout import Column, floored_logs, padded, sequential_summary, trec_order, write
+from .trec_zscores import ZScores, read_zscores
 
 HINT = 'irmetrics trec_eval -h'
 #: trec_eval 10's options (its getopt string "hvqm:cl:nD:JN:M:R:T:oZ:" and long-option table).
@@ -47,7 +50,6 @@ OPTIONS = (
 #: Options trec_eval has and irmetrics does not, and why.
 UNSUPPORTED = {
     'D': "trec_eval's debugging output (-D) is not reproduced",
-    'Z': "z-scores (-Z) are not computed",
 }
 #: The formats -R and -T may name: the only ones irmetrics reads (trec_eval's defaults).
 FORMATS = {'R': 'qrels', 'T': 'trec_results'}
@@ -71,6 +73,7 @@ class Invocation:
     num_docs: int = 0                       # -N
     depth: int | None = None                # -M
     measures: list[str] = field(default_factory=list)     # -m, in order
+    zscores: str | None = None              # -Z
     help: bool = False
     version: bool = False
     files: list[str] = field(default_factory=list)
@@ -102,6 +105,8 @@ def parse_invocation(argv: Sequence[str]) -> Invocation:
         elif letter == 'm':
             assert value is not None
             inv.measures.append(value)
+        elif letter == 'Z':
+            inv.zscores = value
         elif letter in 'lNM':
             number = _integer(option, value)
             if letter == 'l':
@@ -242,7 +247,7 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
     from ..data.trec.reader import read_trec_qrels
     lines = plan(inv)
     inspects = any(ln.entry.trec not in UNINSPECTING for ln in lines)
-    qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max')
+    qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max', grades='trec_eval')
     qids = qrels.query_ids.to_list()
     order = trec_order(qids)
     rankings, missing, tag = _rankings(inv, qrels, order, inspects)
@@ -251,9 +256,10 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
                                   + [m for terms, _ in bounds.values() for m in terms]
                                   + list(_counts(inv))))
     ev, column = _evaluated(measures, qrels, rankings, missing)
+    zscores = _zscores(inv, lines, [qids[i] for i in order])
     columns = [_text_column(ln, inv, ev, rankings, missing, _is_reset(ln), tag, order)
                if ln.measure is None and ln.name not in bounds else
-               _value_column(ln, inv, bounds, column, missing, order) for ln in lines]
+               _value_column(ln, inv, bounds, column, missing, order, zscores) for ln in lines]
     return [qids[i] for i in order], columns
 
 
@@ -283,9 +289,25 @@ def _is_reset(ln: Line) -> bool:
     return ln.name in _RESET or ln.name.startswith('unj')
 
 
+def _zscores(inv: Invocation, lines: list[Line], query_ids: list[str]) -> tuple[ZScores, list[str]] | None:
+    """The z-scores file of -Z (None without it) and the queries in output order, each query and line looked up
+    once first, as trec_eval looks every value up (runid has none), so that a lookup it cannot make is refused
+    before anything is printed."""
+    if inv.zscores is None:
+        return None
+    zscores = read_zscores(inv.zscores)
+    for qid in query_ids:
+        for ln in lines:
+            if ln.entry.trec != 'runid':
+                zscores.reference(qid, ln.name)
+    return zscores, query_ids
+
+
 def _value_column(ln: Line, inv: Invocation, bounds: dict[str, Any], column: dict[Measure, np.ndarray],
-                  missing: np.ndarray, order: np.ndarray) -> Column:
-    """The numbers of line ``ln``: per query in output order, and their summary, as trec_eval computes them."""
+                  missing: np.ndarray, order: np.ndarray,
+                  zscores: tuple[ZScores, list[str]] | None = None) -> Column:
+    """The numbers of line ``ln``: per query in output order, and their summary, as trec_eval computes them
+    (under -Z from the z-scores, :mod:`.trec_zscores`)."""
     ranking_length, num_rel, num_rel_1 = _counts(inv)
     if ln.measure is None:                                      # rbp or rbp_resid at p = 0 or 1: trec_eval's terms
         terms, combine = bounds[ln.name]
@@ -294,11 +316,26 @@ def _value_column(ln: Line, inv: Invocation, bounds: dict[str, Any], column: dic
         per_query = _zero_by_zero(ln.measure, column[ln.measure], column[ranking_length] == 0, column[num_rel])
         how = ln.measure.aggregation
     per_query = np.where(missing & _is_reset(ln), 0.0, per_query)[order]
-    summary = sequential_summary(how, per_query)
+    if zscores is None:
+        summary = sequential_summary(how, per_query)
+    else:
+        per_query, summary = _zscored(ln, how, per_query, *zscores)
     if ln.entry.trec == 'num_rel' and inv.complete:
         summary = sequential_summary('sum', column[num_rel_1])    # trec_eval -c counts grades >= 1
-    return Column(ln.name, None if ln.entry.lines == 'summary' else per_query,
-                  None if ln.entry.lines == 'query' else summary, integer=how == 'sum')
+    return Column(ln.name if zscores is None else 'Z' + padded(ln.name),
+                  None if ln.entry.lines == 'summary' else per_query,
+                  None if ln.entry.lines == 'query' else summary, integer=how == 'sum' and zscores is None)
+
+
+def _zscored(ln: Line, how: str, per_query: np.ndarray, zscores: ZScores,
+             query_ids: list[str]) -> tuple[np.ndarray, float]:
+    """A line's z-scores and their summary: gm_map's and gm_bpref's per-query value is the logarithm
+    (m_gm_map.c), whose mean's exp is the summary; num_q's summary is the number of queries (m_num_q.c)."""
+    if how == 'gmean':
+        logs = zscores.convert(ln.name, query_ids, floored_logs(per_query))
+        return logs, math.exp(sequential_summary('mean', logs))
+    z = zscores.convert(ln.name, query_ids, per_query)
+    return z, float(len(z)) if ln.entry.trec == 'num_q' else sequential_summary(how, z)
 
 
 def _is_bound(ln: Line) -> bool:
@@ -385,7 +422,7 @@ def c_long(value: float) -> int:
 # --- help and version ----------------------------------------------------------------------------------
 HELP = '''irmetrics trec_eval: trec_eval 10's command line and output, computed by irmetrics.
 
-usage: irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS]
+usage: irmetrics trec_eval [-q] [-n] [-c] [-J] [-l LEVEL] [-M DEPTH] [-N DOCS] [-Z FILE]
                            [-m MEASURE[.PARAMS]]... QRELS RUN
 
 Prints what trec_eval 10.0 prints for the same command line, byte for byte (see docs/cli.md and
@@ -399,6 +436,7 @@ docs/conventions.md for the few cases where trec_eval's own arithmetic is undefi
   -J, --Judged_docs_only           remove unjudged documents from every ranking first
   -M, --Max_retrieved_per_topic N  keep the first N documents of every ranking
   -N, --Number_docs_in_coll N      documents in the collection (for utility)
+  -Z, --Zscore FILE                z-scores against a file of lines "query measure mean stddev"
   -m, --measure MEASURE[.PARAMS]   a measure or a set (official, set, all_trec); repeatable; default official.
                                    Parameters as trec_eval reads them: P.5,10  iprec_at_recall.0.25
                                    ndcg.1=0,2=3  utility.2,-1,0,0.001  rbp.p=0.8  11pt_avg.0.2,0.5,0.8
@@ -406,8 +444,8 @@ docs/conventions.md for the few cases where trec_eval's own arithmetic is undefi
   -h, --help                       this help; with -m, the irmetrics measure behind each trec_eval measure
   -v, --version                    the version
 
-RUN may be "-" for standard input. Not supported: -D (debugging output), -Z (z-scores), and the
-preference and judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
+RUN may be "-" for standard input. Not supported: -D (debugging output), and the preference and
+judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
 '''
 
 

@@ -58,21 +58,25 @@ def trec_order(query_ids: Sequence[str]) -> np.ndarray:
 
 
 def sequential_summary(aggregation: str, values: np.ndarray, skip_undefined: bool = False) -> float:
-    """The summary of per-query ``values`` as trec_eval computes it: ``'mean'`` and ``'gmean'`` add one
-    value after another in the given order, ``'sum'`` sums.  With ``skip_undefined`` NaN values are left
+    """The summary of per-query ``values`` as trec_eval computes it: ``'mean'``, ``'gmean'`` and ``'sum'`` add
+    one value after another in the given order.  With ``skip_undefined`` NaN values are left
     out (measures undefined on some queries); the mean of no value is NaN."""
     values = np.asarray(values, dtype=np.float64)
     if skip_undefined:
         values = values[~np.isnan(values)]
-    if aggregation == 'sum':
-        return float(values.sum())
     if not len(values):
-        return math.nan
+        return 0.0 if aggregation == 'sum' else math.nan
+    if aggregation == 'sum':
+        return float(np.cumsum(values)[-1]) + 0.0          # counts: exact; -Z's z-scores: trec_eval's order
     if aggregation == 'gmean':
-        logs = np.array([math.log(v if v > GEOMETRIC_MEAN_FLOOR else GEOMETRIC_MEAN_FLOOR)
-                         for v in values.tolist()])
-        return math.exp((float(np.cumsum(logs)[-1]) + 0.0) / len(values))
+        return math.exp((float(np.cumsum(floored_logs(values))[-1]) + 0.0) / len(values))
     return (float(np.cumsum(values)[-1]) + 0.0) / len(values)        # + 0.0: a sum of -0.0 is 0.0 in C
+
+
+def floored_logs(values: np.ndarray) -> np.ndarray:
+    """The logarithm of each value floored at 1e-5, as trec_eval's geometric means take them (libm's log)."""
+    return np.array([math.log(v if v > GEOMETRIC_MEAN_FLOOR else GEOMETRIC_MEAN_FLOOR)
+                     for v in np.asarray(values, dtype=np.float64).tolist()], dtype=np.float64)
 
 
 def cell(value: float, integer: bool = False, places: int = 4) -> str:

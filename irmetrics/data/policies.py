@@ -10,3 +10,7 @@ DUPLICATES = Option('duplicates', Choice('error', 'first', 'last', 'max'))
 #: A document judged more than once for a query (qrels): an error for the measures that read one grade
 #: per document (trec_eval), or its highest grade.
 QRELS_DUPLICATES = Option('duplicates', Choice('error', 'max'))
+
+#: How a qrels' grades are read: 'real' (a fractional grade is kept: 0.5, 2.7) or 'trec_eval' (trec_eval 10's
+#: rule: a grade's integer part, as C's atol reads its text; see docs/conventions.md).
+GRADES = Option('grades', Choice('real', 'trec_eval'))

@@ -5,6 +5,7 @@ A document judged more than once for a query is resolved here, by the qrels' ``d
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -118,12 +119,26 @@ class Qrels(WrittenBack):
                      self.iteration.take(rows), offsets, self.source, self.judged_twice, self.items,
                      self.matrix_shape, None if self.doc_fingerprints is None else self.doc_fingerprints[rows])
 
+    @property
+    def fractional(self) -> bool:
+        """Whether some grade is not a whole number (the relevance column is then float64)."""
+        return self.relevance.dtype.kind == 'f'
+
+    def integer_grades(self) -> Qrels:
+        """These judgments with each grade's integer part (toward zero: 2.7 is 2, -0.5 is 0), trec_eval 10's
+        rule (its ``atol`` of the grade's text; text with an exponent, ``1e-3``, is read so by
+        ``read_trec_qrels(grades='trec_eval')``); the same qrels where every grade is whole."""
+        if not self.fractional:
+            return self
+        return dataclasses.replace(self, relevance=np.trunc(self.relevance).astype(np.int64))
+
     def digest(self) -> str:
         """A hash of the judgments (:func:`.digest.digest`): equal for equal judgments whatever form they were
         read from and whatever the order of each query's rows; the order of the queries counts, as it numbers
         the users of a run given as arrays.  Processes compare it before joining their results."""
         docs = self.doc_ids.fingerprint() if self.doc_fingerprints is None else self.doc_fingerprints
-        rows = ids.mix(docs, self.qidx, self.relevance, self.iteration.fingerprint())
+        grades = self.relevance.view(np.uint64) if self.fractional else self.relevance    # a real grade's bits
+        rows = ids.mix(docs, self.qidx, grades, self.iteration.fingerprint())
         return digest(self.query_ids.fingerprint(), rows.sum(dtype=np.uint64), len(rows), self.matrix_shape)
 
     def __len__(self) -> int:
@@ -156,13 +171,17 @@ class Qrels(WrittenBack):
 
 
 def _grades(values: np.ndarray, where: RowLocator) -> np.ndarray:
-    """Grades as int64: whole numbers below :data:`LARGEST_GRADE` in magnitude (booleans are 0 and 1)."""
+    """Grades below :data:`LARGEST_GRADE` in magnitude: int64 where every one is a whole number (booleans are
+    0 and 1), else float64 (real-valued grades, kept as they are: see docs/conventions.md)."""
     as_float = values.astype(np.float64)
     if values.dtype.kind == 'f':
-        bad = np.flatnonzero(~np.isfinite(as_float) | (as_float != np.round(as_float)))
+        bad = np.flatnonzero(~np.isfinite(as_float))
         if len(bad):
-            raise where.error(InputError, f'relevance {values[bad[:1]].tolist()[0]!r} is not an integer', int(bad[0]))
+            raise where.error(InputError, f'relevance {values[bad[:1]].tolist()[0]!r} is not a finite number',
+                              int(bad[0]))
     huge = np.flatnonzero(np.abs(as_float) >= LARGEST_GRADE)
     if len(huge):
         raise where.error(InputError, f'relevance {values[huge[:1]].tolist()[0]!r} is too large', int(huge[0]))
+    if values.dtype.kind == 'f' and np.any(as_float != np.round(as_float)):
+        return as_float
     return values.astype(np.int64) if values.dtype.kind in 'iub' else as_float.astype(np.int64)

@@ -12,7 +12,7 @@ class Qrel(NamedTuple):
     """One relevance judgment; ``iteration`` is the subtopic id in diversity qrels."""
     query_id: str
     doc_id: str
-    relevance: int
+    relevance: int | float          # a float only where the grades are real-valued
     iteration: str = '0'
 
 

@@ -55,7 +55,7 @@ def run_from_table(table: pa.Table, what: str, source: str | None = None, duplic
     label = source or what
     where = where or RowLocator(label)
     return Run.from_columns(id_column(named, 'query_id', where), id_column(named, 'doc_id', where),
-                            number_column(named, 'score', where, integral=False), source=label,
+                            number_column(named, 'score', where), source=label,
                             duplicates=duplicates, where=where)
 
 
@@ -66,7 +66,7 @@ def qrels_from_table(table: pa.Table, what: str, source: str | None = None, dupl
     where = RowLocator(label)
     iteration = id_column(named, 'iteration', where) if 'iteration' in named.column_names else None
     return Qrels.from_columns(id_column(named, 'query_id', where), id_column(named, 'doc_id', where),
-                              number_column(named, 'relevance', where, integral=True), iteration,
+                              number_column(named, 'relevance', where), iteration,
                               source=label, duplicates=duplicates)
 
 
@@ -85,13 +85,13 @@ def id_column(table: pa.Table, name: str, where: RowLocator) -> Ids:
     return where.ids(column, name)
 
 
-def number_column(table: pa.Table, name: str, where: RowLocator, integral: bool) -> np.ndarray:
-    """A numeric column as numpy (a view where the column is one chunk): integers or floats;
-    grades (``integral``) given as floats are checked to be whole numbers by :class:`Qrels`."""
+def number_column(table: pa.Table, name: str, where: RowLocator) -> np.ndarray:
+    """A numeric column as numpy (a view where the column is one chunk): integers or floats (grades given
+    as floats are checked to be finite by :class:`Qrels`, and kept real-valued where some is not whole)."""
     column = table.column(name)
     if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
-        need = 'integers' if integral else 'numbers (integers or floats)'
-        raise InputError(f'column {name} must hold {need}, not {_described(column.type)}', where.source)
+        raise InputError(f'column {name} must hold numbers (integers or floats), not {_described(column.type)}',
+                         where.source)
     _no_missing(column, name, where)
     return numbers(column)
 

@@ -18,7 +18,7 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..data.qrels import Qrels
 from ..data.run import Run
-from ..errors import ProviderError, UnsupportedMeasureError
+from ..errors import InputError, ProviderError, UnsupportedMeasureError
 
 
 class _AnyValue:
@@ -151,6 +151,12 @@ class ExternalProvider(Provider):
             return False
 
     def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
+        if qrels.fractional:
+            grade = qrels.relevance[np.flatnonzero(qrels.relevance != np.round(qrels.relevance))[0]]
+            raise InputError(f'{self.name} reads whole grades only, and the qrels hold a fractional one '
+                             f'({float(grade)!r}): the native provider computes real-valued grades; '
+                             f'grades=\'trec_eval\' takes each grade\'s integer part, as trec_eval 10 does',
+                             qrels.source)
         prepared: Prepared = self.prepared_class(self.library(), measures, qrels)
         return prepared
 

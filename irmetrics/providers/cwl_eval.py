@@ -65,7 +65,8 @@ class CwlPrepared(Prepared):
         self.query_ids = qrels.query_ids.to_list()
         self._ranking_maker = RankingMaker
         grades: dict[tuple[str, str], int] = {}
-        for q, d, g, _ in qrels:
+        for q, d, grade, _ in qrels:
+            g = int(grade)                      # whole: ExternalProvider.prepare refuses fractional grades
             grades[q, d] = max(g, grades.get((q, d), g))
         self.handlers: dict[tuple[Any, ...], object] = {}
         self.metrics: list[tuple[Measure, tuple[Any, ...], Any]] = []

@@ -52,7 +52,8 @@ class PyndevalPrepared(Prepared):
         subtopic_qrels = [pyndeval.SubtopicQrel(q, it, d, g) for q, d, g, it in qrels]
         self.judged: dict[str, set[str]] = {}
         best: dict[tuple[str, str], int] = {}
-        for q, d, g, _ in qrels:
+        for q, d, grade, _ in qrels:
+            g = int(grade)                      # whole: ExternalProvider.prepare refuses fractional grades
             best[q, d] = max(g, best.get((q, d), g))
         for (q, d), g in best.items():
             if g >= 0:

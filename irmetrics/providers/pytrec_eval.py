@@ -115,7 +115,8 @@ def _unevaluated_value(measure: Measure, judgments: dict[str, int], n_retrieved:
 def _qrels_dict(qrels: Qrels) -> dict[str, dict[str, int]]:
     """{query: {doc: grade}}; a document judged under several subtopics keeps its highest grade."""
     out: dict[str, dict[str, int]] = {}
-    for q, d, g, _ in qrels:
+    for q, d, grade, _ in qrels:
+        g = int(grade)                          # whole: ExternalProvider.prepare refuses fractional grades
         docs = out.setdefault(q, {})
         docs[d] = max(g, docs.get(d, g))
     return out

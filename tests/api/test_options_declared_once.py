@@ -13,7 +13,7 @@ from irmetrics.api.options import EvaluationOptions, Options
 from irmetrics.comparing.gate import gate
 
 QRELS, BM25, DENSE = (str(ROOT / 'examples' / name) for name in ('qrels.txt', 'run_bm25.txt', 'run_dense.txt'))
-SHARED = 'its shared options: dialect, duplicates, exclude, items, memory_limit, provider, strict'
+SHARED = 'its shared options: dialect, duplicates, exclude, grades, items, memory_limit, provider, strict'
 
 
 def test_one_declaration_with_a_meaning_for_each_option():
@@ -22,7 +22,7 @@ def test_one_declaration_with_a_meaning_for_each_option():
     assert all(f.metadata['doc'] for f in fields)
     assert Options.of({'duplicates': 'max'}, 'f').given() == {
         'provider': None, 'duplicates': 'max', 'items': None, 'exclude': None, 'strict': False, 'dialect': None,
-        'memory_limit': None}
+        'memory_limit': None, 'grades': 'real'}
 
 
 def _dask_calc(**options):

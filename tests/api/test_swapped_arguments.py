@@ -75,7 +75,8 @@ def test_the_new_order_is_never_taken_for_the_old_one():
     assert irm.compare([irm.AP], QRELS, [BM25, DENSE]).measures == (irm.AP,)
     assert irm.urisk(irm.AP, QRELS, DENSE, baseline=BM25).wins == 9
     with pytest.raises(TypeError, match=r"compare\(\) got an unexpected keyword argument 'provder' \(its shared "
-                                        r'options: dialect, duplicates, exclude, items, memory_limit, provider'):
+                                        r'options: dialect, duplicates, exclude, grades, items, memory_limit, '
+                                        r'provider'):
         irm.compare('AP', QRELS, [BM25, DENSE], provder='native')
 
 

@@ -88,7 +88,7 @@ def files(tmp_path):
 
 
 @pytest.mark.parametrize('argv, fragment', [
-    (['-Z', 'z'], 'option -Z (--Zscore) is not supported'), (['-D', '1'], 'option -D (--Debug_level)'),
+    (['-Z', 'no-such-file'], 'cannot read the z-scores file'), (['-D', '1'], 'option -D (--Debug_level)'),
     (['-R', 'prefs'], "-R prefs: irmetrics reads only trec_eval's 'qrels' format"),
     (['-T', 'other'], "'trec_results' format"), (['-x'], "invalid option -- 'x'"),
     (['-l-1'], 'relevance levels of 0 or more'), (['-l', 'x'], '-l expects an integer'),

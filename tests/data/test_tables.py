@@ -111,13 +111,14 @@ QRELS = {'query_id': ['q1', 'q1'], 'doc_id': ['a', 'b'], 'relevance': [1, 0]}
     ({'qid': ['q'], 'score': [1.0]}, 'run', 'lacks column(s) doc_id or docno'),
     ({'query_id': ['q'], 'doc_id': ['d']}, 'qrels', 'lacks column(s) relevance or label'),
     ({**RUN, 'score': ['high', 'low']}, 'run', 'column score must hold numbers (integers or floats), not string'),
-    ({**QRELS, 'relevance': ['1', '0']}, 'qrels', 'column relevance must hold integers, not string'),
+    ({**QRELS, 'relevance': ['1', '0']}, 'qrels',
+     'column relevance must hold numbers (integers or floats), not string'),
     ({**RUN, 'query_id': [True, False]}, 'run', 'column query_id must hold strings or integers, not bool'),
     ({**RUN, 'doc_id': pa.array([1, 2], pa.timestamp('s'))}, 'run', 'column doc_id must hold strings or integers'),
     ({**RUN, 'query_id': ['q1', None]}, 'run', 'item 2: query_id is missing (null)'),
     ({**RUN, 'score': [1.0, None]}, 'run', 'item 2: score is missing (null)'),
     ({**RUN, 'score': [1.0, float('nan')]}, 'run', 'item 2: score nan is not a finite number'),
-    ({**QRELS, 'relevance': [1.0, 1.5]}, 'qrels', 'item 2: relevance 1.5 is not an integer'),
+    ({**QRELS, 'relevance': [1.0, float('nan')]}, 'qrels', 'item 2: relevance nan is not a finite number'),
     ({**QRELS, 'relevance': [1, None]}, 'qrels', 'item 2: relevance is missing (null)'),
 ])
 def test_bad_tables_are_input_errors(columns_, kind, fragment):

@@ -9,6 +9,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import irmetrics as irm
@@ -144,12 +145,15 @@ def test_a_first_line_with_a_seventh_field_then_many_six_field_lines(tmp_path, l
 
 
 # --- 7. conventions settled with trec_eval ---------------------------------------------------------
-def test_a_grade_must_be_an_integer_literal(layout):
-    for grade in ('2e1', '1.0', '0x10', '1_0', '\u0661', ''):
+def test_a_grade_must_be_a_decimal_number(layout):
+    for grade in ('0x10', '1_0', '\u0661', '', 'nan', 'inf', '1.5x', '0x1p3'):
         text = f'q1 0 d0 1\nq1 0 d1 {grade}\n'
         with pytest.raises(InputError, match=r'<text>:2: '):
             irm.read_trec_qrels(text)
-    assert [q.relevance for q in irm.read_trec_qrels('q 0 a +2\nq 0 b -1\nq 0 c 007\n')] == [2, -1, 7]
+    text = 'q 0 a +2\nq 0 b -1\nq 0 c 007\nq 0 d 2e1\nq 0 e 1.0\n'
+    qrels = irm.read_trec_qrels(text)
+    assert qrels.relevance.dtype == np.int64 and qrels.relevance.tolist() == [2, -1, 7, 20, 1]
+    assert irm.read_trec_qrels(text, grades='trec_eval').relevance.tolist() == [2, -1, 7, 2, 1]    # atol('2e1')
 
 
 def test_blank_and_comment_lines_are_skipped_in_both_files(layout):

@@ -70,7 +70,7 @@ def split(data: Data, name: str, layout: Layout, typed: bool = True) -> tuple[Co
         column = table.column(c)
         table = table.drop_columns([c])     # its chunks are freed once converted: one column is ever held twice
         if c in layout.integers:
-            out[c] = _integers(combine(column), c, name, lines)
+            out[c] = _integers(combine(column), c, name, lines, layout.grades)
         elif c in layout.numbers:
             out[c] = numbers(column) if typed else _numbers(combine(column), c, name, lines)
         else:
@@ -128,10 +128,11 @@ def _read(data: Data, layout: Layout, types: dict[str, Any], block_size: int) ->
     return table.unify_dictionaries()
 
 
-def _integers(values: pa.Array, column: str, name: str, lines: Callable[[], np.ndarray]) -> np.ndarray:
-    """Integer literals of a dictionary-encoded column: each distinct text converted once."""
+def _integers(values: pa.Array, column: str, name: str, lines: Callable[[], np.ndarray], rule: str) -> np.ndarray:
+    """Grades of a dictionary-encoded column (:func:`.format.grade_of` under ``rule``): each distinct text
+    converted once."""
     codes = numbers(values.indices).astype(np.int64)
-    return integers_of_codes(values.dictionary.to_pylist(), codes, column, name, lines)
+    return integers_of_codes(values.dictionary.to_pylist(), codes, column, name, lines, rule)
 
 
 def _numbers(values: pa.Array, column: str, name: str, lines: Callable[[], np.ndarray]) -> np.ndarray:

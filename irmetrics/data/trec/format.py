@@ -8,8 +8,9 @@ trec_eval's readers are the reference:
   splits there, trec_eval does not);
 * lines end at ``\\n``; a line of white space only is blank and skipped; a line whose first field
   starts with ``#`` is a comment and skipped (trec_eval 10);
-* a qrels line has exactly 4 fields ``query_id iteration doc_id relevance``, the relevance an
-  integer literal; a run line at least 6, ``query_id Q0 doc_id rank score tag``, fields after the
+* a qrels line has exactly 4 fields ``query_id iteration doc_id relevance``, the relevance a
+  decimal number (``2``, ``0.5``, ``1e-3``: :func:`grade_of`; read as trec_eval 10's ``atol`` reads it
+  under ``grades='trec_eval'``); a run line at least 6, ``query_id Q0 doc_id rank score tag``, fields after the
   tag ignored, the score a number as C's ``strtod`` reads it (decimal or hexadecimal);
 * a NUL byte is an error (trec_eval would end the field there); a UTF-8 byte-order mark at the
   start of the file is not part of the first query id.
@@ -65,6 +66,7 @@ class Layout(NamedTuple):
     integers: tuple[str, ...]         # integer literals
     coded: tuple[str, ...]            # ids with few distinct values (dictionary-encoded by Arrow)
     extra_fields_allowed: bool
+    grades: str = 'real'              # how the integers' text is read: GRADE_RULES
 
     @property
     def width(self) -> int:
@@ -424,28 +426,45 @@ def number_or_none(text: str) -> float | None:
     return None
 
 
-def integer_problem(text: str) -> str | None:
-    """Why ``text`` is not a grade (an integer literal of moderate size), or None."""
+#: How a grade's text is read: ``'real'``, its value (``'2.7'`` is 2.7); ``'trec_eval'``, as trec_eval 10's
+#: get_qrels.c reads it with C's ``atol``: the sign and the digits before anything else (``'2.7'`` is 2,
+#: ``'1e-3'`` 1, ``'-0.5'`` 0).  Either way the text must be a decimal number (:data:`DECIMAL_NUMBER`, finite).
+GRADE_RULES = ('real', 'trec_eval')
+_ATOL = re.compile(r'[+-]?[0-9]*', re.ASCII)
+
+
+def grade_of(text: str, rule: str = 'real') -> int | float | str:
+    """The grade written ``text`` under ``rule`` (:data:`GRADE_RULES`): an int for an integer literal or an
+    atol reading, else a float; or, as a string, why it is no grade."""
     if not _INTEGER.fullmatch(text):
-        return 'is not an integer'
+        if not _DECIMAL.fullmatch(text) or not math.isfinite(float(text)):
+            return 'is not a number'
+        if rule == 'real':
+            value = float(text)
+            return value if abs(value) < LARGEST_GRADE else 'is too large'
+        digits = cast(re.Match[str], _ATOL.match(text)).group()
+        text = digits if digits.lstrip('+-') else '0'
     if len(text.lstrip('+-').lstrip('0')) > len(str(LARGEST_GRADE)) or abs(int(text)) >= LARGEST_GRADE:
         return 'is too large'                   # (Python refuses to convert over 4,300 digits)
-    return None
+    return int(text)
 
 
-def integers_of_text(texts: list[str], column: str, name: str, lines: Callable[[], np.ndarray]) -> np.ndarray:
-    """int64 values of integer literals (few distinct ones: each is converted once)."""
+def integers_of_text(texts: list[str], column: str, name: str, lines: Callable[[], np.ndarray],
+                     rule: str = 'real') -> np.ndarray:
+    """The grades of ``texts`` (few distinct ones: each is converted once): :func:`integers_of_codes`."""
     distinct, codes = first_seen_codes(texts)
-    return integers_of_codes(distinct, codes, column, name, lines)
+    return integers_of_codes(distinct, codes, column, name, lines, rule)
 
 
 def integers_of_codes(values: list[str], codes: np.ndarray, column: str, name: str,
-                      lines: Callable[[], np.ndarray]) -> np.ndarray:
-    """The integers ``values[codes]``; a value that is none names the first line holding it."""
-    out = np.empty(len(values), dtype=np.int64)
-    for i, text in enumerate(values):
-        problem = integer_problem(text)
-        if problem:
-            raise InputError(f'{column} {text!r} {problem}', name, int(lines()[int(np.argmax(codes == i))]))
-        out[i] = int(text)
+                      lines: Callable[[], np.ndarray], rule: str = 'real') -> np.ndarray:
+    """The grades ``values[codes]`` (:func:`grade_of`): int64 where every one is a whole number, else float64;
+    a value that is none names the first line holding it."""
+    grades = [grade_of(text, rule) for text in values]
+    for i, (text, grade) in enumerate(zip(values, grades, strict=True)):
+        if isinstance(grade, str):
+            raise InputError(f'{column} {text!r} {grade}', name, int(lines()[int(np.argmax(codes == i))]))
+    out = np.array(grades, dtype=np.float64 if any(isinstance(g, float) for g in grades) else np.int64)
+    if out.dtype.kind == 'f' and np.all(out == np.round(out)):
+        out = out.astype(np.int64)              # '2e1', '3.0': whole numbers, grades as an integer literal's
     return cast(np.ndarray, out[codes])

@@ -24,6 +24,7 @@ from ..duplicates import Duplicates
 from ..ids import Ids
 from ..locate import Positions, RowLocator, id_at
 from ..paths import compression_of, is_text
+from ..policies import GRADES
 from ..qrels import Qrels
 from ..ranking import canonical_order
 from ..run import Run
@@ -179,7 +180,8 @@ def _split(data: Data, name: str, layout: Layout,
     return parsed, blank
 
 
-def read_trec_qrels(source: str | os.PathLike[str] | bytes, *, duplicates: str = 'error') -> Qrels:
+def read_trec_qrels(source: str | os.PathLike[str] | bytes, *, duplicates: str = 'error',
+                    grades: str = 'real') -> Qrels:
     """Read a TREC qrels file (``query_id iteration doc_id relevance``) from a path, raw text or bytes.
 
     Parameters
@@ -189,6 +191,11 @@ def read_trec_qrels(source: str | os.PathLike[str] | bytes, *, duplicates: str =
     duplicates : str
         A document judged more than once for a query is an error for the measures that read one grade
         per document (as in trec_eval) unless ``duplicates='max'``: see :meth:`Qrels.from_columns`.
+    grades : str
+        How a grade is read: ``'real'`` (its value: ``0.5`` is a real-valued grade, the gain of nDCG, ERR
+        and RBP, compared with ``rel=`` as a real number) or ``'trec_eval'`` (as trec_eval 10 reads it, with
+        C's ``atol``: the sign and the leading digits, ``2.7`` is 2 and ``1e-3`` is 1).  Either way a grade
+        is a decimal number; see docs/conventions.md.
 
     Returns
     -------
@@ -210,8 +217,9 @@ def read_trec_qrels(source: str | os.PathLike[str] | bytes, *, duplicates: str =
     >>> next(iter(qrels))
     Qrel(query_id='401', doc_id='D401-022', relevance=2, iteration='0')
     """
+    GRADES.check(grades)
     data, name = load(source)
-    cols, lines = parse(data, name, QRELS)
+    cols, lines = parse(data, name, QRELS._replace(grades=grades))
     return Qrels.from_columns(cols['query_id'], cols['doc_id'], cols['relevance'], cols['iteration'],
                               source=name, lines=lines, duplicates=duplicates)
 

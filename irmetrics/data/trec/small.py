@@ -29,7 +29,7 @@ def split(text: bytes, name: str, layout: Layout) -> tuple[dict[str, object], Ca
         if c in layout.numbers:
             out[c] = numbers_of_text(values, c, name, lines)
         elif c in layout.integers:
-            out[c] = integers_of_text(values, c, name, lines)
+            out[c] = integers_of_text(values, c, name, lines, layout.grades)
         else:
             if not valid:
                 _check_utf8(values, name, lines)

@@ -58,7 +58,7 @@ class HitJudgments:
         if not (self.in_row_order and _keyed_in_order(qrels, self.rows, self.items)):
             self.keys, self.grades = _sorted_keys(self.rows[qrels.qidx], self.items, qrels.relevance)
         #: the distinct grades, ascending (the gains are looked up through them)
-        self.levels = np.unique(qrels.relevance if self.keys is None else self.grades).astype(np.int64)
+        self.levels = np.unique(qrels.relevance if self.keys is None else self.grades)   # int64, or real grades
         self.quantities = _per_query(qrels, needs)
         self._copies: dict[tuple[str, ...], Any] = {}
 

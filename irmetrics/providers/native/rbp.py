@@ -17,7 +17,7 @@ def query_gain_range(index: QrelsIndex, gains: Gains | None) -> tuple[np.ndarray
     """Per query, the least and greatest gain among the grades 0 to its highest grade and the grades
     ``gains`` lists (trec_eval 10's rbp scales by these); NaN for a query with neither."""
     def compute() -> tuple[np.ndarray, np.ndarray]:
-        top = np.full(index.nq, -1, dtype=np.int64)
+        top = np.full(index.nq, -1, dtype=index.grades.dtype)
         judged = index.grades >= 0
         np.maximum.at(top, index.query[judged], index.grades[judged])
         listed = dict(gains or ())
