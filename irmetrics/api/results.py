@@ -246,7 +246,8 @@ class CalcResults:
         """Which (query, measure) values are given (:meth:`iter_metrics`): all but the undefined (NaN) values of
         the measures that skip undefined queries."""
         skips = np.array([m.definition.skips_undefined for m in self.measures], dtype=bool)
-        return ~(np.isnan(self.values) & skips)
+        defined: np.ndarray = ~(np.isnan(self.values) & skips)
+        return defined
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.aggregated, self.per_query))
