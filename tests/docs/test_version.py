@@ -2,8 +2,8 @@
 a version that was not released as if it were): pyproject.toml, irmetrics.__version__, getting-started, and the
 migration page, which says that the 1.0 contract is not released yet while the version is below 1.0."""
 import re
-import tomllib
 
+import tomllib
 from repo_paths import ROOT
 
 import irmetrics as irm
