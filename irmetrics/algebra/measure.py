@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..constraints import Int
 from ..errors import MeasureError, UnknownMeasureError
 from .params import NOT_PROVIDED, REQUIRED, TIES, Param
 
@@ -209,11 +210,18 @@ class Measure:
         """Raise :class:`MeasureError` if a required parameter is missing."""
         missing = self.missing_required()
         if missing:
-            hint = ''
-            if missing == ['cutoff'] and self.definition.at_param == 'cutoff':
-                hint = f' (e.g. {self!r}@10)'
-            raise MeasureError(f'{self!r} needs parameter(s) {", ".join(missing)}{hint}')
+            raise MeasureError(f'{self!r} needs parameter(s) {", ".join(missing)} (e.g. {self._completed(missing)})')
         return self
+
+    def _completed(self, missing: list[str]) -> str:
+        """This measure written with its ``missing`` parameters: ``N`` for an integer (``Coverage(catalogue=N)@10``),
+        ``...`` for another value, 10 for a cutoff written after ``@``."""
+        d = self.definition
+        placeholders = {name: 'N' if isinstance(d.param(name).constraint, Int) else '...' for name in missing}
+        inner = sorted([f'{k}={d.param(k).constraint.repr_value(v)}' for k, v in self._params if k != d.at_param]
+                       + [f'{k}={v}' for k, v in placeholders.items() if k != d.at_param])
+        at = '10' if d.at_param in placeholders else self[d.at_param] if d.at_param else NOT_PROVIDED
+        return d.name + (f'({",".join(inner)})' if inner else '') + (f'@{at}' if at is not NOT_PROVIDED else '')
 
     # --- identity -------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

@@ -18,11 +18,16 @@ Under ``torch.distributed`` (``sync=None``: when it is initialised), ``compute()
 values of every process (``all_gather_object``), so that each process gets the same results; every
 process must call it, one that was given no batch too.  The processes' evaluators must be the same (the
 measures in the same order, the same whole judgments): :mod:`.gathering` checks it before joining any value.
+``sync=False`` keeps the results to the users this accumulator was given (the rows of its batches, ranked
+or not: a row whose every item is masked scores as a query missing from the run), on one process as under
+``torch.distributed``: the users of the judgments never given are not in its results, and no warning
+names them.  ``compute()`` before any batch (since the accumulator was built or reset, on any process) is
+an error: an evaluation of no user has no number to report.
 """
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -34,6 +39,15 @@ from ..data.run import Run
 from ..errors import InputError
 from .gathering import Identity, gathered
 from .results import CalcResults, QueryValues
+
+
+class Batch(NamedTuple):
+    """One batch, computed and not yet added: its per-user values (the users it ranks), its top ranking (when
+    the evaluator has measures of a whole run) and ``users``, the codes of every user of the judgments it gives
+    (ranked or not: a row whose every item is masked too)."""
+    parts: list[QueryValues]
+    top: Run | None
+    users: np.ndarray
 
 
 class Accumulator:
@@ -52,6 +66,7 @@ class Accumulator:
         """Forget every batch: the next :meth:`compute` sees only what is given after this."""
         self._parts: list[QueryValues] = []
         self._seen = np.zeros(self.evaluator.qrels.num_queries, dtype=bool)
+        self._given = np.zeros(self.evaluator.qrels.num_queries, dtype=bool)   # the users of the batches
         self._tops: list[Run] = []
         self._top_users: set[str] = set()       # every user of the top rankings kept, judged or not
         self._batches = 0
@@ -60,11 +75,12 @@ class Accumulator:
         """Add one batch: arrays whose row ``i`` is the user ``offset + i``, or a run of named queries.
 
         The whole batch is computed and checked before any of it is added: a refused batch changes nothing."""
-        self.add(*batch_values(self.evaluator, run, offset, self.duplicates))
+        self.add(batch_values(self.evaluator, run, offset, self.duplicates))
 
-    def add(self, parts: list[QueryValues], top: Run | None) -> None:
-        """Add one batch's per-user values and top ranking (what :func:`batch_values` gives), or refuse it whole
-        when it holds a user twice or a user of an earlier batch."""
+    def add(self, batch: Batch) -> None:
+        """Add one batch (what :func:`batch_values` gives), or refuse it whole when it holds a user twice or a
+        user of an earlier batch."""
+        parts, top = batch.parts, batch.top
         codes = np.concatenate([part.codes for part in parts]) if parts else np.zeros(0, dtype=np.int64)
         ordered = np.sort(codes)
         again = np.concatenate((codes[self._seen[codes]], ordered[1:][ordered[1:] == ordered[:-1]]))
@@ -73,9 +89,10 @@ class Accumulator:
             first = self.evaluator.query_ids[int(again[0])] if len(again) else min(users & self._top_users)
             raise InputError(f'user {first!r} is in batch {self._batches + 1} and in an earlier one '
                              f'({max(len(again), len(users & self._top_users))} such user(s)): give each user once '
-                             f'(a batch at offset lo holds the users lo, lo + 1, ...); the batch is not added',
-                             'accumulator')
+                             f'(a batch at offset lo holds the users lo, lo + 1, ...), and call reset() before '
+                             f'giving the users again (each epoch); the batch is not added', 'accumulator')
         self._seen[codes] = True
+        self._given[batch.users] = True
         self._parts += parts
         if top is not None:
             self._tops.append(top)
@@ -84,12 +101,17 @@ class Accumulator:
 
     def compute(self) -> CalcResults:
         """The results of every user given since the last :meth:`reset` (of every process, when synced)."""
-        parts, tops = self._parts, self._tops
+        parts, tops, batches = self._parts, self._tops, self._batches
         if self._synced():
-            parts, tops = gathered(self._identity(), parts, tops, self.evaluator.query_ids)
+            parts, tops, batches = gathered(self._identity(), parts, tops, batches, self.evaluator.query_ids)
+        if not batches:
+            raise InputError('compute() before any update(): no batch was given since the accumulator was built or '
+                             'reset(), so no user has a value; give the batches first (update(batch, offset=lo))',
+                             'accumulator')
         ev = self.evaluator
         run_values = ev.engines.run_values(_merged(tops)) if ev.run_measures else None
-        results: CalcResults = ev.combine(parts, 'the batches', run_values)
+        users = np.flatnonzero(self._given) if self.sync is False else None
+        results: CalcResults = ev.combine(parts, 'the batches', run_values, users=users)
         return results
 
     def _identity(self) -> Identity:
@@ -119,10 +141,10 @@ class Accumulator:
                 f'measures>')
 
 
-def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'error') -> tuple[list[QueryValues],
-                                                                                             Run | None]:
-    """The per-user values of one batch (arrays whose row ``i`` is the user ``offset + i``, or a run of named
-    queries), and, when the evaluator has measures of a whole run, the batch's top ranking as a :class:`Run`."""
+def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'error') -> Batch:
+    """The :class:`Batch` of ``run`` (arrays whose row ``i`` is the user ``offset + i``, or a run of named
+    queries): its per-user values, and, when the evaluator has measures of a whole run, its top ranking as a
+    :class:`Run`."""
     ev = evaluator
     if find_kind(run) is ARRAYS:
         if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)) or offset < 0:
@@ -132,13 +154,15 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
         parts = list(ev.arrays.parts(arrays, duplicates, int(offset)))
         top = arrays.run(duplicates, ev.depth, exclude=ev.arrays.exclude, offset=int(offset)) \
             if ev.run_measures else None
-        return parts, top
+        users = ev.arrays.judgments.codes(int(offset), arrays.shape[0])
+        return Batch(parts, top, users[users >= 0])
     if offset:
         raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
                          'users: give it without offset', 'accumulator')
     named = to_run(run, duplicates=duplicates, depth=ev.depth)
     top = (named.top(ev.depth) if ev.depth else named) if ev.run_measures else None
-    return [ev.engines.query_values(named)], top
+    values = ev.engines.query_values(named)
+    return Batch([values], top, values.codes)
 
 
 def _merged(runs: list[Run]) -> Run:

@@ -87,10 +87,14 @@ class Engines:
         codes = codes[codes >= 0].astype(np.int64)
         return QueryValues(codes, self.values_of(self.measures, codes, run))
 
-    def missing(self, present: np.ndarray) -> QueryValues:
+    def missing(self, present: np.ndarray, among: np.ndarray | None = None) -> QueryValues:
         """Values of the qrels queries not among ``present`` (query codes, as :class:`QueryValues` has
-        them): queries missing from the run (0, or computed on the empty ranking for NumQ and NumRel)."""
+        them), of those ``among`` (codes; None: every qrels query): queries missing from the run (0, or
+        computed on the empty ranking for NumQ and NumRel)."""
         absent = np.ones(self.qrels.num_queries, dtype=bool)
+        if among is not None:
+            absent[:] = False
+            absent[np.asarray(among, dtype=np.int64)] = True
         absent[np.asarray(present, dtype=np.int64)] = False
         codes = np.flatnonzero(absent).astype(np.int64)
         return QueryValues(codes, self.values_of(self.measures, codes, Run.from_columns([], [], [])))

@@ -312,7 +312,8 @@ class Evaluator:
         return self.engines.query_values(to_run(run, duplicates=duplicates or self.duplicates, depth=self.depth))
 
     def combine(self, parts: Iterable[QueryValues], source: str = 'run',
-                run_values: Mapping[Measure, float] | None = None) -> CalcResults:
+                run_values: Mapping[Measure, float] | None = None, *, users: np.ndarray | None = None
+                ) -> CalcResults:
         """The results of a whole run from the per-query values of its parts (any order).
 
         Qrels queries in no part score as queries missing from the run, with the warning a whole run gets
@@ -327,6 +328,9 @@ class Evaluator:
             What the warnings call the run.
         run_values : mapping of Measure to float, optional
             The values of the measures of the whole run, computed apart.
+        users : array of int, optional
+            The qrels queries (codes, ascending) the results hold, the parts' among them; the others are left
+            out, not scored as missing (an accumulator's own users, ``sync=False``).  None: every qrels query.
 
         Returns
         -------
@@ -356,11 +360,18 @@ class Evaluator:
                                  f'each part (chunk, partition) must hold complete queries')
             seen[part.codes] = True
             values[part.codes] = part.values
+        if users is None:
+            with errors.strict(self.strict):
+                diagnostics.check_present(self.qrels, seen, source)
+            missing = self.engines.missing(np.flatnonzero(seen))
+            values[missing.codes] = missing.values
+            return CalcResults(self.query_ids, self.measures, values, run_values)
         with errors.strict(self.strict):
-            diagnostics.check_present(self.qrels, seen, source)
-        missing = self.engines.missing(np.flatnonzero(seen))
+            if len(users):
+                diagnostics.check_present(self.qrels.subset(users), seen[users], source)
+        missing = self.engines.missing(np.flatnonzero(seen), among=users)
         values[missing.codes] = missing.values
-        return CalcResults(self.query_ids, self.measures, values, run_values)
+        return CalcResults([self.query_ids[u] for u in users], self.measures, values[users], run_values)
 
     def __repr__(self) -> str:
         plan = '; '.join(f'{name}: {", ".join(map(repr, ms))}' for name, ms in self.engines.groups)

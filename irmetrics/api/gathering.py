@@ -65,18 +65,19 @@ def check_same(identities: list[Identity]) -> None:
                                  f'the same, whole {what} on every process', 'accumulator')
 
 
-def gathered(identity: Identity, parts: list[QueryValues], tops: list[Run], query_ids: list[str]
-             ) -> tuple[list[QueryValues], list[Run]]:
-    """Every process's parts and top rankings, on every process (one ``all_gather_object``), once every
-    process's ``identity`` is checked to be the same and every user to be on one process only."""
+def gathered(identity: Identity, parts: list[QueryValues], tops: list[Run], batches: int, query_ids: list[str]
+             ) -> tuple[list[QueryValues], list[Run], int]:
+    """Every process's parts and top rankings, and the number of batches of all, on every process (one
+    ``all_gather_object``), once every process's ``identity`` is checked to be the same and every user to be
+    on one process only."""
     import torch.distributed as dist
     mine = (identity, np.concatenate([p.codes for p in parts]) if parts else np.zeros(0, dtype=np.int64),
-            np.concatenate([p.values for p in parts]) if parts else None, tops)
+            np.concatenate([p.values for p in parts]) if parts else None, tops, batches)
     everyone: list[Any] = [None] * dist.get_world_size()
     dist.all_gather_object(everyone, mine)
-    check_same([who for who, _, _, _ in everyone])
-    owner = np.concatenate([np.full(len(codes), rank) for rank, (_, codes, _, _) in enumerate(everyone)])
-    codes = np.concatenate([codes for _, codes, _, _ in everyone])
+    check_same([who for who, *_ in everyone])
+    owner = np.concatenate([np.full(len(codes), rank) for rank, (_, codes, *_) in enumerate(everyone)])
+    codes = np.concatenate([codes for _, codes, *_ in everyone])
     order = np.argsort(codes, kind='stable')
     twice = np.flatnonzero(codes[order][1:] == codes[order][:-1])
     if len(twice):
@@ -85,9 +86,9 @@ def gathered(identity: Identity, parts: list[QueryValues], tops: list[Run], quer
                          f'process {int(owner[second])} ({len(twice)} such user(s)): give each user to one process '
                          f"(torch's DistributedSampler repeats users to even out the processes; give each its own "
                          f'slice of the users)', 'accumulator')
-    _one_process_each([runs for _, _, _, runs in everyone])
-    values = [QueryValues(codes, values) for _, codes, values, _ in everyone if values is not None]
-    return values, [run for _, _, _, runs in everyone for run in runs]
+    _one_process_each([runs for _, _, _, runs, _ in everyone])
+    values = [QueryValues(codes, values) for _, codes, values, _, _ in everyone if values is not None]
+    return values, [run for _, _, _, runs, _ in everyone for run in runs], sum(n for *_, n in everyone)
 
 
 def _one_process_each(tops: list[list[Run]]) -> None:

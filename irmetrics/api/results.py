@@ -23,7 +23,7 @@ from ..rendering.formats import FORMATS, checked_places
 from ..rendering.markup import html_table
 from ..rendering.result import Table, Tabled
 from ..rendering.text import text_table
-from ..rendering.values import format_value, json_number
+from ..rendering.values import format_value, json_number, json_value
 
 #: The ``format`` of :meth:`CalcResults.render`.
 FORMAT = Option('format', Choice(*FORMATS))
@@ -168,6 +168,19 @@ class MeasureValues(dict[str, Any], Tabled):
         return str(named[0])
 
 
+def _json_column(measure: Measure, values: np.ndarray) -> list[Any]:
+    """A column of per-query values as :func:`~irmetrics.rendering.values.json_value` gives each (``places``
+    None): None where not finite, an int where a count is whole, else the float."""
+    finite = np.isfinite(values)
+    column = values.astype(object)
+    if measure.definition.aggregate == 'sum':
+        whole = finite & (values == np.round(values))
+        column[whole] = values[whole].astype(np.int64).astype(object)
+    column[~finite] = None
+    out: list[Any] = column.tolist()
+    return out
+
+
 class CalcResults:
     """Per-query values of several measures (a query x measure matrix) and their aggregates.
 
@@ -221,14 +234,20 @@ class CalcResults:
         """Every (query, measure) value, except where a measure that skips undefined queries is undefined;
         then each measure of the whole run (Coverage, Gini) as one value of the query ``'all'`` (as the
         aggregates' lines of trec_eval and ir_measures are)."""
-        rows = self.values.tolist()
-        skips = [m.definition.skips_undefined for m in self.measures]
-        for qid, row in zip(self.query_ids, rows, strict=True):
-            for m, v, skip in zip(self.measures, row, skips, strict=True):
-                if not (skip and v != v):
-                    yield Metric(qid, m, v)
+        n_m = len(self.measures)
+        kept = self._defined().ravel()
+        query_ids = np.repeat(np.array(self.query_ids, dtype=object), n_m)[kept].tolist()
+        measures = np.tile(np.array(self.measures + [None], dtype=object)[:n_m], len(self.query_ids))[kept].tolist()
+        yield from map(Metric, query_ids, measures, self.values.ravel()[kept].tolist())
         for m, v in self.run_values.items():
             yield Metric(SUMMARY_QID, m, v)
+
+    def _defined(self) -> np.ndarray:
+        """Which (query, measure) values are given (:meth:`iter_metrics`): all but the undefined (NaN) values of
+        the measures that skip undefined queries."""
+        skips = np.array([m.definition.skips_undefined for m in self.measures], dtype=bool)
+        defined: np.ndarray = ~(np.isnan(self.values) & skips)
+        return defined
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.aggregated, self.per_query))
@@ -279,8 +298,7 @@ class CalcResults:
                 frame = pd.concat({run: frame}, names=['run'])
             return frame
         n_q, n_m = self.values.shape
-        keep = ~(np.isnan(self.values) & np.array([m.definition.skips_undefined for m in self.measures],
-                                                     dtype=bool)).ravel()
+        keep = self._defined().ravel()
         columns = {
             'query_id': np.concatenate((np.repeat(np.array(self.query_ids, dtype=object), n_m)[keep],
                                         np.full(len(whole), SUMMARY_QID, dtype=object))),
@@ -345,10 +363,16 @@ class CalcResults:
         >>> found['measures'], found['aggregate'], found['per_query']['401']
         (['P@5'], {'P@5': 0.5}, {'P@5': 0.8})
         """
-        import json
-        doc = json.loads(self.render('json', by_query=True))
-        return {'measures': doc['measures'], 'aggregate': doc['runs'][0]['aggregate'],
-                'per_query': doc['runs'][0]['per_query']}
+        items = self.aggregate_items()
+        names = [str(m) for m in self.measures]
+        columns = [_json_column(m, self.values[:, j]) for j, m in enumerate(self.measures)]
+        rows = [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)] if columns else \
+            [{} for _ in self.query_ids]
+        for i, j in zip(*np.nonzero(~self._defined()), strict=True):
+            del rows[i][names[j]]
+        return {'measures': [str(m) for m, _ in items],
+                'aggregate': {str(m): json_value(m, v, None) for m, v in items},
+                'per_query': dict(zip(self.query_ids, rows, strict=True))}
 
     def _aggregate_rows(self, places: int) -> list[list[str]]:
         return [[str(m), format_value(m, v, places)] for m, v in self.aggregate_items()]

@@ -37,6 +37,10 @@ CASES = [
     ('RR', lambda: tm.RetrievalMRR(empty_target_action='skip'), True),
     ('AP', lambda: tm.RetrievalMAP(empty_target_action='skip'), True),
     ('Success@3', lambda: tm.RetrievalHitRate(top_k=3, empty_target_action='skip'), True),
+    ('HitRate@3', lambda: tm.RetrievalHitRate(top_k=3, empty_target_action='skip'), True),     # recommenders' names
+    ('HR@10', lambda: tm.RetrievalHitRate(top_k=10, empty_target_action='skip'), True),
+    ('MRR', lambda: tm.RetrievalMRR(empty_target_action='skip'), True),
+    ('MAP', lambda: tm.RetrievalMAP(empty_target_action='skip'), True),
     ('Rprec', lambda: tm.RetrievalRPrecision(empty_target_action='skip'), True),
 ]
 
@@ -75,3 +79,19 @@ def test_a_tensor_in_a_training_loop_is_read_as_it_is():
     top = torch.topk(model_scores, 10, dim=1).indices
     assert irm.calc_aggregate(['nDCG@10'], torch.from_numpy(grades), top) == \
         irm.calc_aggregate(['nDCG@10'], grades, top.numpy())
+
+
+def test_ndcg_averages_over_tied_scores_as_ties_expected_does():
+    """torchmetrics' nDCG gives tied items the mean of their discounts (the expectation over their orders), not
+    torch.topk's order: user by user it equals nDCG(ties='expected'), and differs from trec_eval's order."""
+    from torchmetrics.functional.retrieval import retrieval_normalized_dcg
+    rng = np.random.default_rng(7)
+    grades = torch.from_numpy(rng.choice([0, 0, 0, 1, 2, 3], size=(40, 30)))
+    scores = torch.from_numpy(rng.integers(0, 4, size=(40, 30)) / 2.0)        # four scores: ties everywhere
+    for name, averaged, top_k in (('nDCG', "nDCG(ties='expected')", None), ('nDCG@5', "nDCG(ties='expected')@5", 5)):
+        expected = irm.calc([averaged], grades, scores)
+        trec = irm.calc([name], grades, scores)
+        theirs = [float(retrieval_normalized_dcg(scores[int(u)], grades[int(u)], top_k=top_k))
+                  for u in expected.query_ids]
+        np.testing.assert_allclose(expected.values[:, 0], theirs, rtol=0, atol=1e-6)
+        assert np.abs(trec.values[:, 0] - np.array(theirs)).max() > 1e-3

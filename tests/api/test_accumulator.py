@@ -7,7 +7,7 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 import torch
-from accumulator_support import MEASURE_SET, MEASURES, batches, data, two_processes
+from accumulator_support import MEASURE_SET, MEASURES, SLICES, batches, data, two_processes
 
 import irmetrics as irm
 from irmetrics.api import array_runs
@@ -137,8 +137,9 @@ def test_measures_given_as_a_set_are_in_one_order():
     assert irm.evaluator(sorted(MEASURE_SET, reverse=True), qrels).all_measures == results.measures[::-1]
 
 
-def _whole(measures):
-    qrels, scores = data()
+def _whole(measures, scores=None):
+    qrels, given = data()
+    scores = given if scores is None else scores
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', irm.IrmetricsWarning)
         return irm.evaluator(measures, qrels).calc(scores)
@@ -178,3 +179,71 @@ def test_processes_with_their_own_shards_of_the_judgments_are_one_error_on_each(
                                 f'process 1 has {counts[1]} of 47: build the evaluator from the same, whole '
                                 f'judgments on every process'), error
         assert 'give each process its own users by offset' in error
+
+
+def _own_users(whole, slices):
+    """The rows of ``whole`` (results over every user) of the users in ``slices``, and those users' ids."""
+    ids = [q for q in whole.query_ids if any(lo <= int(q) < hi for lo, hi in slices)]
+    rows = [whole.query_ids.index(q) for q in ids]
+    return ids, whole.values[rows]
+
+
+@pytest.mark.slow
+def test_sync_false_keeps_each_process_to_its_own_users():
+    """Each process's results hold its own users only (their values those of the whole run), averaged over them:
+    the other process's users are neither in them nor scored 0, and no warning names them (it averaged over all
+    users, the other process's as 0, with a warning)."""
+    whole = _whole(MEASURES)
+    for rank, out in enumerate(two_processes('own')):
+        result = out['accumulator']
+        ids, values = _own_users(whole, SLICES[rank])
+        assert result['query_ids'] == ids
+        np.testing.assert_allclose(np.array(result['values']), values, rtol=0, atol=1e-12)
+        qrels, scores = data()
+        mine = np.zeros(len(scores), dtype=bool)
+        for lo, hi in SLICES[rank]:
+            mine[lo:hi] = True
+        alone = _whole(MEASURES, np.where(mine[:, None], scores, -np.inf))  # Coverage, Gini: of its users' top 10
+        expected = {**{str(m): values[:, j].mean() for j, m in enumerate(whole.measures)},
+                    **{str(m): v for m, v in alone.run_values.items()}}
+        assert result['aggregated'] == pytest.approx(expected, abs=1e-12)
+        assert len(expected) == len(MEASURES)
+        # user 7 (process 0's) ranks nothing: it scores as a query missing from the run, the one warning
+        assert out['warnings'] == ([] if rank else ["the batches: 1 of the 56 qrels queries are not in the run "
+                                                    "('7'); they score 0 (trec_eval -c)"])
+
+
+def test_sync_false_on_one_process_gives_the_users_of_the_batches():
+    qrels, scores = data()
+    ev = irm.evaluator(['nDCG@10', 'AP', 'NumRet'], qrels)
+    acc = ev.accumulator(sync=False)
+    acc.update(scores[40:60], offset=40)
+    acc.update(torch.from_numpy(scores[10:20]), offset=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        got = acc.compute()
+    ids, values = _own_users(_whole(['nDCG@10', 'AP', 'NumRet']), [(10, 20), (40, 60)])
+    assert got.query_ids == ids and len(ids) == 30
+    np.testing.assert_array_equal(got.values, values)
+    assert got.aggregated['NumRet'] == values[:, 2].sum()
+
+
+def test_compute_before_any_batch_is_an_error_naming_update():
+    qrels, scores = data()
+    for sync in (None, False):
+        acc = irm.evaluator(['nDCG@10'], qrels).accumulator(sync=sync)
+        with pytest.raises(irm.InputError, match=r'accumulator: compute\(\) before any update\(\): no batch was '
+                                                 r'given since the accumulator was built or reset\(\)'):
+            acc.compute()
+        acc.update(scores[:5])
+        acc.reset()
+        with pytest.raises(irm.InputError, match=r'compute\(\) before any update\(\)'):
+            acc.compute()
+
+
+def test_a_user_given_again_without_reset_names_reset():
+    qrels, scores = data()
+    acc = irm.evaluator(['nDCG@10'], qrels).accumulator()
+    acc.update(scores)
+    with pytest.raises(irm.InputError, match=r"user '0' is in batch 2 .* call reset\(\) before giving the users again"):
+        acc.update(scores)

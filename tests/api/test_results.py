@@ -86,3 +86,31 @@ def test_pandas_is_imported_only_when_asked():
             'assert "pandas" in sys.modules\n')
     proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_per_query_and_to_dict_give_what_the_json_rendering_gives():
+    """per_query and to_dict are built from the columns at once: the same metrics, in the same order, as a loop over
+    the rows, and the numbers of render('json', by_query=True): undefined values of a measure that skips them left
+    out, NaN and infinity as None, whole counts as ints, the measures of a whole run with the aggregates only."""
+    import json
+    measures = [P @ 5, NumRet, irm.parse_measure('ILD@10'), AP]
+    rng = np.random.default_rng(3)
+    values = rng.random((50, 4))
+    values[:, 1] = rng.integers(0, 9, 50)
+    values[3, 1] = 2.5                                              # a count that is not whole stays a float
+    values[rng.random(50) < 0.3, 2] = np.nan                        # ILD undefined: left out
+    values[7, 0], values[8, 3], values[9, 0] = np.nan, np.inf, -0.0
+    results = irm.CalcResults([f'q{i}' for i in range(50)], measures, values,
+                              {irm.parse_measure('Coverage(catalogue=9)@5'): 0.5})
+    loop = [irm.Metric(q, m, v) for q, row in zip(results.query_ids, values.tolist(), strict=True)
+            for m, v in zip(measures, row, strict=True) if not (m == measures[2] and v != v)]
+    assert repr(results.per_query[:-1]) == repr(loop) and len(loop) < 200             # repr: NaN equals NaN
+    assert [type(m.value) for m in results.per_query] == [float] * len(results.per_query)
+    assert results.per_query[-1] == irm.Metric('all', irm.parse_measure('Coverage(catalogue=9)@5'), 0.5)
+    doc = json.loads(results.render('json', by_query=True))
+    got = results.to_dict()
+    assert got == {'measures': doc['measures'], 'aggregate': doc['runs'][0]['aggregate'],
+                   'per_query': doc['runs'][0]['per_query']}
+    assert json.dumps(got) == json.dumps({'measures': doc['measures'], 'aggregate': doc['runs'][0]['aggregate'],
+                                          'per_query': doc['runs'][0]['per_query']})     # ints stay ints, order kept
+    assert got['per_query']['q3']['NumRet'] == 2.5 and got['per_query']['q7']['P@5'] is None

@@ -55,15 +55,42 @@ def test_a_refused_batch_adds_nothing_and_reset_starts_again():
 
 
 def test_forward_gives_the_batch_alone_and_keeps_every_batch():
+    """forward is torchmetrics' convention: the value of this batch's users alone (the mean of their values in the
+    whole run; Coverage and Gini of their top 10 alone), while adding the batch; no warning but for a batch with a
+    user whose every item is masked (user 7), as the whole run gets for it."""
     qrels, scores = data()
-    metric = RankingMetric(['nDCG@10', 'R@20'], qrels)
+    measures = ['nDCG@10', 'R@20', 'AP', 'Coverage(catalogue=60)@10', 'Gini(catalogue=60)@10']
+    metric = RankingMetric(measures, qrels)
+    whole = _whole(measures, scores)
+    for lo, hi in batches(97, 40):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            alone = metric(torch.from_numpy(scores[lo:hi]), offset=lo)
+        assert [str(w.message) for w in caught] == (
+            ["the batches: 1 of the 39 qrels queries are not in the run ('7'); they score 0 (trec_eval -c)"]
+            if lo == 0 else [])
+        rows = [j for j, q in enumerate(whole.query_ids) if lo <= int(q) < hi]
+        expected = {str(m): whole.values[rows, j].mean() for j, m in enumerate(whole.measures)}
+        expected.update({str(m): v for m, v in _whole(measures, _only(scores, lo, hi)).run_values.items()})
+        assert alone == pytest.approx(expected, abs=1e-12) and len(alone) == 5
+        assert metric._forward_cache == alone
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', irm.IrmetricsWarning)
-        for lo, hi in batches(97, 40):
-            alone = metric(torch.from_numpy(scores[lo:hi]), offset=lo)
-            assert alone == pytest.approx(dict(_whole(['nDCG@10', 'R@20'], _only(scores, lo, hi)).aggregated),
-                                          abs=1e-12)
-        assert metric.compute() == pytest.approx(dict(_whole(['nDCG@10', 'R@20'], scores).aggregated), abs=1e-12)
+        assert metric.compute() == pytest.approx(dict(whole.aggregated), abs=1e-12)
+
+
+def test_a_new_epoch_without_reset_and_compute_before_update_are_errors_naming_them():
+    qrels, scores = data()
+    metric = RankingMetric(['nDCG@10'], qrels)
+    with pytest.raises(irm.InputError, match=r'compute\(\) before any update\(\)'), warnings.catch_warnings():
+        warnings.simplefilter('ignore', UserWarning)         # torchmetrics' own: compute called before update
+        metric.compute()
+    metric(torch.from_numpy(scores[20:40]), offset=20)
+    with pytest.raises(irm.InputError, match=r"user '20' is in batch 2 .* call reset\(\) before giving the users "
+                                             r'again \(each epoch\)'):
+        metric(torch.from_numpy(scores[20:40]), offset=20)
+    metric.reset()
+    metric(torch.from_numpy(scores[20:40]), offset=20)
 
 
 def test_higher_is_better_follows_the_measures_and_torch_options_that_gather_states_are_refused():

@@ -1,6 +1,7 @@
 """irmetrics.dialects: one parse function with a dialect, and the default rule that reads a word the
 same way in Python and on the command line (docs/conventions.md, "Measure names")."""
 import os
+import re
 import subprocess
 import sys
 
@@ -173,3 +174,20 @@ def test_a_long_trec_eval_list_is_checked_for_repeats_in_linear_time():
     with pytest.raises(MeasureError, match="parameter 7 given twice"):
         _no_repeats(_BY_TREC['P'], [Cutoff(k) for k in range(n)] + [Cutoff(7)])
     assert parse_measures('P.' + ','.join(map(str, range(n, 0, -1)))) == [P @ k for k in range(1, n + 1)]
+
+
+@pytest.mark.parametrize('word, measure', [('HitRate@10', 'Success@10'), ('HR@10', 'Success@10'),
+                                           ('hit_rate@10', 'Success@10'), ('MRR', 'RR'), ('MRR@10', 'RR@10'),
+                                           ('MAP', 'AP'), ('MAP@100', 'AP@100')])
+def test_the_names_recommender_people_use(word, measure):
+    """The hit rate (RecBole's Hit, ranx's hit_rate, torchmetrics' RetrievalHitRate: the share of users with a
+    relevant item in the top k) is Success@k, not Hits@k (a count); MRR is RR and MAP is AP."""
+    assert irm.parse_measure(word) == irm.parse_measure(measure)
+
+
+@pytest.mark.parametrize('word, spelling', [('Coverage@10', 'Coverage(catalogue=N)@10'),
+                                            ('Gini', 'Gini(catalogue=N)@10'), ('HitRate', 'Success@10'),
+                                            ("NERR8", 'NERR8(max_rel=N)@10')])
+def test_a_missing_parameter_is_answered_with_the_exact_spelling(word, spelling):
+    with pytest.raises(irm.MeasureError, match=rf'needs parameter\(s\) .* \(e\.g\. {re.escape(spelling)}\)$'):
+        irm.parse_measure(word)
