@@ -95,7 +95,6 @@ if TYPE_CHECKING:
         judgment_coverage,
         kendall_tau,
         krippendorff_alpha,
-        label_agreement,
         plot_system_agreement,
         pool,
         qrels_stats,
@@ -105,6 +104,7 @@ if TYPE_CHECKING:
         unjudged_bounds,
     )
     from .trust.discriminative_power import discriminative_power  # noqa: F401  (a function named as its module)
+    from .trust.label_agreement import label_agreement  # noqa: F401  (a function named as its module)
     from .trust.rbo import rbo  # noqa: F401  (a function named as its module)
     from .trust.reproducibility import reproducibility  # noqa: F401  (a function named as its module)
     from .trust.run_agreement import run_agreement  # noqa: F401  (a function named as its module)

@@ -192,7 +192,7 @@ def judge_agreement(measure: Any, qrels: Any, llm_qrels: Any, runs: RunsLike, *,
         people, judge = to_qrels(qrels), to_qrels(llm_qrels)
         table = grade_table(people, judge, names)
         judgments = agreement_of_table(table, tuple(map(str, table.grades)), threshold, names)
-        run_names, inputs = name_runs(runs)
+        run_names, inputs = name_runs(runs, at_least=1)
         top = checked_top(top, len(run_names))
         loaded = {name: to_run(run, duplicates=checked.duplicates) for name, run in zip(run_names, inputs, strict=True)}
         values = _common_values(chosen, (people, judge), loaded, checked, names)

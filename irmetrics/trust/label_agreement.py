@@ -69,7 +69,7 @@ class LabelAgreement(Tabled):
         if self.threshold_grade is None:
             return None
         classes = np.eye(2, dtype=np.int64)[(np.asarray(self.levels_kappa.grades) >= self.threshold_grade).astype(int)]
-        return np.einsum('gi,gh,hj->ij', classes, self.counts, classes)
+        return np.asarray(np.einsum('gi,gh,hj->ij', classes, self.counts, classes))
 
     def pairs_note(self) -> str:
         """The items labelled by both sides and by one."""
@@ -248,10 +248,10 @@ def _grades(labels: Any, levels: list[Any] | None, name: str) -> np.ndarray:
             row = int(np.flatnonzero(codes < 0)[0])
             raise InputError(f'{name}: row {row + 1}: label {labels.iloc[row]!r} is not one of the levels '
                              f'{", ".join(map(repr, levels))}')
-        return codes.astype(np.int64)
+        return np.asarray(codes, dtype=np.int64)
     numeric = pd.api.types.is_numeric_dtype(labels) and not pd.api.types.is_bool_dtype(labels)
-    values = labels.to_numpy(dtype=np.float64) if numeric else None
-    whole = np.zeros(len(labels), dtype=bool) if values is None else (values == np.round(values)) & np.isfinite(values)
+    values = np.asarray(labels.to_numpy(dtype=np.float64) if numeric else np.full(len(labels), np.nan))
+    whole = (values == np.round(values)) & np.isfinite(values)
     if not whole.all():
         row = int(np.flatnonzero(~whole)[0])
         raise InputError(f'{name}: row {row + 1}: label {labels.iloc[row]!r} is not an integer grade: give the levels, '

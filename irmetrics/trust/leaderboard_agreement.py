@@ -154,14 +154,14 @@ def leaderboard_agreement(names: list[str], values: tuple[np.ndarray, np.ndarray
 def checked_top(top: int | None, r: int) -> int | None:
     """How many of the best of ``r`` systems the top agreement is over (None: none); an error below 3 systems."""
     if r < FEWEST_ITEMS:
-        raise InputError(f'{r} system{"s" if r != 1 else ""}: comparing leaderboards needs {FEWEST_ITEMS} runs or '
-                         f'more (two systems are in the same order or not, whatever the judgments)')
+        raise InputError(f'{r} run{"s" if r != 1 else ""}: comparing leaderboards needs {FEWEST_ITEMS} runs or more '
+                         f'(two are in the same order or not, whatever the judgments)')
     if top is None:
         return r // 2 if r >= TOP_FROM else None
     top = TOP.check(top)
     if top >= r:
-        raise OptionError(f'top={top}: the top systems must be fewer than the {r} systems (the top {r} is every '
-                          f'system, whose agreement the other rows give)')
+        raise OptionError(f'top={top}: the top runs must be fewer than the {r} runs (the top {r} is every run, whose '
+                          f'agreement the other rows give)')
     return top
 
 

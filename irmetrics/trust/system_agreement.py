@@ -190,7 +190,8 @@ def agreement_of_means(names: list[str], values: tuple[np.ndarray, np.ndarray], 
     ranked_a = dict(zip(names, (sign_a * settled(values[0])).tolist(), strict=True))
     ranked_b = dict(zip(names, (sign_b * settled(values[1])).tolist(), strict=True))
     return SystemAgreement(tuple(names), values[0], values[1], labels[0], labels[1], sign_a > 0, sign_b > 0,
-                           kendall_tau(ranked_a, ranked_b), reference_tau_ap(ranked_a, ranked_b, tie_variant, labels[0]),
+                           kendall_tau(ranked_a, ranked_b),
+                           reference_tau_ap(ranked_a, ranked_b, tie_variant, labels[0]),
                            rbo(ranked_a, ranked_b, p=p, tie_variant=tie_variant))
 
 
