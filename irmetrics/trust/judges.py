@@ -8,7 +8,6 @@ The grades are compared on the (topic, document) pairs both qrels judge, as the 
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,13 +21,9 @@ from ..constraints import Int, Option
 from ..data.inputs import source_path, to_qrels, to_run
 from ..dialects import parse_measures
 from ..errors import InputError, recorded_warnings, warn
-from ..rendering.formats import READ_BY_PEOPLE, checked_format, checked_places
-from ..rendering.markup import html_page
-from ..rendering.records import render_document, render_table
-from ..rendering.result import Table, Tabled
-from ..rendering.values import json_number
+from ..rendering.result import Table
 from .judgment_agreement import grade_table
-from .label_agreement import LabelAgreement, agreement_of_table
+from .label_agreement import LabelAgreement, Reported, agreement_of_table
 from .leaderboard_agreement import CI, N_RESAMPLES, LeaderboardAgreement, checked_top, leaderboard_agreement
 from .rank_correlation import TIE_VARIANT
 
@@ -39,10 +34,11 @@ THRESHOLD = Option('threshold', Int())
 
 
 @dataclass(frozen=True, eq=False)
-class JudgeAgreement(Tabled):
+class JudgeAgreement(Reported):
     """A judge's qrels against people's (:func:`judge_agreement`): ``judgments`` (the agreement of the grades, a
     :class:`~irmetrics.LabelAgreement`), ``leaderboard`` (of the systems' rankings, a
-    :class:`LeaderboardAgreement`), the ``measure`` ranking the systems and the ``warnings`` given on the way.
+    :class:`LeaderboardAgreement`), the ``measure`` ranking the systems and the warnings given on the way
+    (``recorded``, :attr:`warnings`).
     Its report (:meth:`render`) is four tables in the formats people read (the grades' statistics, their
     confusion, the leaderboards' coefficients with intervals, the systems), one table of every statistic in
     CSV, TSV and JSON lines, and every number (:meth:`to_dict`) in JSON."""
@@ -50,7 +46,16 @@ class JudgeAgreement(Tabled):
     judgments: LabelAgreement
     leaderboard: LeaderboardAgreement
     measure: str
-    warnings: tuple[str, ...] = ()
+    recorded: tuple[str, ...] = ()
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings given on the way (the report carries them)."""
+        return self.recorded
+
+    def page_title(self) -> str:
+        """What the HTML page is called."""
+        return f'irmetrics judges: {self.judgments.names[1]} against {self.judgments.names[0]}'
 
     def tables(self) -> list[Table]:
         """The report's tables, in order."""
@@ -62,18 +67,6 @@ class JudgeAgreement(Tabled):
         grades = [['grades', r.method, r.statistic, None, None] for r in self.judgments.statistics]
         boards = [['leaderboards', *row] for row in self.leaderboard.table().rows]
         return Table(['compared', 'statistic', 'value', 'ci_low', 'ci_high'], grades + boards, numeric_from=2)
-
-    def render(self, format: str = 'table', *, places: int | None = None, **view: Any) -> str:
-        """The report in ``format`` (see the class docstring); ``places``: decimals."""
-        checked_format(format)
-        places = checked_places(places)
-        if format == 'json':
-            return json.dumps(_clean(self.to_dict(), places), indent=2) + '\n'
-        if format not in READ_BY_PEOPLE:
-            return render_table(self.table(), format, places)
-        shown = render_document(self.tables(), format, places, self.warnings)
-        return html_page(f'irmetrics judges: {self.judgments.names[1]} against {self.judgments.names[0]}',
-                         [shown]) if format == 'html' else shown
 
     def to_dict(self) -> dict[str, Any]:
         """The measure, the grades' agreement, the leaderboards' and the warnings (NaN as NaN: JSON writes null)."""
@@ -87,15 +80,6 @@ class JudgeAgreement(Tabled):
                 f'{self.judgments.levels_kappa.method} = {self.judgments.levels_kappa.statistic:.4f}, '
                 f"Kendall's tau-b of {len(self.leaderboard.systems.systems)} systems by {self.measure} = "
                 f'{tau.value:.4f} [{tau.ci_low:.4f}, {tau.ci_high:.4f}]>')
-
-
-def _clean(value: Any, places: int | None) -> Any:
-    """``value`` for JSON: NaN as None, numbers rounded to ``places`` when given."""
-    if isinstance(value, dict):
-        return {k: _clean(v, places) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v, places) for v in value]
-    return json_number(float(value) if isinstance(value, np.floating) else value, places)
 
 
 def judge_agreement(measure: Any, qrels: Any, llm_qrels: Any, runs: RunsLike, *, threshold: int = 2,

@@ -11,6 +11,7 @@ ordinal and interval levels, and the confusion of levels.  Levels given by name 
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,15 +19,58 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, OptionError
+from ..rendering.formats import READ_BY_PEOPLE, checked_format, checked_places
+from ..rendering.markup import html_page
+from ..rendering.records import render_document, render_table
 from ..rendering.result import Table, Tabled
+from ..rendering.values import json_number
 from .judgment_agreement import GradeTable, JudgmentAgreement, alpha_of, grade_table, kappa_of, levels_kappa_of
 
 #: The columns of a table of labels.
 COLUMNS = ('topic', 'item', 'label')
 
 
+class Reported(Tabled):
+    """A result printed as several tables (:meth:`tables`) with its :attr:`warnings`: all of them in the formats
+    people read (:func:`~irmetrics.rendering.records.render_document`), :meth:`table` (one row per statistic) in
+    CSV, TSV and JSON lines, and every number (:meth:`to_dict`, NaN as null) in JSON."""
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings given while the result was computed (none unless the result records them)."""
+        return ()
+
+    def tables(self) -> list[Table]:
+        """The report's tables, in order (by default :meth:`table` alone)."""
+        return [self.table()]
+
+    def page_title(self) -> str:
+        """What the HTML page is called."""
+        return 'irmetrics'
+
+    def render(self, format: str = 'table', *, places: int | None = None, **view: Any) -> str:
+        """The report in ``format`` (see the class docstring); ``places``: decimals."""
+        checked_format(format)
+        places = checked_places(places)
+        if format == 'json':
+            return json.dumps(_json_ready(self.to_dict(), places), indent=2) + '\n'
+        if format not in READ_BY_PEOPLE:
+            return render_table(self.table(), format, places)
+        shown = render_document(self.tables(), format, places, self.warnings)
+        return html_page(self.page_title(), [shown]) if format == 'html' else shown
+
+
+def _json_ready(value: Any, places: int | None) -> Any:
+    """``value`` for JSON: NaN as None, numbers rounded to ``places`` when given."""
+    if isinstance(value, dict):
+        return {k: _json_ready(v, places) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v, places) for v in value]
+    return json_number(float(value) if isinstance(value, np.floating) else value, places)
+
+
 @dataclass(frozen=True, eq=False)
-class LabelAgreement(Tabled):
+class LabelAgreement(Reported):
     """Two labellings compared on the items both label (:func:`label_agreement`).
 
     ``levels_kappa``: Cohen's kappa of the levels as categories; ``binary_kappa``: Cohen's kappa of at or
@@ -89,6 +133,10 @@ class LabelAgreement(Tabled):
         return Table([f'{self.names[0]} \\ {self.names[1]}', *self.levels], rows,
                      notes=f'items both label, by the level each gives (rows: {self.names[0]}, columns: '
                            f'{self.names[1]})', heading='Confusion of levels')
+
+    def tables(self) -> list[Table]:
+        """The statistics and the confusion of levels."""
+        return [self.table(), self.confusion_table()]
 
     def to_dataframe(self) -> Any:
         """Per topic: the items both label, by one only, and each statistic."""
@@ -175,7 +223,8 @@ def label_agreement(labels_a: Any, labels_b: Any, *, levels: Sequence[Any] | Non
     code = None if threshold is None else _threshold_code(threshold, levels)
     table = grade_table(a, b, names)
     shown = tuple(str(g) if levels is None else str(levels[g]) for g in table.grades)
-    return agreement_of_table(table, shown, code, names, None if threshold is None else str(threshold))
+    named = None if threshold is None or levels is None else str(threshold)      # grades: named as cohen_kappa does
+    return agreement_of_table(table, shown, code, names, named)
 
 
 def agreement_of_table(table: GradeTable, levels: tuple[str, ...], threshold: int | None, names: tuple[str, str],
@@ -246,14 +295,14 @@ def _grades(labels: Any, levels: list[Any] | None, name: str) -> np.ndarray:
         codes = pd.Index(levels).get_indexer(labels)
         if (codes < 0).any():
             row = int(np.flatnonzero(codes < 0)[0])
-            raise InputError(f'{name}: row {row + 1}: label {labels.iloc[row]!r} is not one of the levels '
-                             f'{", ".join(map(repr, levels))}')
+            raise InputError(f'{name}: row {row + 1}: label {labels.iloc[row:row + 1].tolist()[0]!r} is not one of '
+                             f'the levels {", ".join(map(repr, levels))}')
         return np.asarray(codes, dtype=np.int64)
     numeric = pd.api.types.is_numeric_dtype(labels) and not pd.api.types.is_bool_dtype(labels)
     values = np.asarray(labels.to_numpy(dtype=np.float64) if numeric else np.full(len(labels), np.nan))
     whole = (values == np.round(values)) & np.isfinite(values)
     if not whole.all():
         row = int(np.flatnonzero(~whole)[0])
-        raise InputError(f'{name}: row {row + 1}: label {labels.iloc[row]!r} is not an integer grade: give the levels, '
-                         f'lowest first (levels=[...]), for labels that are names')
+        raise InputError(f'{name}: row {row + 1}: label {labels.iloc[row:row + 1].tolist()[0]!r} is not an integer '
+                         f'grade: give the levels, lowest first (levels=[...]), for labels that are names')
     return values.astype(np.int64)
