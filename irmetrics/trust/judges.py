@@ -19,6 +19,7 @@ from ..api.run_names import stem
 from ..comparing.toolkit import RunsLike, checked_seed, evaluated, name_runs
 from ..constraints import Int, Option
 from ..data.inputs import source_path, to_qrels, to_run
+from ..data.qrels import Qrels
 from ..dialects import parse_measures
 from ..errors import InputError, recorded_warnings, warn
 from ..rendering.result import Table
@@ -138,7 +139,7 @@ def judge_agreement(measure: Any, qrels: Any, llm_qrels: Any, runs: RunsLike, *,
     Raises
     ------
     InputError
-        For qrels that share no judged pair or no topic, fewer than 3 runs, fewer than 2 topics on which every
+        For qrels that share no judged pair (so no topic), fewer than 3 runs, fewer than 2 topics on which every
         run's value is defined, or a measure not averaged over the topics.
 
     Warns
@@ -203,21 +204,23 @@ def _label(qrels: Any, fallback: str) -> str:
     return stem(path) if path is not None else fallback
 
 
-def _common_values(measure: Measure, qrels: tuple[Any, Any], runs: dict[str, Any], options: Options,
+def _common_values(measure: Measure, qrels: tuple[Qrels, Qrels], runs: dict[str, Any], options: Options,
                    names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
-    """Each run's value of ``measure`` on each topic both qrels judge, under each (runs x topics, twice); the
-    topics where a run's value is undefined under either are left out (a warning says how many)."""
+    """Each run's value of ``measure`` on each topic both qrels judge, under each (runs x topics, twice, the topics
+    in the first qrels' order), each qrels evaluated on those topics alone; the topics where a run's value is
+    undefined under either are left out (a warning says how many)."""
     import pandas as pd
-    found = [evaluated([measure], q, runs, None, options) for q in qrels]
-    ids_a, ids_b = pd.Index(found[0].query_ids), pd.Index(found[1].query_ids)
-    in_b = ids_b.get_indexer(ids_a)
-    common = np.flatnonzero(in_b >= 0)
-    if not len(common):
-        raise InputError(f'{names[0]} and {names[1]} judge no topic in common: no leaderboards to compare')
-    if len(common) < max(len(ids_a), len(ids_b)):
-        warn(f'{len(ids_a) - len(common)} topics judged in {names[0]} only and {len(ids_b) - len(common)} in '
-             f'{names[1]} only are left out of the leaderboards; they are over the {len(common)} topics both judge')
-    a, b = found[0].values[:, common, 0], found[1].values[:, in_b[common], 0]
+    people, judge = qrels
+    in_judge = judge.query_ids.lookup(people.query_ids)                 # each of people's topics in judge, or -1
+    common = np.flatnonzero(in_judge >= 0)            # never empty: the grades' table found a pair both judge
+    if len(common) < max(people.num_queries, judge.num_queries):
+        warn(f'{people.num_queries - len(common)} topics judged in {names[0]} only and '
+             f'{judge.num_queries - len(common)} in {names[1]} only are left out of the leaderboards; they are over '
+             f'the {len(common)} topics both judge')
+    found = [evaluated([measure], people.subset(common), runs, None, options),
+             evaluated([measure], judge.subset(np.sort(in_judge[common])), runs, None, options)]
+    topics = people.query_ids.take(common).to_list()
+    a, b = (f.values[:, pd.Index(f.query_ids).get_indexer(topics), 0] for f in found)   # both in people's order
     defined = ~(np.isnan(a).any(axis=0) | np.isnan(b).any(axis=0))
     if not defined.all():
         warn(f'{int((~defined).sum())} of the {len(common)} topics both judge leave {measure} undefined for a run '
