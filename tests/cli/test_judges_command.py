@@ -3,6 +3,7 @@ warnings once, and one-line errors."""
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from cli_support import irmetrics
@@ -39,7 +40,7 @@ def test_the_table_report_names_the_qrels_by_their_stems():
 
 def test_json_and_the_warnings_printed_once(tmp_path):
     extra = tmp_path / 'llm.txt'
-    extra.write_text(open(LLM).read() + '411 0 D411-001 2\n')
+    extra.write_text(Path(LLM).read_text() + '411 0 D411-001 2\n')
     proc = irmetrics('judges', QRELS, str(extra), *RUNS[:3], '-f', 'json')
     assert proc.returncode == 0 and proc.stderr == ''              # the warning is in the report, not on stderr
     document = json.loads(proc.stdout)
@@ -52,7 +53,7 @@ def test_json_and_the_warnings_printed_once(tmp_path):
 def test_qrels_with_the_same_stem_are_named_by_their_paths(tmp_path):
     (tmp_path / 'llm').mkdir()
     copy = tmp_path / 'llm' / 'qrels.txt'
-    copy.write_text(open(LLM).read())
+    copy.write_text(Path(LLM).read_text())
     document = json.loads(irmetrics('judges', QRELS, str(copy), *RUNS[:3], '-f', 'json').stdout)
     assert (document['qrels'], document['judge']) == (QRELS, str(copy))
 

@@ -5,6 +5,7 @@ cases, which judgments count where, and every bad input one clear error or warni
 import json
 import math
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -49,7 +50,7 @@ def test_the_coefficients_are_scipys_and_tau_ap_irmetrics(seed):
     assert found["Spearman's rho"].value == pytest.approx(spearmanr(means_a, means_b).statistic, abs=1e-12)
     assert found["Pearson's r"].value == pytest.approx(pearsonr(means_a, means_b).statistic, abs=1e-12)
     names = [f's{i}' for i in range(len(means_a))]
-    expected = irm.tau_ap(dict(zip(names, means_a)), dict(zip(names, means_b))).statistic
+    expected = irm.tau_ap(dict(zip(names, means_a, strict=True)), dict(zip(names, means_b, strict=True))).statistic
     assert found['tau_AP (a)'].value == pytest.approx(expected, abs=1e-12)
 
 
@@ -64,11 +65,13 @@ def test_the_intervals_are_a_brute_force_bootstrap_of_the_same_draws(seed):
     best = np.sort(np.argsort(-values[0].mean(axis=1), kind='stable')[:3])
     names = [f's{i}' for i in range(7)]
     references = {
-        "Kendall's tau-b": [kendalltau(x, y).statistic for x, y in zip(rep_a, rep_b)],
-        "Spearman's rho": [spearmanr(x, y).statistic for x, y in zip(rep_a, rep_b)],
-        "Pearson's r": [pearsonr(x, y).statistic for x, y in zip(rep_a, rep_b)],
-        'tau_AP (a)': [irm.tau_ap(dict(zip(names, x)), dict(zip(names, y))).statistic for x, y in zip(rep_a, rep_b)],
-        "Kendall's tau-b (top 3)": [kendalltau(x[best], y[best]).statistic for x, y in zip(rep_a, rep_b)]}
+        "Kendall's tau-b": [kendalltau(x, y).statistic for x, y in zip(rep_a, rep_b, strict=True)],
+        "Spearman's rho": [spearmanr(x, y).statistic for x, y in zip(rep_a, rep_b, strict=True)],
+        "Pearson's r": [pearsonr(x, y).statistic for x, y in zip(rep_a, rep_b, strict=True)],
+        'tau_AP (a)': [irm.tau_ap(dict(zip(names, x, strict=True)), dict(zip(names, y, strict=True))).statistic
+                       for x, y in zip(rep_a, rep_b, strict=True)],
+        "Kendall's tau-b (top 3)": [kendalltau(x[best], y[best]).statistic
+                                    for x, y in zip(rep_a, rep_b, strict=True)]}
     found = by_name(result)
     for name, replicates in references.items():
         low, high = np.quantile(replicates, [0.025, 0.975], method='inverted_cdf')
@@ -152,7 +155,7 @@ def test_the_report_in_every_format():
 
 def test_topics_one_qrels_judges_alone_are_left_out_with_a_warning(tmp_path):
     extra = tmp_path / 'llm.txt'
-    extra.write_text(open(LLM).read() + '411 0 D411-001 2\n')
+    extra.write_text(Path(LLM).read_text() + '411 0 D411-001 2\n')
     with pytest.warns(IrmetricsWarning, match='0 topics judged in qrels only and 1 in llm only are left out'):
         found = irm.judge_agreement('nDCG@10', QRELS, str(extra), RUNS[:3])
     assert found.leaderboard.topics == 10 and any('left out of the leaderboards' in w for w in found.warnings)
@@ -192,7 +195,7 @@ def test_bad_input_is_one_clear_error(call, error, message):
 
 
 def test_the_topics_are_paired_whatever_order_each_qrels_lists_them():
-    lines = open(LLM).read().splitlines()
+    lines = Path(LLM).read_text().splitlines()
     shuffled = sorted(lines, key=lambda line: (-int(line.split()[0]), line))          # topics 410 down to 401
     found = irm.judge_agreement('nDCG@10', QRELS, '\n'.join(shuffled) + '\n', RUNS[:4])
     expected = irm.judge_agreement('nDCG@10', QRELS, LLM, RUNS[:4])
