@@ -73,9 +73,12 @@ if TYPE_CHECKING:
     from .trust import (  # noqa: F401  (the names of _TRUST for type checkers; tests/docs/test_public_api.py)
         RBO,
         DiscriminativePower,
+        JudgeAgreement,
         JudgmentAgreement,
         JudgmentCoverage,
         KendallTau,
+        LabelAgreement,
+        LeaderboardAgreement,
         Pool,
         QrelsStats,
         Reproducibility,
@@ -88,6 +91,7 @@ if TYPE_CHECKING:
         cohen_kappa,
         delta_relative_improvement,
         effect_ratio,
+        judge_agreement,
         judgment_coverage,
         kendall_tau,
         krippendorff_alpha,
@@ -100,6 +104,7 @@ if TYPE_CHECKING:
         unjudged_bounds,
     )
     from .trust.discriminative_power import discriminative_power  # noqa: F401  (a function named as its module)
+    from .trust.label_agreement import label_agreement  # noqa: F401  (a function named as its module)
     from .trust.rbo import rbo  # noqa: F401  (a function named as its module)
     from .trust.reproducibility import reproducibility  # noqa: F401  (a function named as its module)
     from .trust.run_agreement import run_agreement  # noqa: F401  (a function named as its module)

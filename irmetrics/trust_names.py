@@ -5,9 +5,10 @@ on first use (``irmetrics.kendall_tau`` imports it, ``import irmetrics`` does no
 before the room, so they live here, outside it, where importing them imports nothing else.
 """
 
-NAMES = ('DiscriminativePower', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau', 'Pool', 'QrelsStats', 'RBO',
-         'Reproducibility', 'RunAgreement', 'SwapRates', 'SystemAgreement', 'TauAP', 'TieDependence',
-         'UnjudgedBounds', 'cohen_kappa', 'delta_relative_improvement', 'discriminative_power', 'effect_ratio',
-         'judgment_coverage', 'kendall_tau', 'krippendorff_alpha', 'plot_system_agreement', 'pool', 'qrels_stats',
-         'rbo', 'reproducibility', 'rmse', 'run_agreement', 'swap_rates', 'system_agreement', 'tau_ap',
-         'tie_dependence', 'unjudged_bounds')
+NAMES = ('DiscriminativePower', 'JudgeAgreement', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau',
+         'LabelAgreement', 'LeaderboardAgreement', 'Pool', 'QrelsStats', 'RBO', 'Reproducibility', 'RunAgreement',
+         'SwapRates', 'SystemAgreement', 'TauAP', 'TieDependence', 'UnjudgedBounds', 'cohen_kappa',
+         'delta_relative_improvement', 'discriminative_power', 'effect_ratio', 'judge_agreement',
+         'judgment_coverage', 'kendall_tau', 'krippendorff_alpha', 'label_agreement', 'plot_system_agreement',
+         'pool', 'qrels_stats', 'rbo', 'reproducibility', 'rmse', 'run_agreement', 'swap_rates', 'system_agreement',
+         'tau_ap', 'tie_dependence', 'unjudged_bounds')

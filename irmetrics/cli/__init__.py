@@ -9,13 +9,13 @@
     irmetrics measures [NAME...]  |  irmetrics providers
     irmetrics trec_eval [trec_eval options] QRELS RUN          trec_eval's command line and output
     irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE...  RAG answers: nuggets and citation support
-    irmetrics ties | agree | kappa | pool | qrels-stats | judged | unjudged | discriminate | swap-rates
+    irmetrics ties | agree | kappa | judges | pool | qrels-stats | judged | unjudged | discriminate | swap-rates
               | reproduce ...                                  checking the evaluation (docs/checking.md)
 
 Modules: :mod:`.args` (grammar), :mod:`.evaluate` (the evaluation command), :mod:`.compare` (the
 comparison command), :mod:`.fuse_command` (``irmetrics fuse``; with :mod:`.fusion_options`, which
 ``compare --fuse`` reads too), :mod:`.gate`, the commands checking the evaluation (:data:`CHECKS`: :mod:`.ties`,
-:mod:`.agree`, :mod:`.kappa`, :mod:`.pool`, :mod:`.qrels_stats`, :mod:`.judged`, :mod:`.unjudged`,
+:mod:`.agree`, :mod:`.kappa`, :mod:`.judges`, :mod:`.pool`, :mod:`.qrels_stats`, :mod:`.judged`, :mod:`.unjudged`,
 :mod:`.trust_commands`), :mod:`.sources` (files and ir_datasets ids), :mod:`.formats` (table, tsv, csv, json,
 jsonl, trec_eval),
 :mod:`.catalog` (measure and provider descriptions, also behind docs/measures.md),
@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 
 EXIT_INTERRUPTED = 130
 #: The commands checking the evaluation (docs/checking.md): each the module of this package and its function.
-CHECKS = {'ties': ('ties', 'run'), 'agree': ('agree', 'run'), 'kappa': ('kappa', 'run'), 'pool': ('pool', 'run'),
+CHECKS = {'ties': ('ties', 'run'), 'agree': ('agree', 'run'), 'kappa': ('kappa', 'run'),
+          'judges': ('judges', 'run'), 'pool': ('pool', 'run'),
           'qrels-stats': ('qrels_stats', 'run'), 'judged': ('judged', 'run'), 'unjudged': ('unjudged', 'run'),
           'discriminate': ('trust_commands', 'discriminate'), 'swap-rates': ('trust_commands', 'swaps'),
           'reproduce': ('trust_commands', 'reproduce')}

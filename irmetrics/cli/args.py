@@ -28,8 +28,8 @@ from ..rendering.formats import FORMATS
 EXIT_USAGE = 2
 COMMANDS = ('compare', 'gate', 'measures', 'providers', 'fuse',
             # checking the evaluation itself (docs/checking.md)
-            'ties', 'agree', 'kappa', 'pool', 'qrels-stats', 'judged', 'unjudged', 'discriminate', 'swap-rates',
-            'reproduce', 'rag')
+            'ties', 'agree', 'kappa', 'judges', 'pool', 'qrels-stats', 'judged', 'unjudged', 'discriminate',
+            'swap-rates', 'reproduce', 'rag')
 
 USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics QRELS RUN [RUN...] -m MEASURE [-m MEASURE...] [options]
@@ -45,6 +45,7 @@ USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]
        irmetrics agree --runs RUN_A RUN_B [--depth K] [-q]
        irmetrics kappa QRELS_A QRELS_B [--rel N]
+       irmetrics judges QRELS LLM_QRELS RUN RUN RUN... [-m MEASURE] [--threshold N]
        irmetrics pool RUN... --depth K [--qrels QRELS] [-o FILE]
        irmetrics qrels-stats QRELS [--rel N]
        irmetrics judged QRELS RUN... [-k K]...
@@ -487,6 +488,36 @@ def kappa_parser() -> argparse.ArgumentParser:
     return p
 
 
+def judges_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog='irmetrics judges',
+                usage='irmetrics judges QRELS LLM_QRELS RUN RUN RUN... [-m MEASURE] [--threshold N] [options]',
+                description="Can a judge's qrels (an LLM's grades) stand in for people's when ranking these runs? "
+                            "The agreement of the grades on the pairs both judge (Cohen's kappa of the grades and "
+                            "at --threshold, Krippendorff's alpha, the confusion) and of the runs' leaderboards "
+                            "under each (Kendall's tau-b, tau_AP, Spearman, Pearson with bootstrap intervals over the "
+                            'topics, RBO, the agreement among the top runs) (see docs/judges.md).')
+    _qrels_argument(p)
+    p.add_argument('llm_qrels', metavar='LLM_QRELS', help="the judge's qrels (e.g. an LLM's grades)")
+    p.add_argument('runs', nargs='+', metavar='RUN', help=f'three or more {RUN_FILES}')
+    p.add_argument('-m', '--measure', action='append', metavar='MEASURE',
+                   help='the measure ranking the runs (default nDCG@10)')
+    p.add_argument('--threshold', type=integer, default=2,
+                   help='the lowest relevant grade of the binarised kappa (default 2)')
+    p.add_argument('--top', type=integer, default=None, metavar='K',
+                   help='the agreement among the K best runs under QRELS (default: half the runs, from 6 runs on)')
+    p.add_argument('--ci', type=float, default=0.95, help='confidence level of the intervals (default 0.95)')
+    p.add_argument('--resamples', type=integer, default=1000, metavar='N',
+                   help='bootstrap resamples of the topics (default 1000)')
+    p.add_argument('--seed', type=seed, default=0, metavar='N', help='random seed (default 0)')
+    p.add_argument('--tie-variant', '--tie_variant', dest='tie_variant', choices=['a', 'b'], default='a',
+                   help='tied means: a (uncertainty, default) or b (agreement), for tau_AP and RBO')
+    p.add_argument('--rbo-p', '--rbo_p', dest='p', type=float, default=0.9, metavar='P',
+                   help="RBO's persistence p, 0 < p < 1 (default 0.9)")
+    _table_options(p, None)
+    _evaluation_options(p)
+    return p
+
+
 def pool_parser() -> argparse.ArgumentParser:
     p = _Parser(prog='irmetrics pool', usage='irmetrics pool RUN... --depth K [--qrels QRELS] [-o FILE] [options]',
                 description="The depth-K pool of the runs: every query's union of each run's top K documents in "
@@ -668,7 +699,8 @@ def rag_parser() -> argparse.ArgumentParser:
 PARSERS: dict[str, Callable[[], argparse.ArgumentParser]] = {
     'evaluate': evaluate_parser, 'compare': compare_parser, 'gate': gate_parser, 'measures': measures_parser,
     'providers': providers_parser, 'ties': ties_parser, 'agree': agree_parser, 'kappa': kappa_parser,
-    'pool': pool_parser, 'qrels-stats': qrels_stats_parser, 'judged': judged_parser, 'unjudged': unjudged_parser,
+    'judges': judges_parser, 'pool': pool_parser, 'qrels-stats': qrels_stats_parser, 'judged': judged_parser,
+    'unjudged': unjudged_parser,
     'discriminate': discriminate_parser, 'swap-rates': swap_rates_parser, 'reproduce': reproduce_parser,
     'fuse': fuse_parser, 'rag': rag_parser}
 

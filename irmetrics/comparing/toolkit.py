@@ -11,9 +11,9 @@ from .comparison import Evaluated, build_comparison, check_comparable, evaluated
 from .intervals import mean_sd
 from .plots import BETTER, figure
 from .replicates import BLOCK_ELEMENTS, Replicates, Transform, check_block_fits
-from .resampling import bootstrap_test
+from .resampling import bootstrap_means, bootstrap_test
 from .settings import Settings, checked_seed
-from .small_samples import exact_fewest, fewest_queries
+from .small_samples import bootstrap_fewest, exact_fewest, fewest_queries
 from .statistics import (
     nonzero_differences,
     pair_columns,
@@ -25,7 +25,7 @@ from .statistics import (
 from .vocabulary import TESTS, RunsLike, name_runs
 
 __all__ = ['BETTER', 'BLOCK_ELEMENTS', 'Evaluated', 'Replicates', 'RunsLike', 'Settings', 'TESTS', 'Transform',
-           'build_comparison',
-           'bootstrap_test', 'check_block_fits', 'check_comparable', 'checked_seed', 'evaluated', 'exact_fewest',
-           'fewest_queries', 'figure', 'mean_sd', 'name_runs', 'nonzero_differences', 'pair_columns',
-           'pair_replicates', 'pairs_of', 'significant_where', 'tukey_groups']
+           'bootstrap_fewest', 'bootstrap_means', 'bootstrap_test', 'build_comparison', 'check_block_fits',
+           'check_comparable', 'checked_seed', 'evaluated', 'exact_fewest', 'fewest_queries', 'figure', 'mean_sd',
+           'name_runs', 'nonzero_differences', 'pair_columns', 'pair_replicates', 'pairs_of', 'significant_where',
+           'tukey_groups']

@@ -12,9 +12,14 @@ from .completeness import judgment_coverage as judgment_coverage
 from .completeness import qrels_stats as qrels_stats
 from .discriminative_power import DiscriminativePower as DiscriminativePower
 from .discriminative_power import discriminative_power as discriminative_power
+from .judges import JudgeAgreement as JudgeAgreement
+from .judges import judge_agreement as judge_agreement
 from .judgment_agreement import JudgmentAgreement as JudgmentAgreement
 from .judgment_agreement import cohen_kappa as cohen_kappa
 from .judgment_agreement import krippendorff_alpha as krippendorff_alpha
+from .label_agreement import LabelAgreement as LabelAgreement
+from .label_agreement import label_agreement as label_agreement
+from .leaderboard_agreement import LeaderboardAgreement as LeaderboardAgreement
 from .pools import Pool as Pool
 from .pools import pool as pool
 from .rank_correlation import KendallTau as KendallTau

@@ -160,10 +160,11 @@ def cohen_kappa(qrels_a: Any, qrels_b: Any, *, rel: int = 1, weights: str | None
         if rel != 1:
             raise OptionError(f'rel={rel} applies to the binary kappa; the weighted kappa (weights={weights!r}) '
                               f'compares the grades themselves: leave rel out')
-    return _kappa_of(_grade_table(qrels_a, qrels_b), rel, weights)
+    return kappa_of(grade_table(qrels_a, qrels_b), rel, weights)
 
 
-def _kappa_of(table: _GradeTable, rel: int, weights: str | None) -> JudgmentAgreement:
+def kappa_of(table: GradeTable, rel: int, weights: str | None) -> JudgmentAgreement:
+    """Cohen's kappa of ``table`` as :func:`cohen_kappa` gives it (``rel`` and ``weights`` checked already)."""
     if weights is None:
         relevant = (np.asarray(table.grades) >= rel).astype(np.int64)
         binary = np.zeros((len(table.grades), 2))
@@ -215,10 +216,20 @@ def krippendorff_alpha(qrels_a: Any, qrels_b: Any, *, level: str = 'ordinal') ->
     >>> [round(irmetrics.krippendorff_alpha(a, b, level=v).statistic, 4) for v in ('ordinal', 'nominal')]
     [0.8678, 0.582]
     """
-    return _alpha_of(_grade_table(qrels_a, qrels_b), LEVEL.check(level))
+    return alpha_of(grade_table(qrels_a, qrels_b), LEVEL.check(level))
 
 
-def _alpha_of(table: _GradeTable, level: str) -> JudgmentAgreement:
+def levels_kappa_of(table: GradeTable) -> JudgmentAgreement:
+    """Cohen's (unweighted) kappa of the grades of ``table`` as categories, every grade a label of its own:
+    ``1 - sum(W * O) / sum(W * E)`` with ``W = 1`` off the diagonal of the grades x grades table (Cohen 1960;
+    scikit-learn's ``cohen_kappa_score`` of the grades), the 4-level kappa of graded LLM judges."""
+    disagreement = 1.0 - np.eye(len(table.grades))
+    return table.result(f"Cohen's kappa ({len(table.grades)} levels)", lambda tables: kappa(tables, disagreement),
+                        table.counts)
+
+
+def alpha_of(table: GradeTable, level: str) -> JudgmentAgreement:
+    """Krippendorff's alpha of ``table`` at ``level`` (checked already), as :func:`krippendorff_alpha` gives it."""
     return table.result(f"Krippendorff's alpha ({level})", lambda tables: alpha(tables, table.grades, level),
                         table.counts)
 
@@ -255,10 +266,10 @@ def every_statistic(qrels_a: Any, qrels_b: Any, *, rel: int = 1,
     """Cohen's kappa at ``rel``, the linear and quadratic weighted kappas and Krippendorff's alpha at the
     three levels, from one table of the pairs both qrels judge (``irmetrics kappa`` prints them all);
     ``names``: what to call the two qrels in the notes."""
-    table = _grade_table(qrels_a, qrels_b)
-    return JudgmentAgreements((_kappa_of(table, REL.check(rel), None), _kappa_of(table, 1, 'linear'),
-                               _kappa_of(table, 1, 'quadratic'),
-                               *(_alpha_of(table, level) for level in ('nominal', 'ordinal', 'interval'))), names)
+    table = grade_table(qrels_a, qrels_b)
+    return JudgmentAgreements((kappa_of(table, REL.check(rel), None), kappa_of(table, 1, 'linear'),
+                               kappa_of(table, 1, 'quadratic'),
+                               *(alpha_of(table, level) for level in ('nominal', 'ordinal', 'interval'))), names)
 
 
 def kappa(counts: np.ndarray, disagreement: np.ndarray) -> np.ndarray:
@@ -296,7 +307,7 @@ def alpha(counts: np.ndarray, grades: tuple[int, ...], level: str) -> np.ndarray
 
 
 @dataclass(frozen=True)
-class _GradeTable:
+class GradeTable:
     """The pairs both qrels judge, as counts per query and pair of grades, and the overlap counts."""
 
     grades: tuple[int, ...]
@@ -319,13 +330,14 @@ class _GradeTable:
                                  self.query_ids, self.both, self.only_a, self.only_b, statistic(counts))
 
 
-def _grade_table(qrels_a: Any, qrels_b: Any) -> _GradeTable:
-    a = one_grade_each(to_qrels(qrels_a), 'qrels_a')
-    b = one_grade_each(to_qrels(qrels_b), 'qrels_b')
+def grade_table(qrels_a: Any, qrels_b: Any, names: tuple[str, str] = ('qrels_a', 'qrels_b')) -> GradeTable:
+    """The pairs both qrels judge as a :class:`GradeTable`; ``names``: what the errors call the two qrels."""
+    a = one_grade_each(to_qrels(qrels_a), names[0])
+    b = one_grade_each(to_qrels(qrels_b), names[1])
     rows_a = judgment_rows(a, b.query_ids, b.qidx, b.doc_ids)         # each b judgment's row in a, or -1
     shared = np.flatnonzero(rows_a >= 0)
     if not len(shared):
-        raise InputError(f'qrels_a ({_size(a)}) and qrels_b ({_size(b)}) judge no (query, document) pair in '
+        raise InputError(f'{names[0]} ({_size(a)}) and {names[1]} ({_size(b)}) judge no (query, document) pair in '
                          f'common: nothing to compare (are the query and document ids spelled alike?)')
     in_b = b.query_ids.lookup(a.query_ids)
     b_only_queries = np.flatnonzero(in_b < 0)
@@ -343,7 +355,7 @@ def _grade_table(qrels_a: Any, qrels_b: Any) -> _GradeTable:
     both = np.bincount(query, minlength=n_queries)
     judged_a = np.bincount(a.qidx, minlength=n_queries)
     judged_b = np.bincount(query_of_b[b.qidx], minlength=n_queries)
-    return _GradeTable(tuple(grades.tolist()), counts.astype(np.float64), query_ids, both, judged_a - both,
+    return GradeTable(tuple(grades.tolist()), counts.astype(np.float64), query_ids, both, judged_a - both,
                        judged_b - both)
 
 

@@ -178,17 +178,25 @@ def system_agreement(measure: Any, qrels: Any, runs: RunsLike, *, qrels_b: Any =
     else:
         (values_a,), (values_b,) = (_means([first], judged_a, loaded, checked, names),
                                     _means([second], judged_b, loaded, checked, names))
-    sign_a, sign_b = (1.0 if m.definition.higher_is_better else -1.0 for m in (first, second))
-    ranked_a = dict(zip(names, (sign_a * _settled(values_a)).tolist(), strict=True))
-    ranked_b = dict(zip(names, (sign_b * _settled(values_b)).tolist(), strict=True))
-    label_a, label_b = labels or (_label(first, qrels, 'qrels'),
-                                  _label(second, qrels if qrels_b is None else qrels_b, 'qrels_b'))
-    return SystemAgreement(tuple(names), values_a, values_b, label_a, label_b, sign_a > 0, sign_b > 0,
-                           kendall_tau(ranked_a, ranked_b), _tau_ap(ranked_a, ranked_b, tie_variant, label_a),
+    labels = labels or (_label(first, qrels, 'qrels'), _label(second, qrels if qrels_b is None else qrels_b, 'qrels_b'))
+    return agreement_of_means(names, (values_a, values_b), (first, second), labels, p, tie_variant)
+
+
+def agreement_of_means(names: list[str], values: tuple[np.ndarray, np.ndarray], measures: tuple[Measure, Measure],
+                       labels: tuple[str, str], p: float, tie_variant: str) -> SystemAgreement:
+    """The :class:`SystemAgreement` of the systems ``names`` whose means under the two evaluations are
+    ``values`` (each measure ranking by its direction; ``tie_variant`` checked already)."""
+    sign_a, sign_b = (1.0 if m.definition.higher_is_better else -1.0 for m in measures)
+    ranked_a = dict(zip(names, (sign_a * settled(values[0])).tolist(), strict=True))
+    ranked_b = dict(zip(names, (sign_b * settled(values[1])).tolist(), strict=True))
+    return SystemAgreement(tuple(names), values[0], values[1], labels[0], labels[1], sign_a > 0, sign_b > 0,
+                           kendall_tau(ranked_a, ranked_b),
+                           reference_tau_ap(ranked_a, ranked_b, tie_variant, labels[0]),
                            rbo(ranked_a, ranked_b, p=p, tie_variant=tie_variant))
 
 
-def _tau_ap(reference: dict[str, float], estimate: dict[str, float], tie_variant: str, label: str) -> TauAP:
+def reference_tau_ap(reference: dict[str, float], estimate: dict[str, float], tie_variant: str,
+                     label: str) -> TauAP:
     """tau_AP of the two system rankings; NaN with a warning, rather than an error, where tau_AP_a is not
     defined (a reference ranking with ties), so that tau-b and RBO, defined there, are still given."""
     counts = Counter(reference.values())
@@ -229,12 +237,12 @@ def _label(measure: Measure, qrels: Any, fallback: str) -> str:
     return f'{measure} ({where})'
 
 
-def _settled(values: np.ndarray) -> np.ndarray:
+def settled(values: np.ndarray) -> np.ndarray:
     """Means rounded to :data:`PLACES` decimals: two means of different per-query values that are equal
     but for the rounding of their sums (0.39999999999999997 and 0.4) tie."""
     return np.round(values, PLACES)
 
 
 def _ranks(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    v = _settled(values) if higher_is_better else -_settled(values)
+    v = settled(values) if higher_is_better else -settled(values)
     return cast(np.ndarray, 1 + (v[None, :] > v[:, None]).sum(axis=1))

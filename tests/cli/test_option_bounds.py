@@ -16,6 +16,7 @@ COMMANDS = {
     'ties': ['ties', 'qrels', 'a.run', '-m', 'AP'],
     'agree': ['agree', '--runs', 'a.run', 'b.run'],
     'kappa': ['kappa', 'qrels', 'qrels'],
+    'judges': ['judges', 'qrels', 'qrels', 'a.run', 'b.run', 'c=a.run', '--resamples', '20'],
     'pool': ['pool', 'a.run', 'b.run', '--depth', '3'],
     'fuse': ['fuse', 'a.run', 'b.run'],
     'qrels-stats': ['qrels-stats', 'qrels'],
