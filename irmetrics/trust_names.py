@@ -5,7 +5,9 @@ on first use (``irmetrics.kendall_tau`` imports it, ``import irmetrics`` does no
 before the room, so they live here, outside it, where importing them imports nothing else.
 """
 
-NAMES = ('DiscriminativePower', 'JudgeAgreement', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau',
+#: also this module's ``__all__``: documentation tools read a starred name in ``irmetrics.__all__`` as the
+#: ``__all__`` of the module it comes from
+NAMES = __all__ = ('DiscriminativePower', 'JudgeAgreement', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau',
          'LabelAgreement', 'LeaderboardAgreement', 'Pool', 'QrelsStats', 'RBO', 'Reproducibility', 'RunAgreement',
          'SwapRates', 'SystemAgreement', 'TauAP', 'TieDependence', 'UnjudgedBounds', 'cohen_kappa',
          'delta_relative_improvement', 'discriminative_power', 'effect_ratio', 'judge_agreement',
