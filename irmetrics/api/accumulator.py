@@ -10,9 +10,10 @@ A user's value depends on its own ranking and judgments only, so the per-user va
 (computed where the scores are, see :mod:`.array_runs`) are kept, and ``compute()`` builds the
 results from them exactly as from the whole run: the same numbers, whatever the batches.  Users of the
 judgments never given score as users missing from a run (trec_eval ``-c``), with its warning.  The
-measures of a whole run (Coverage, Gini) keep each batch's top ranking (users x depth) and are computed
-from all of them.  A user given twice (in two batches, or on two processes) is an error; a refused batch
-is not added at all, so the batches accepted give their numbers as if it had never been given.
+measures of a whole run (Coverage, Gini) keep each batch's top ranking as deep as they read (users x k,
+whatever the other measures read) and are computed from all of them.  A user given twice (in two batches, or
+on two processes) is an error; a refused batch is not added at all, so the batches accepted give their numbers
+as if it had never been given.
 
 Under ``torch.distributed`` (``sync=None``: when it is initialised), ``compute()`` gathers the per-user
 values of every process (``all_gather_object``), so that each process gets the same results; every
@@ -130,14 +131,15 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
         arrays = ArrayRun(run)
         ev.arrays.check(arrays, int(offset), whole=False)
         parts = list(ev.arrays.parts(arrays, duplicates, int(offset)))
-        top = arrays.run(duplicates, ev.depth, exclude=ev.arrays.exclude, offset=int(offset)) \
+        top = arrays.run(duplicates, ev.arrays.run_depth, exclude=ev.arrays.exclude, offset=int(offset)) \
             if ev.run_measures else None
         return parts, top
     if offset:
         raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
                          'users: give it without offset', 'accumulator')
     named = to_run(run, duplicates=duplicates, depth=ev.depth)
-    top = (named.top(ev.depth) if ev.depth else named) if ev.run_measures else None
+    depth = ev.arrays.run_depth
+    top = (named.top(depth) if depth else named) if ev.run_measures else None
     return [ev.engines.query_values(named)], top
 
 
