@@ -130,10 +130,9 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
             raise InputError(f'offset: the first user of the batch, an integer >= 0; got {offset!r}', 'accumulator')
         arrays = ArrayRun(run)
         ev.arrays.check(arrays, int(offset), whole=False)
-        parts = list(ev.arrays.parts(arrays, duplicates, int(offset)))
-        top = arrays.run(duplicates, ev.arrays.run_depth, exclude=ev.arrays.exclude, offset=int(offset)) \
-            if ev.run_measures else None
-        return parts, top
+        tops: list[Run] | None = [] if ev.run_measures else None
+        parts = list(ev.arrays.parts(arrays, duplicates, int(offset), tops))
+        return parts, None if tops is None else _merged(tops)
     if offset:
         raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
                          'users: give it without offset', 'accumulator')

@@ -26,6 +26,7 @@ import numpy as np
 from ..algebra.measure import Measure
 from ..data.arrays import ArrayRun, Exclusions, check_arrays_fit, host_run
 from ..data.ids.int_ids import numbers_of
+from ..data.run import Run
 from ..data.top_ranking import TopRanking
 from ..providers.native import hit_kernels, positions
 from ..providers.native.hit_matrix import HitJudgments, HitMatrix
@@ -83,9 +84,15 @@ class ArrayEvaluation:
             return by_rank, on_host, 1, True
         return by_rank, on_host, _deepest(ranked), bool(ranked)
 
-    def parts(self, arrays: ArrayRun, duplicates: str, offset: int = 0) -> Iterator[QueryValues]:
-        """The per-query values of each block of users (row ``i`` the user ``offset + i``)."""
+    def parts(self, arrays: ArrayRun, duplicates: str, offset: int = 0,
+              tops: list[Run] | None = None) -> Iterator[QueryValues]:
+        """The per-query values of each block of users (row ``i`` the user ``offset + i``); ``tops``: a list that
+        gets each block's top ranking as deep as the measures of a whole run read (:attr:`run_depth`), from the
+        one ranking of the block."""
         by_rank, on_host, depth, ranked = self._plan(arrays)
+        if tops is not None:
+            depth = _deepest_of(depth if ranked else 0, self.run_depth)
+            ranked = True
         width = depth if depth is not None else arrays.shape[1]
         if not ranked:
             cells = POSITION_BLOCK_CELLS
@@ -97,9 +104,13 @@ class ArrayEvaluation:
             top = arrays.top(first, last, depth, self.exclude, offset) if ranked else None
             if ranked and top is None:                 # a row repeats an item: resolved as a TREC run's would be
                 run = arrays.run(duplicates, depth, first, last, self.exclude, offset)
+                if tops is not None:
+                    tops.append(run.top(self.run_depth) if self.run_depth else run)
                 yield self.evaluator.engines.query_values(run)
-            else:
-                yield self._block(top, arrays, first, last, offset, by_rank, on_host)
+                continue
+            if tops is not None and top is not None:
+                tops.append(host_run(_cut(top, self.run_depth), arrays.library, arrays.source, offset + first))
+            yield self._block(top, arrays, first, last, offset, by_rank, on_host)
 
     def _block(self, top: TopRanking | None, arrays: ArrayRun, first: int, last: int, offset: int,
                by_rank: list[Measure], on_host: list[Measure]) -> QueryValues:
@@ -150,6 +161,18 @@ class ArrayEvaluation:
         table = positions.PositionTable(index, rank, found.lengths[valid])
         computed = per_query(measures, positions.evaluate(measures, table), table.present)
         return (codes, computed), found.lengths
+
+
+def _cut(top: TopRanking, depth: int | None) -> TopRanking:
+    """The first ``depth`` (None: all) of a top ranking."""
+    if depth is None or depth >= top.items.shape[1]:
+        return top
+    return TopRanking(top.items[:, :depth], top.scores[:, :depth], top.lengths.clip(max=depth))
+
+
+def _deepest_of(a: int | None, b: int | None) -> int | None:
+    """The deeper of two depths (None: whole)."""
+    return None if a is None or b is None else max(a, b)
 
 
 def _deepest(measures: list[Measure]) -> int | None:
