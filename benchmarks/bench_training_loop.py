@@ -101,7 +101,8 @@ def hand_path(qrels, items: int):
         hits = torch.gather(positive, 1, top)
         relevant = positive.sum(1)
         sums['RR@20'] += float(torch.where(hits > 0, 1.0 / ranks, 0.0).amax(1).sum())
-        sums['nDCG@10'] += float(((hits[:, :10] * discount[:10]).sum(1) / ideal[relevant.clamp(1, 10).long() - 1]).sum())
+        ideal_of = ideal[relevant.clamp(1, 10).long() - 1]
+        sums['nDCG@10'] += float(((hits[:, :10] * discount[:10]).sum(1) / ideal_of).sum())
         sums['R@20'] += float((hits.sum(1) / relevant).sum())
         counts.add_(torch.bincount(top[:, :10].reshape(-1), minlength=items))
 

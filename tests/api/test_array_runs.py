@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import torch
-from array_cases import ON_HITS, ON_HOST, integer_case, random_case, trec_files
+from array_cases import ON_HITS, ON_HOST, ON_POSITIONS, integer_case, random_case, trec_files
 
 import irmetrics as irm
 from irmetrics.api.array_runs import ArrayEvaluation
@@ -16,8 +16,12 @@ from irmetrics.providers.native import hit_kernels
 
 
 def test_the_split_of_the_measures():
-    split = ArrayEvaluation(irm.evaluator(ON_HITS + ON_HOST, np.eye(3, dtype=int)))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        split = ArrayEvaluation(irm.evaluator(ON_HITS + ON_HOST + ON_POSITIONS, np.eye(3, dtype=int)))
     assert [str(m) for m in split.on_hits] == [str(irm.parse_measure(m)) for m in ON_HITS]
+    assert [str(m) for m in split.on_positions] == [str(irm.parse_measure(m)) for m in ON_POSITIONS]
+    assert [str(m) for m in split.on_host] == [str(irm.parse_measure(m)) for m in ON_HOST[:-1]]
     assert all(not hit_kernels.supports(irm.parse_measure(m)) for m in ON_HOST)
 
 
@@ -32,7 +36,8 @@ def test_every_value_is_the_trec_files(monkeypatch, seed, library):
     if seed % 3 == 0:                                # the qrels' quantities computed in blocks of a few queries
         monkeypatch.setattr(hit_matrix, '_BLOCK_JUDGMENTS', 17)
     given = torch.from_numpy(scores) if library == 'torch' else scores
-    for measures in (ON_HITS + ON_HOST[:-1], ON_HITS + ON_HOST):        # ranked 20 deep; whole (Bpref, NumRet)
+    for measures in (ON_POSITIONS, ON_HITS + ON_POSITIONS + ['Coverage(catalogue=200)@10'],   # not ranked; 20 deep
+                     ON_HITS + ON_HOST + ON_POSITIONS):                                     # whole (ties='expected')
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', irm.IrmetricsWarning)
             got = irm.calc(measures, sp.csr_matrix(grades) if seed % 2 else grades, given)
