@@ -89,7 +89,7 @@ class Accumulator:
         if self._synced():
             parts, tops = gathered(self._identity(), parts, tops, self.evaluator.query_ids)
         ev = self.evaluator
-        run_values = ev.engines.run_values(_merged(tops)) if ev.run_measures else None
+        run_values = ev.engines.run_values(merged_runs(tops)) if ev.run_measures else None
         results: CalcResults = ev.combine(parts, 'the batches', run_values)
         return results
 
@@ -132,7 +132,7 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
         ev.arrays.check(arrays, int(offset), whole=False)
         tops: list[Run] | None = [] if ev.run_measures else None
         parts = list(ev.arrays.parts(arrays, duplicates, int(offset), tops))
-        return parts, None if tops is None else _merged(tops)
+        return parts, None if tops is None else merged_runs(tops)
     if offset:
         raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
                          'users: give it without offset', 'accumulator')
@@ -142,8 +142,8 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
     return [ev.engines.query_values(named)], top
 
 
-def _merged(runs: list[Run]) -> Run:
-    """One run of the top rankings of every batch (each user in one of them)."""
+def merged_runs(runs: list[Run]) -> Run:
+    """One run of the top rankings of every batch or block of users (each user in one of them)."""
     if len(runs) == 1:
         return runs[0]
     import pyarrow as pa
