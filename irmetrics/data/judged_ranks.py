@@ -56,7 +56,9 @@ def judged_ranks(scores: Any, rows: np.ndarray, items: np.ndarray, library: Libr
     rows, items = rows[order], items[order]
     ranks = np.empty(len(rows), dtype=np.int64)
     lengths = np.empty(n, dtype=np.int64)
-    per = max(1, min(BLOCK_CELLS // max(m, 1), -(-n // (2 * core_count()))))    # two blocks a thread at least
+    per = max(1, BLOCK_CELLS // max(m, 1))
+    if isinstance(library, Numpy):
+        per = min(per, -(-n // (2 * core_count())))                    # two blocks a thread at least
     bounds = offsets_of(rows, n)
 
     def block(lo: int) -> None:

@@ -94,3 +94,18 @@ def test_nan_and_plus_infinity_are_errors_naming_the_cell(monkeypatch, bad, libr
     given_scores = torch.from_numpy(scores) if library == 'torch' else scores
     with pytest.raises(irm.InputError, match='at row 2, column 4 is not a number a ranking can use'):
         irm.calc(['RR', 'AP'], np.eye(3, 5, dtype=int), given_scores)
+
+
+def test_a_custom_measure_keeps_the_whole_ranking():
+    """A custom measure's function may read every ranked row: it is computed from the ranking, not the ranks."""
+    from irmetrics.api import custom
+    grades, scores = np.eye(3, dtype=int), np.array([[0.1, 0.2, -np.inf], [1.0, 1.0, 1.0], [0.0, -0.0, 2.0]])
+    irm.define(lambda qrels, run: float(len(run)), name='RankingLength')
+    try:
+        ev = irm.evaluator(['RankingLength', 'RR'], grades)
+        assert [str(m) for m in ev.arrays.on_positions] == ['RR']
+        qrels, run = trec_files(grades, scores)
+        np.testing.assert_array_equal(ev.calc(scores).values, irm.calc(['RankingLength', 'RR'], qrels, run).values)
+        assert ev.calc(scores).values[:, 0].tolist() == [2.0, 3.0, 3.0]
+    finally:
+        custom.undefine('RankingLength')
