@@ -145,7 +145,7 @@ def test_integer_scores_are_compared_as_doubles_as_in_their_trec_file(monkeypatc
     if library == 'torch':
         monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
     given = irm.Scores(torch.from_numpy(scores) if library == 'torch' else scores)
-    measures = ON_HITS + ON_HOST[:-1]
+    measures = ON_HITS + ON_HOST[:-1] + ON_POSITIONS
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', irm.IrmetricsWarning)
         got = irm.calc(measures, grades, given, exclude=exclude)
@@ -157,12 +157,13 @@ def test_integer_scores_are_compared_as_doubles_as_in_their_trec_file(monkeypatc
 
 @pytest.mark.parametrize('library', ['numpy', 'torch'])
 def test_bfloat16_and_float16_scores_give_the_numbers_of_their_float32_values(monkeypatch, library):
-    """Measures computed on the host from the top (AP without cutoff, ERR, RBP, Coverage) read the scores with
-    numpy, which has no bfloat16 (before: TypeError: Got unsupported ScalarType BFloat16)."""
+    """Measures computed on the host from the top (nDCG with ties='expected', Coverage) read the scores with numpy,
+    which has no bfloat16 (before: TypeError: Got unsupported ScalarType BFloat16); those of the judged items'
+    ranks (AP, ERR, RBP without cutoff) count them in torch."""
     grades, scores = random_case(4)
     if library == 'torch':
         monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
-    measures = ON_HITS + ON_HOST + ['AP', 'ERR', 'RBP']
+    measures = ON_HITS + ON_HOST + ON_POSITIONS
     top = np.argsort(-np.nan_to_num(scores, neginf=-9), axis=1, kind='stable')[:, :15]
     given = np.take_along_axis(scores, top, axis=1)
     with warnings.catch_warnings():
