@@ -33,7 +33,8 @@ from .top_ranking import (
     tie_ranks,
 )
 
-#: a row with more items to rank than this is sorted whole (by (score, tie rank)) instead of counted
+#: a row with more items to rank than this is sorted whole (by (score, tie rank)) instead of counted (2,000 x 5,000
+#: float32 on 2 cores, 8 / 32 / 48 items a row: counted 0.07 / 0.12 / 0.32 s, sorted 0.80 / 0.43 / 0.72 s)
 COUNTED = 48
 
 
