@@ -8,8 +8,14 @@ import numpy as np
 ON_HITS = ['P@5', 'P(rel=2)@3', 'P(relative=True)@7', 'R@20', 'R(rel=2)@4', 'Hits@6', 'Success@3', 'Success(rel=3)@9',
            'RR@10', 'RR(rel=2)@2', 'AP@15', 'AP(rel=2)@8', "AP(divisor='num_rel_ret')@12", 'DCG@4', 'nDCG@10',
            "nDCG(dcg='exp-log2')@5", 'nDCG(gains={1:1,2:5,3:20})@8', 'Judged@5']
-ON_HOST = ['ERR@5', 'RBP(p=0.8)', 'P(judged_only=True)@5', "nDCG(ties='expected')@5", 'Bpref', 'NumRet',
-           'Coverage(catalogue=200)@10']
+ON_HOST = ["nDCG(ties='expected')@5", "RR(ties='expected')", 'Coverage(catalogue=200)@10']
+#: the measures a score matrix gives from its judged items' ranks (every native family that reads no more, with
+#: and without a cutoff, parameters away from their defaults); a top-k array leaves them to the engine of TREC runs
+ON_POSITIONS = ['RR', 'RR(rel=2)', 'RR(judged_only=True)', 'AP', 'AP(rel=2)', "AP(divisor='num_rel_ret')", 'YAAP',
+                'Rprec', 'Rprec(mult=2)', 'Bpref', 'infAP', 'nDCG', 'nDCG(judged_only=True)', "nDCG(dcg='exp-log2')",
+                'NumRet', 'NumRet(rel=1)', 'NumRel', 'NumQ', 'RBP(p=0.8)', 'ERR', 'ERR@5', 'IPrec@0.3', 'IPrecAvg',
+                'R(judged_only=True)@30', 'P(judged_only=True)@5', 'SetP', 'SetF', 'LAG@5', 'Compat', 'Utility',
+                'AUC', 'G', 'F1@10', 'Accuracy@5', 'Unjudged@10', 'alpha_nDCG@10']
 
 
 def trec_files(grades, scores):

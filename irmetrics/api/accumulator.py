@@ -10,9 +10,10 @@ A user's value depends on its own ranking and judgments only, so the per-user va
 (computed where the scores are, see :mod:`.array_runs`) are kept, and ``compute()`` builds the
 results from them exactly as from the whole run: the same numbers, whatever the batches.  Users of the
 judgments never given score as users missing from a run (trec_eval ``-c``), with its warning.  The
-measures of a whole run (Coverage, Gini) keep each batch's top ranking (users x depth) and are computed
-from all of them.  A user given twice (in two batches, or on two processes) is an error; a refused batch
-is not added at all, so the batches accepted give their numbers as if it had never been given.
+measures of a whole run (Coverage, Gini) keep each batch's top ranking as deep as they read (users x k,
+whatever the other measures read) and are computed from all of them.  A user given twice (in two batches, or
+on two processes) is an error; a refused batch is not added at all, so the batches accepted give their numbers
+as if it had never been given.
 
 Under ``torch.distributed`` (``sync=None``: when it is initialised), ``compute()`` gathers the per-user
 values of every process (``all_gather_object``), so that each process gets the same results; every
@@ -109,7 +110,7 @@ class Accumulator:
                              'reset(), so no user has a value; give the batches first (update(batch, offset=lo))',
                              'accumulator')
         ev = self.evaluator
-        run_values = ev.engines.run_values(_merged(tops)) if ev.run_measures else None
+        run_values = ev.engines.run_values(merged_runs(tops)) if ev.run_measures else None
         users = np.flatnonzero(self._given) if self.sync is False else None
         results: CalcResults = ev.combine(parts, 'the batches', run_values, users=users)
         return results
@@ -151,22 +152,22 @@ def batch_values(evaluator: Any, run: Any, offset: int = 0, duplicates: str = 'e
             raise InputError(f'offset: the first user of the batch, an integer >= 0; got {offset!r}', 'accumulator')
         arrays = ArrayRun(run)
         ev.arrays.check(arrays, int(offset), whole=False)
-        parts = list(ev.arrays.parts(arrays, duplicates, int(offset)))
-        top = arrays.run(duplicates, ev.depth, exclude=ev.arrays.exclude, offset=int(offset)) \
-            if ev.run_measures else None
+        tops: list[Run] | None = [] if ev.run_measures else None
+        parts = list(ev.arrays.parts(arrays, duplicates, int(offset), tops))
         users = ev.arrays.judgments.codes(int(offset), arrays.shape[0])
-        return Batch(parts, top, users[users >= 0])
+        return Batch(parts, None if tops is None else merged_runs(tops), users[users >= 0])
     if offset:
         raise InputError('offset places the rows of arrays among the users; a run of named queries names its own '
                          'users: give it without offset', 'accumulator')
     named = to_run(run, duplicates=duplicates, depth=ev.depth)
-    top = (named.top(ev.depth) if ev.depth else named) if ev.run_measures else None
+    depth = ev.arrays.run_depth
+    top = (named.top(depth) if depth else named) if ev.run_measures else None
     values = ev.engines.query_values(named)
     return Batch([values], top, values.codes)
 
 
-def _merged(runs: list[Run]) -> Run:
-    """One run of the top rankings of every batch (each user in one of them)."""
+def merged_runs(runs: list[Run]) -> Run:
+    """One run of the top rankings of every batch or block of users (each user in one of them)."""
     if len(runs) == 1:
         return runs[0]
     import pyarrow as pa

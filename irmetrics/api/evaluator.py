@@ -34,7 +34,7 @@ from ..data.run import Run
 from ..errors import InputError, MeasureError
 from ..providers import PROVIDERS
 from . import diagnostics
-from .accumulator import Accumulator
+from .accumulator import Accumulator, merged_runs
 from .array_runs import ArrayEvaluation
 from .engines import Engines
 from .evaluator_inputs import check_items, check_qrels, parse_or_swapped
@@ -178,17 +178,22 @@ class Evaluator:
     def _calc_parts(self, parts: RunParts, duplicates: str) -> CalcResults:
         """The results of a run from its parts (see :class:`RunParts`: the values of the last pass count)."""
         values: list[QueryValues] = []
+        tops: list[Run] = []
         with parts, errors.strict(self.strict):
-            self._refuse_whole_run_measures()
             for one_pass in parts:
-                values = [found for part in one_pass for found in self._part_values(part, duplicates)]
-            return self.combine(values, parts.source)
+                values, tops = [], []
+                for part in one_pass:
+                    values += self._part_values(part, duplicates, tops)
+            run_values = self.engines.run_values(merged_runs(tops)) if self.run_measures else None
+            return self.combine(values, parts.source, run_values)
 
-    def _part_values(self, part: Run | ArrayRun, duplicates: str) -> Iterable[QueryValues]:
+    def _part_values(self, part: Run | ArrayRun, duplicates: str, tops: list[Run]) -> Iterable[QueryValues]:
         """The per-query values of one part: a run of complete queries, or arrays ranked and measured where
-        they live, block by block of users (:class:`~.array_runs.ArrayEvaluation`)."""
+        they live, block by block of users (:class:`~.array_runs.ArrayEvaluation`), each block's top ranking
+        added to ``tops`` for the measures of a whole run (the only parts they are computed from)."""
         if isinstance(part, ArrayRun):
-            return self.arrays.parts(part, duplicates)
+            return self.arrays.parts(part, duplicates, tops=tops if self.run_measures else None)
+        self._refuse_whole_run_measures()
         return [self.engines.query_values(part)]
 
     def _refuse_whole_run_measures(self) -> None:

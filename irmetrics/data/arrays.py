@@ -34,6 +34,7 @@ from . import ids
 from .array_library import NUMPY, Library, dtype_kind, in_own_library, is_tensor
 from .digest import digest
 from .ids.int_ids import DIGITS, IntIds, text_key
+from .judged_ranks import JudgedRanks, judged_ranks
 from .qrels import LARGEST_GRADE, Qrels
 from .run import Run
 from .segments import offsets_of
@@ -231,6 +232,14 @@ class ArrayRun:
         items, scores, ranked = items[:, :k], scores[:, :k], ranked[:, :k]
         return TopRanking(np.where(ranked, items, -1).astype(np.int64), np.where(ranked, scores, -np.inf),
                           ranked.sum(axis=1))
+
+    def judged_ranks(self, first: int, last: int, rows: np.ndarray, items: np.ndarray,
+                     exclude: Exclusions | None = None, offset: int = 0) -> JudgedRanks:
+        """The exact rank of ``items[i]`` in row ``rows[i]`` (within users ``first .. last - 1``) of a score matrix,
+        and each row's ranking length, counted without ranking the rows (:func:`.judged_ranks.judged_ranks`);
+        ``offset`` as for :meth:`top`."""
+        masked = None if exclude is None else (lambda lo, hi: exclude.cells(offset + first + lo, offset + first + hi))
+        return judged_ranks(self.matrix[first:last], rows, items, self.library, offset + first, self.source, masked)
 
     def _top_items(self) -> np.ndarray:
         if self.items is None:

@@ -148,16 +148,9 @@ class Arrays(InputKind):
 
     def parts(self, obj: Any, reading: Reading) -> RunParts | None:
         """The arrays, checked against the judgments, as the one part the evaluation ranks block by block of
-        users; None when the measures need the whole run (then :meth:`open_run` ranks it whole)."""
-        if reading.whole:
-            return None
+        users, whatever the measures (those of a whole run read each block's top ranking)."""
         arrays = self._checked(obj, reading)
         return RunParts(arrays.source, [[arrays]])
-
-    def open_run(self, obj: Any, reading: Reading) -> Run | RunParts:
-        if not reading.whole:
-            return super().open_run(obj, reading)
-        return self._checked(obj, reading).run(reading.duplicates, reading.depth, exclude=reading.exclude)
 
     @staticmethod
     def _checked(obj: Any, reading: Reading) -> ArrayRun:

@@ -43,7 +43,8 @@ class Reading(NamedTuple):
     policy for a document retrieved twice; ``depth``: how deep rankings given as arrays are ranked (None:
     whole); ``table_rows``: the rows of a block of a large Arrow table or polars DataFrame; ``whole``:
     the measures need the whole run at once (measures of a whole run), so that no run is cut into parts
-    where it can be held whole; ``judgments``: the qrels it is evaluated against (a run given as arrays
+    where it can be held whole (runs given as arrays are evaluated in blocks of users all the same: those
+    measures read each block's top ranking); ``judgments``: the qrels it is evaluated against (a run given as arrays
     must fit a judgments matrix); ``exclude``: the cells of a run given as arrays that no ranking holds
     (:class:`.arrays.Exclusions`)."""
 

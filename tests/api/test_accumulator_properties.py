@@ -1,7 +1,7 @@
 """Evaluator.accumulator(), property: whatever sequence of batches is given, some refused for repeating users of
 earlier ones, compute() gives the results of the accepted batches alone: a refused batch adds nothing, not even
-the blocks of users ranked before the repeated one was found (AP reads whole rankings, ranked in blocks of users:
-here blocks of 4 users, so that a batch spans several)."""
+the blocks of users measured before the repeated one was found (AP reads its judged items' ranks, counted in blocks
+of users: here blocks of 4 users, so that a batch spans several)."""
 import warnings
 from unittest.mock import patch
 
@@ -24,7 +24,7 @@ slices = st.tuples(st.integers(0, 96), st.integers(1, 30)).map(lambda t: (t[0], 
 @given(st.lists(slices, min_size=1, max_size=5))
 def test_refused_batches_change_nothing(batches):
     accepted, taken = [], np.zeros(97, dtype=bool)
-    with patch.object(array_runs, 'WHOLE_BLOCK_CELLS', 4 * 60), warnings.catch_warnings():
+    with patch.object(array_runs, 'POSITION_BLOCK_CELLS', 4 * 60), warnings.catch_warnings():
         warnings.simplefilter('ignore', irm.IrmetricsWarning)
         acc = EVALUATOR.accumulator()
         for lo, hi in batches:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import torch
-from array_cases import ON_HITS, ON_HOST, integer_case, random_case, trec_files
+from array_cases import ON_HITS, ON_HOST, ON_POSITIONS, integer_case, random_case, trec_files
 
 import irmetrics as irm
 from irmetrics.api.array_runs import ArrayEvaluation
@@ -16,8 +16,12 @@ from irmetrics.providers.native import hit_kernels
 
 
 def test_the_split_of_the_measures():
-    split = ArrayEvaluation(irm.evaluator(ON_HITS + ON_HOST, np.eye(3, dtype=int)))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', irm.IrmetricsWarning)
+        split = ArrayEvaluation(irm.evaluator(ON_HITS + ON_HOST + ON_POSITIONS, np.eye(3, dtype=int)))
     assert [str(m) for m in split.on_hits] == [str(irm.parse_measure(m)) for m in ON_HITS]
+    assert [str(m) for m in split.on_positions] == [str(irm.parse_measure(m)) for m in ON_POSITIONS]
+    assert [str(m) for m in split.on_host] == [str(irm.parse_measure(m)) for m in ON_HOST[:-1]]
     assert all(not hit_kernels.supports(irm.parse_measure(m)) for m in ON_HOST)
 
 
@@ -32,7 +36,8 @@ def test_every_value_is_the_trec_files(monkeypatch, seed, library):
     if seed % 3 == 0:                                # the qrels' quantities computed in blocks of a few queries
         monkeypatch.setattr(hit_matrix, '_BLOCK_JUDGMENTS', 17)
     given = torch.from_numpy(scores) if library == 'torch' else scores
-    for measures in (ON_HITS + ON_HOST[:-1], ON_HITS + ON_HOST):        # ranked 20 deep; whole (Bpref, NumRet)
+    for measures in (ON_POSITIONS, ON_HITS + ON_POSITIONS + ['Coverage(catalogue=200)@10'],   # not ranked; 20 deep
+                     ON_HITS + ON_HOST + ON_POSITIONS):                                     # whole (ties='expected')
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', irm.IrmetricsWarning)
             got = irm.calc(measures, sp.csr_matrix(grades) if seed % 2 else grades, given)
@@ -140,7 +145,7 @@ def test_integer_scores_are_compared_as_doubles_as_in_their_trec_file(monkeypatc
     if library == 'torch':
         monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
     given = irm.Scores(torch.from_numpy(scores) if library == 'torch' else scores)
-    measures = ON_HITS + ON_HOST[:-1]
+    measures = ON_HITS + ON_HOST[:-1] + ON_POSITIONS
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', irm.IrmetricsWarning)
         got = irm.calc(measures, grades, given, exclude=exclude)
@@ -152,12 +157,13 @@ def test_integer_scores_are_compared_as_doubles_as_in_their_trec_file(monkeypatc
 
 @pytest.mark.parametrize('library', ['numpy', 'torch'])
 def test_bfloat16_and_float16_scores_give_the_numbers_of_their_float32_values(monkeypatch, library):
-    """Measures computed on the host from the top (AP without cutoff, ERR, RBP, Coverage) read the scores with
-    numpy, which has no bfloat16 (before: TypeError: Got unsupported ScalarType BFloat16)."""
+    """Measures computed on the host from the top (nDCG with ties='expected', Coverage) read the scores with numpy,
+    which has no bfloat16 (before: TypeError: Got unsupported ScalarType BFloat16); those of the judged items'
+    ranks (AP, ERR, RBP without cutoff) count them in torch."""
     grades, scores = random_case(4)
     if library == 'torch':
         monkeypatch.setattr(array_library, 'TORCH_ON_CPU', True)
-    measures = ON_HITS + ON_HOST + ['AP', 'ERR', 'RBP']
+    measures = ON_HITS + ON_HOST + ON_POSITIONS
     top = np.argsort(-np.nan_to_num(scores, neginf=-9), axis=1, kind='stable')[:, :15]
     given = np.take_along_axis(scores, top, axis=1)
     with warnings.catch_warnings():

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from array_cases import ON_HITS, ON_HOST, integer_case, random_case, trec_files
+from array_cases import ON_HITS, ON_HOST, ON_POSITIONS, integer_case, random_case, trec_files
 
 import irmetrics as irm
 from irmetrics.providers.native import hit_kernels
@@ -46,7 +46,7 @@ def calc(measures, qrels, run):
 def test_every_value_on_the_gpu_is_the_trec_files(devices, seed):
     grades, scores = random_case(seed)
     qrels, run = trec_files(grades, scores)
-    measures = ON_HITS + ON_HOST[:-1]                                  # not Coverage: a whole run's measure
+    measures = ON_HITS + ON_HOST[:-1] + ON_POSITIONS    # not Coverage: a whole run's measure
     got = calc(measures, grades, torch.from_numpy(scores).to('cuda'))
     want = calc(measures, qrels, run)
     assert devices == {'cuda'}

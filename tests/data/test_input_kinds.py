@@ -179,14 +179,13 @@ def test_a_large_table_grouped_by_query_is_in_blocks_unless_the_measures_need_it
     assert isinstance(open_run(table, Reading(budget=1 << 30)), irm.Run)          # small: whole
 
 
-def test_arrays_are_one_part_ranked_by_the_evaluation_or_a_whole_run_when_needed():
+def test_arrays_are_one_part_ranked_by_the_evaluation_even_for_measures_of_a_whole_run():
     scores = np.array([[0.1, 0.9, 0.5], [0.3, 0.2, 0.1]])
     judgments = irm.to_qrels(np.array([[0, 1, 0], [1, 0, 0]]))
-    with open_run(scores, Reading(budget=1 << 30, judgments=judgments)) as parts:
-        ((arrays,),) = [list(one_pass) for one_pass in parts]
-    assert isinstance(arrays, ArrayRun) and arrays.shape == (2, 3)
-    whole = open_run(scores, Reading(budget=1 << 30, depth=2, whole=True, judgments=judgments))
-    assert isinstance(whole, irm.Run) and len(whole) == 4
+    for whole in (False, True):                     # measures of a whole run read each block's top ranking
+        with open_run(scores, Reading(budget=1 << 30, depth=2, whole=whole, judgments=judgments)) as parts:
+            ((arrays,),) = [list(one_pass) for one_pass in parts]
+        assert isinstance(arrays, ArrayRun) and arrays.shape == (2, 3)
     with pytest.raises(InputError, match='the run has 2 users'):
         open_run(scores, Reading(budget=1 << 30, judgments=irm.to_qrels(np.eye(3))))
 

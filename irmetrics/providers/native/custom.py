@@ -15,17 +15,22 @@ from ...errors import MeasureError
 from .kernels import KERNELS
 from .table import RankedTable
 
+#: the definitions of custom measures, whose functions may read anything of the run
+CUSTOM: set[MeasureDef] = set()
+
 
 def register_kernel(definition: MeasureDef, fn: Callable[..., Any], *, vectorized: bool, call_missing: bool) -> None:
     """Make ``fn`` the kernel of ``definition``: ``fn(table, **params)`` once per run when ``vectorized``,
     else ``fn(qrels_rows, run_rows, **params)`` once per query (also for queries missing from the run
     when ``call_missing``)."""
     KERNELS[definition] = _vectorized_kernel(fn) if vectorized else _per_query_kernel(fn, call_missing)
+    CUSTOM.add(definition)
 
 
 def forget_kernel(definition: MeasureDef) -> None:
     """Remove the kernel of ``definition`` (a custom measure defined again, or undefined)."""
     KERNELS.pop(definition, None)
+    CUSTOM.discard(definition)
 
 
 def _arguments(measure: Measure) -> dict[str, Any]:

@@ -201,11 +201,16 @@ class RankedTable:
         if not later.all():                          # rows not yet by (query, rank): a run not in ranked order
             order = np.lexsort((rank, query))
             query, rank, at, position = query[order], rank[order], at[order], position[order]
+        self.position = position
+        self._set_rows(query, rank, at)
+
+    def _set_rows(self, query: np.ndarray, rank: np.ndarray, at: np.ndarray) -> None:
+        """The judged rows retrieved, by (query, rank): their query, rank and judgment (position in ``index.keys``),
+        and what follows from them."""
         self.query = query
         self.rank = rank
-        self.position = position
         self.judgment = at
-        self.grade = index.grades[self.judgment]
+        self.grade = self.index.grades[self.judgment]
         self.offsets = offsets_of(self.query, self.nq)
         judged = self.grade >= 0
         self.n_judged_ret = np.bincount(self.query[judged], minlength=self.nq).astype(np.int64)
