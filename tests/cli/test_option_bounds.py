@@ -5,6 +5,7 @@ options are found in the commands' parsers, so that an option added later is wal
 
 import pytest
 from cli_support import assert_user_error, irmetrics, warnings_only
+from repo_paths import EXAMPLES
 
 from irmetrics.cli import args as grammar
 
@@ -24,6 +25,8 @@ COMMANDS = {
     'unjudged': ['unjudged', 'qrels', 'a.run', '-m', 'AP'],
     'discriminate': ['discriminate', 'qrels', 'a.run', 'b.run', '-m', 'AP', '--resamples', '20'],
     'swap-rates': ['swap-rates', 'qrels', 'a.run', 'b.run', '-m', 'AP', '--trials', '5'],
+    'rag': ['rag', str(EXAMPLES / 'rag' / 'nuggets.jsonl'), str(EXAMPLES / 'rag' / 'assignments.jsonl'), '-m', 'all',
+            '--compare', '--resamples', '20'],
     'reproduce': ['reproduce', 'qrels', '--original', 'a.run', 'b.run', '--reproduced', 'b.run', 'a.run', '-m', 'AP'],
 }
 
