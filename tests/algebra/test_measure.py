@@ -153,7 +153,7 @@ BAD_BUILDS = [
     (lambda: SetF(beta=-1), 'beta'), (lambda: SetF(beta=math.nan), 'beta'), (lambda: SetF(beta=math.inf), 'beta'),
     (lambda: SetF(beta='1'), 'beta'),
     (lambda: IPrec@1.5, 'recall'), (lambda: IPrec@-0.1, 'recall'), (lambda: IPrec@math.nan, 'recall'),
-    (lambda: P(rel=1.5)@5, 'rel'), (lambda: AP(rel=-1), 'rel'),
+    (lambda: P(rel=math.nan)@5, 'rel'), (lambda: P(rel=-0.5)@5, 'rel'), (lambda: AP(rel=-1), 'rel'),
     (lambda: P(judged_only=1)@5, 'judged_only'), (lambda: SetP(relative='yes'), 'relative'),
     (lambda: nDCG(gains={1: -1}), 'gains'), (lambda: nDCG(gains={-1: 1}), 'gains'), (lambda: nDCG(gains={}), 'gains'),
     (lambda: nDCG(gains={1: 'x'}), 'gains'), (lambda: nDCG(gains={1: math.nan}), 'gains'),
