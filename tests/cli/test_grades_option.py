@@ -94,3 +94,16 @@ def test_judgment_commands_take_a_real_threshold(files):
     assert kappa.statistic == 1.0                      # >= 1.5: b and 2/a in both, nothing else in either
     stats = json.loads(run_ok('qrels-stats', 'q.txt', '--rel', '0.5', '-f', 'json', cwd=files))
     assert stats[-1]['relevant'] == 3 and stats[-1]['grade 2.7'] == 1       # 0.5, 2.7, 1.5
+
+
+def test_agree_reads_each_qrels_grades_as_told(files):
+    """P@2 of r, s and t (b, a in both queries) under the real grades and under their integer parts (written out
+    as trec_eval reads them: 0, 2, 0, 1; 1, 0): s is 0.25 with the real ones, 0.5 with the others."""
+    (files / 't.txt').write_text('1 Q0 b 1 4.0 t\n1 Q0 a 2 3.0 t\n2 Q0 b 1 2.0 t\n2 Q0 a 2 1.0 t\n')
+    (files / 'whole.txt').write_text('1 0 a 0\n1 0 b 2\n1 0 c 0\n1 0 d 1\n2 0 a 1\n2 0 b 0\n')
+    real, whole = {'r': 0.5, 's': 0.25, 't': 0.5}, {'r': 0.5, 's': 0.5, 't': 0.5}
+    for extra, a, b in ((['--qrels-b', 'whole.txt'], real, whole), (['--qrels-b', 'q.txt', '--grades', 'trec_eval'],
+                                                                     whole, whole)):
+        out = json.loads(run_ok('agree', 'q.txt', 'r.txt', 's.txt', 't.txt', '-m', 'P@2', *extra, '--systems',
+                                '-f', 'json', cwd=files))
+        assert out['systems'] == {name: {'value_a': a[name], 'value_b': b[name]} for name in a}
