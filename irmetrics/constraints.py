@@ -97,6 +97,21 @@ class Float(Constraint):
         return value
 
 
+class Level(Constraint):
+    """A grade threshold (``rel``): an integer, or a finite real number, for real-valued grades (0.5, 2.7); a
+    whole real number is its integer (``2.0`` is ``2``), so that equal thresholds are one measure."""
+
+    def __init__(self, minimum: int | None = None):
+        self.whole, self.real = Int(minimum=minimum), Float(minimum)
+        self.description = 'a number' + (f' >= {minimum}' if minimum is not None else '')
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
+            real = self.real.check(value)
+            return self.whole.check(int(real)) if real.is_integer() else real
+        return self.whole.check(value)
+
+
 class Bool(Constraint):
     description = 'True or False'
 

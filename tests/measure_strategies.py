@@ -28,6 +28,8 @@ def parameter_values(constraint):
         return st.dictionaries(st.integers(0, 10), gains, min_size=1, max_size=4)
     if isinstance(constraint, C_.FloatList):
         return st.lists(parameter_values(constraint.item), min_size=1, max_size=5)
+    if isinstance(constraint, C_.Level):                  # a whole grade, or a real one (1.5, 1e-3)
+        return parameter_values(constraint.whole) | parameter_values(constraint.real)
     if isinstance(constraint, C_.IntOrChoice):
         return parameter_values(constraint.number) | st.sampled_from(constraint.choices)
     raise AssertionError(f'no strategy for {constraint!r}')

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..constraints import Bool, Choice, Constraint, Float, GainMap, Int
+from ..constraints import Bool, Choice, Constraint, Float, GainMap, Int, Level
 from ..errors import MeasureError
 
 
@@ -72,9 +72,9 @@ class Param(NamedTuple):
 CUTOFF = Param('cutoff', Int(minimum=1), NOT_PROVIDED,
                'rank cutoff k: only the top k documents of the ranking are considered')
 CUTOFF_REQUIRED = CUTOFF.with_default(REQUIRED)
-REL = Param('rel', Int(minimum=0), 1,
+REL = Param('rel', Level(minimum=0), 1,
             'minimum relevance grade counted as relevant (inclusive); 0 counts every document judged 0 or '
-            'more (trec_eval -l 0)')
+            'more (trec_eval -l 0); a real number (1.5) compares real-valued grades')
 JUDGED_ONLY = Param('judged_only', Bool(), False,
                     'remove unjudged documents (absent from the qrels, or judged with a negative grade) '
                     'from the ranking before computing (trec_eval -J)')

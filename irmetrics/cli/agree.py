@@ -21,7 +21,7 @@ from ..data.output_files import check_figure_path, check_output, save_figure
 from ..errors import InputError
 from ..trust import run_agreement, system_agreement
 from .evaluate import check_runs, resolve_measures
-from .sources import load_qrels, load_run
+from .sources import command_qrels, load_run
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
@@ -67,13 +67,13 @@ def _systems(args: argparse.Namespace) -> str:
     if args.plot:
         check_output(args.plot, [qrels_path, args.qrels_b, *paths.values()], '--plot')
         check_figure_path(args.plot)
-    qrels_a = load_qrels(qrels_path, args.qrels_duplicates)
-    qrels_b = None if args.qrels_b is None else load_qrels(args.qrels_b, args.qrels_duplicates)
+    qrels_a = command_qrels(args, qrels_path)
+    qrels_b = None if args.qrels_b is None else command_qrels(args, args.qrels_b)
     runs = {name: load_run(path, args.duplicates) for name, path in paths.items()}
     labels = (f'{measures[0]} on {qrels_path}', f'{measures[-1]} on {args.qrels_b or qrels_path}')
     result = system_agreement(measures[0], qrels_a, runs, qrels_b=qrels_b,
                               measure_b=measures[1] if len(measures) > 1 else None, p=args.p,
-                              tie_variant=args.tie_variant, provider=args.provider, labels=labels)
+                              tie_variant=args.tie_variant, provider=args.provider, grades=args.grades, labels=labels)
     if args.plot:
         save_figure(result.plot(by=args.plot_by), args.plot, dpi=150)
     if args.format == 'json':

@@ -16,13 +16,14 @@ A usage error is one line on stderr and exit status 2, like every user error.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from ..data.policies import DUPLICATES, QRELS_DUPLICATES
+from ..data.policies import DUPLICATES, GRADES, QRELS_DUPLICATES
 from ..rendering.formats import FORMATS
 
 EXIT_USAGE = 2
@@ -150,6 +151,20 @@ def _whole(text: str, low: int, high: int, problem: str) -> int:
     return int(text)
 
 
+def level(text: str) -> int | float:
+    """A grade threshold (``--rel``): an integer (:func:`integer`), or a finite real number (``1.5``), for
+    real-valued grades; the command's own check refuses a negative one where it must."""
+    if re.fullmatch(r'\s*[+-]?[0-9]+\s*', text):
+        return integer(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text[:40]!r} is not a number') from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f'{text[:40]!r} is not a finite number')
+    return value
+
+
 def places(text: str) -> int:
     """Decimal places: 0 to :data:`~irmetrics.rendering.formats.MAX_PLACES`, or -1 for every digit."""
     from ..rendering.formats import MAX_PLACES
@@ -202,6 +217,10 @@ def _evaluation_options(p: argparse.ArgumentParser) -> None:
                         "read it agree on, and a word they read differently (recall) is an error "
                         "(docs/conventions.md)")
     _duplicates_options(p)
+    p.add_argument('--grades', choices=GRADES.choices, default='real',
+                   help="fractional grades (0.5, 2.7): real (default: kept, real-valued gains, compared with rel as "
+                        "real numbers) or trec_eval (each grade's integer part, a TREC file's text read as trec_eval "
+                        "10 reads it: 1e-3 is 1; docs/conventions.md)")
     p.add_argument('--strict', action='store_true',
                    help='suspicious input is an error (exit 2), not a warning: no run query in the qrels, qrels '
                         'queries missing from the run, blank lines, a relevance level no grade reaches')
@@ -482,7 +501,8 @@ def kappa_parser() -> argparse.ArgumentParser:
                             '(docs/checking.md).')
     p.add_argument('qrels_a', metavar='QRELS_A', help='the first qrels (TREC file; e.g. human assessors)')
     p.add_argument('qrels_b', metavar='QRELS_B', help='the second qrels (e.g. an LLM judge)')
-    p.add_argument('--rel', type=integer, default=1, help="the lowest relevant grade of Cohen's kappa (default 1)")
+    p.add_argument('--rel', type=level, default=1, help="the lowest relevant grade of Cohen's kappa (default 1; a "
+                                                        "real number, 1.5, for real-valued grades)")
     _table_options(p, "Cohen's kappa of each query instead")
     _duplicates_options(p, run=False)
     return p
@@ -537,7 +557,8 @@ def qrels_stats_parser() -> argparse.ArgumentParser:
                 description='What the qrels hold: judgments, judgments of each grade, relevant (grade >= --rel) and '
                             'their share, over all queries (-q: per query too).')
     _qrels_argument(p)
-    p.add_argument('--rel', type=integer, default=1, help='the lowest relevant grade (default 1)')
+    p.add_argument('--rel', type=level, default=1, help='the lowest relevant grade (default 1; a real number, 1.5, '
+                                                        'for real-valued grades)')
     _table_options(p, 'one row per query, then the whole qrels (all)')
     _duplicates_options(p, run=False)
     return p

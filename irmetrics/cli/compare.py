@@ -19,7 +19,7 @@ from ..rendering.text import text_table
 from . import progress
 from .evaluate import check_runs, resolve_measures
 from .fusion_options import check_names, fused_runs
-from .sources import load_qrels, load_run
+from .sources import command_qrels, load_run
 
 if TYPE_CHECKING:
     from ..algebra.measure import Measure
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     options = dict(baseline=_baseline(args.baseline, paths, fused), test=tuple(args.tests),
                    correction=args.correction, correction_scope=args.correction_scope, alpha=args.alpha, ci=args.ci,
                    ci_method=args.ci_method, n_resamples=args.resamples, seed=args.seed, provider=args.provider,
-                   memory_limit=args.memory_limit)
+                   grades=args.grades, memory_limit=args.memory_limit)
     _check_reports(args)
     to_screen = args.output is None or args.output == '-'
     with progress.Progress(2 + len(paths) + bool(fused), enabled=progress.wanted(args.quiet)) as bar:
@@ -95,7 +95,7 @@ def _read(args: argparse.Namespace, paths: dict[str, str], fused: list[str],
           bar: progress.Progress) -> tuple[Qrels, dict[str, Run]]:
     """The qrels and the runs by name, read once (and the fusions of the runs), each a step of ``bar``."""
     bar.step(f'reading qrels {args.qrels}')
-    qrels = load_qrels(args.qrels, args.qrels_duplicates)
+    qrels = command_qrels(args)
     runs: dict[str, Run] = {}
     for name, path in paths.items():
         bar.step(f'reading {path}')

@@ -10,7 +10,7 @@ from ..errors import AmbiguousMeasureError, MeasureError
 from ..rendering.evaluation import Options, RunResults
 from . import progress
 from .formats import RENDERERS
-from .sources import load_qrels, run_source
+from .sources import command_qrels, run_source
 
 if TYPE_CHECKING:
     from ..algebra.measure import Measure
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     show = progress.wanted(args.quiet)
     with progress.Progress(1 + 2 * len(runs) + bool(args.dask), enabled=show) as bar:
         bar.step(f'reading qrels {args.qrels}')
-        qrels = load_qrels(args.qrels, args.qrels_duplicates)
+        qrels = command_qrels(args)
         evaluate = _through_dask if args.dask else _in_process
         results = evaluate(args, runs, measures, qrels, bar)
     opts = Options(by_query=args.by_query, summary=not args.no_summary, places=args.places)
@@ -68,7 +68,7 @@ def _in_process(args: argparse.Namespace, runs: dict[str, str], measures: list[M
     """Each run read and evaluated here; a run file larger than the memory limit in chunks (same numbers)."""
     from ..api.calc import evaluator
     from ..api.reading import open_run
-    ev = evaluator(measures, qrels, provider=args.provider)
+    ev = evaluator(measures, qrels, provider=args.provider, grades=args.grades)
     results = []
     for name, path in runs.items():
         bar.step(f'reading {path}')
@@ -86,7 +86,7 @@ def _through_dask(args: argparse.Namespace, runs: dict[str, str], measures: list
              else f'connecting to the Dask scheduler {args.dask}')
     with dask_client(args.dask):
         import irmetrics.dask
-        ev = irmetrics.dask.evaluator(measures, qrels, provider=args.provider)
+        ev = irmetrics.dask.evaluator(measures, qrels, provider=args.provider, grades=args.grades)
         results = []
         for name, path in runs.items():
             bar.step(f'evaluating {name} on {args.dask}')

@@ -16,7 +16,7 @@ from ..comparing.gate import gate, stored_values
 from ..comparing.vocabulary import TESTS
 from ..rendering.text import text_table
 from ..rendering.values import number
-from .sources import load_qrels, load_run
+from .sources import command_qrels, load_run
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -30,10 +30,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     stored_name, stored_measures, per_query = stored_values(document, args.against)
     (name, path), = named_runs([args.run]).items()
     measures = ' '.join(args.measure) if args.measure else stored_measures
-    result = gate(measures, load_qrels(args.qrels, args.qrels_duplicates), load_run(path, args.duplicates),
+    result = gate(measures, command_qrels(args), load_run(path, args.duplicates),
                   stored=per_query, test=args.test, alpha=args.alpha,
                   correction=None if args.correction == 'none' else args.correction, margin=args.margin,
-                  name=name, stored_name=f'{stored_name} (stored)', provider=args.provider)
+                  name=name, stored_name=f'{stored_name} (stored)', provider=args.provider, grades=args.grades)
     places = args.places
     rows = []
     for v in result.verdicts:

@@ -7,19 +7,26 @@ installed (``pip install "irmetrics[ir_datasets]"``).  ir_datasets is imported o
 from __future__ import annotations
 
 import os
+from argparse import Namespace
 from types import ModuleType
 
+from ..data.input_kinds import TREC_FILE, classify
 from ..data.inputs import to_qrels, to_run
 from ..data.paths import has_input_suffix
 from ..data.qrels import Qrels
 from ..data.run import Run
+from ..data.trec.reader import read_trec_qrels
 from ..errors import InputError
 
 IR_DATASETS_INSTALL = 'pip install "irmetrics[ir_datasets]"'
 
 
-def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
-    """Qrels from a file (TREC or Parquet), or from an ir_datasets dataset when ``arg`` is not a file."""
+def load_qrels(arg: str, duplicates: str = 'error', grades: str = 'real') -> Qrels:
+    """Qrels from a file (TREC or Parquet), or from an ir_datasets dataset when ``arg`` is not a file; with
+    ``grades='trec_eval'`` (``--grades``) a TREC file's grades are read as trec_eval 10 reads their text (C's
+    ``atol``: ``1e-3`` is 1), and the evaluation's option takes the integer part of any other input's."""
+    if grades == 'trec_eval' and os.path.isfile(arg) and classify(arg, 'qrels') is TREC_FILE:
+        return read_trec_qrels(arg, duplicates=duplicates, grades=grades)
     if os.path.exists(arg) or not _could_be_dataset_id(arg):
         return to_qrels(arg, duplicates=duplicates)
     try:
@@ -28,6 +35,12 @@ def load_qrels(arg: str, duplicates: str = 'error') -> Qrels:
         raise InputError(f'no such file, and ir_datasets is not installed to read it as a dataset id '
                          f'(install it with: {IR_DATASETS_INSTALL})', arg) from None
     return _dataset_qrels(ir_datasets, arg, duplicates)
+
+
+def command_qrels(args: Namespace, path: str | None = None) -> Qrels:
+    """The qrels an evaluating command names (``path``; by default its QRELS), read with its
+    ``--qrels-duplicates`` and ``--grades``."""
+    return load_qrels(args.qrels if path is None else path, args.qrels_duplicates, args.grades)
 
 
 def load_run(arg: str, duplicates: str) -> Run:

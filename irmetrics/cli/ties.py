@@ -11,11 +11,11 @@ from typing import TextIO
 
 from ..trust import tie_dependence
 from .evaluate import resolve_measures
-from .sources import load_qrels, load_run
+from .sources import command_qrels, load_run
 
 
 def run(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
-    found = tie_dependence(measures, load_qrels(args.qrels, args.qrels_duplicates), load_run(args.run, args.duplicates),
-                           provider=args.provider, strict=args.strict)
+    found = tie_dependence(measures, command_qrels(args), load_run(args.run, args.duplicates),
+                           provider=args.provider, grades=args.grades, strict=args.strict)
     out.write(found.render(args.format, places=args.places, by_query=args.by_query))

@@ -14,7 +14,7 @@ from ..api.run_names import named_runs
 from ..comparing import ComparisonError
 from ..trust import discriminative_power, reproducibility, swap_rates
 from .evaluate import check_runs, resolve_measures
-from .sources import load_qrels, load_run
+from .sources import command_qrels, load_run
 
 if TYPE_CHECKING:
     from ..data.run import Run
@@ -31,17 +31,17 @@ def _runs(args: argparse.Namespace) -> dict[str, Run]:
 def discriminate(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     runs = _runs(args)
-    result = discriminative_power(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, test=args.test,
+    result = discriminative_power(measures, command_qrels(args), runs, test=args.test,
                                   alpha=args.alpha, n_resamples=args.resamples, seed=args.seed,
-                                  provider=args.provider, memory_limit=args.memory_limit)
+                                  provider=args.provider, grades=args.grades, memory_limit=args.memory_limit)
     out.write(result.render(args.format, places=args.places, by_pair=args.by_pair))
 
 
 def swaps(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     runs = _runs(args)
-    result = swap_rates(measures, load_qrels(args.qrels, args.qrels_duplicates), runs, trials=args.trials,
-                        size=args.size, bin_width=args.bin_width, seed=args.seed, provider=args.provider,
+    result = swap_rates(measures, command_qrels(args), runs, trials=args.trials, size=args.size,
+                        bin_width=args.bin_width, seed=args.seed, provider=args.provider, grades=args.grades,
                         memory_limit=args.memory_limit)
     out.write(result.render(args.format, places=args.places))
 
@@ -50,7 +50,7 @@ def reproduce(args: argparse.Namespace, out: TextIO) -> None:
     measures = resolve_measures(args.measure, args.dialect)
     check_runs([*args.original, *args.reproduced])
     ob, oa, rb, ra = (load_run(path, args.duplicates) for path in (*args.original, *args.reproduced))
-    other = None if args.reproduced_qrels is None else load_qrels(args.reproduced_qrels, args.qrels_duplicates)
-    result = reproducibility(measures, load_qrels(args.qrels, args.qrels_duplicates), ob, oa, rb, ra,
-                             reproduced_qrels=other, provider=args.provider)
+    other = None if args.reproduced_qrels is None else command_qrels(args, args.reproduced_qrels)
+    result = reproducibility(measures, command_qrels(args), ob, oa, rb, ra,
+                             reproduced_qrels=other, provider=args.provider, grades=args.grades)
     out.write(result.render(args.format, places=args.places))

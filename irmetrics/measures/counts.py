@@ -5,7 +5,7 @@ still counts one query and its real number of relevant documents (trec_eval -c).
 """
 from ..algebra.measure import COMPUTED, MeasureDef, register
 from ..algebra.params import JUDGED_ONLY, NOT_PROVIDED, REL, Param
-from ..constraints import Bool, Int
+from ..constraints import Bool, Level
 
 NumQ = register(MeasureDef(
     name='NumQ',
@@ -31,7 +31,7 @@ NumRet = register(MeasureDef(
     name='NumRet',
     monotone=True,
     tie_order='irrelevant',
-    params=(Param('rel', Int(), NOT_PROVIDED,
+    params=(Param('rel', Level(), NOT_PROVIDED,
                   'count only retrieved documents with at least this grade (NumRet(rel=1) is '
                   'trec_eval num_rel_ret); all retrieved documents when not given'),
             Param('judged_nonrel', Bool(), False,

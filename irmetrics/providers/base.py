@@ -150,6 +150,11 @@ class ExternalProvider(Provider):
         except ImportError:
             return False
 
+    def supports(self, measure: Measure) -> bool:
+        """As :meth:`Provider.supports`; a real-valued ``rel`` (1.5) is the native provider's alone: the wrapped
+        libraries read whole grades and whole thresholds (trec_eval's ``-l`` is read by ``atol``)."""
+        return super().supports(measure) and not isinstance(measure.params.get('rel'), float)
+
     def prepare(self, measures: Sequence[Measure], qrels: Qrels) -> Prepared:
         if qrels.fractional:
             grade = qrels.relevance[np.flatnonzero(qrels.relevance != np.round(qrels.relevance))[0]]

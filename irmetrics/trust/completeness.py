@@ -42,9 +42,9 @@ class QrelsStats(ReadOnlyArrays, Tabled):
     ``share_relevant``: relevant / judged.  ``total`` sums every column over the queries.
     """
 
-    rel: int
+    rel: int | float
     query_ids: tuple[str, ...]
-    grades: tuple[int, ...]
+    grades: tuple[float, ...]
     counts: np.ndarray
     judged: np.ndarray
     relevant: np.ndarray
@@ -99,7 +99,7 @@ class QrelsStats(ReadOnlyArrays, Tabled):
                 f'(grade >= {self.rel}; {t["share_relevant"]:.1%})>')
 
 
-def qrels_stats(qrels: Any, *, rel: int = 1) -> QrelsStats:
+def qrels_stats(qrels: Any, *, rel: float = 1) -> QrelsStats:
     """Counts of the judgments of ``qrels``, per query and overall.
 
     How many judgments, of each grade, and how many relevant (grade >= ``rel``, as everywhere in

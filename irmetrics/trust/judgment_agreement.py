@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..constraints import Choice, Int, Option
+from ..constraints import Choice, Level, Option
 from ..data.inputs import to_qrels
 from ..data.judged_pairs import judgment_rows
 from ..data.qrels import Qrels
@@ -35,7 +35,7 @@ from .read_only import ReadOnlyArrays
 
 WEIGHTS = Option('weights', Choice('linear', 'quadratic'))
 LEVEL = Option('level', Choice('nominal', 'ordinal', 'interval'))
-REL = Option('rel', Int())
+REL = Option('rel', Level())      # a whole grade, or a real one (1.5) for real-valued grades
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,7 +54,7 @@ class JudgmentAgreement(ReadOnlyArrays, Tabled):
     both: int
     only_a: int
     only_b: int
-    grades: tuple[int, ...]
+    grades: tuple[float, ...]
     counts: np.ndarray
     query_ids: tuple[str, ...]
     query_both: np.ndarray
@@ -97,7 +97,7 @@ class JudgmentAgreement(ReadOnlyArrays, Tabled):
                 f'({self.only_a} by a only, {self.only_b} by b only; {len(self.query_ids)} queries)>')
 
 
-def cohen_kappa(qrels_a: Any, qrels_b: Any, *, rel: int = 1, weights: str | None = None) -> JudgmentAgreement:
+def cohen_kappa(qrels_a: Any, qrels_b: Any, *, rel: float = 1, weights: str | None = None) -> JudgmentAgreement:
     """Cohen's kappa between two qrels over the (query, document) pairs both judge.
 
     Unweighted: Cohen's kappa of the binary labels relevant (grade >= ``rel``, as everywhere in
@@ -163,7 +163,7 @@ def cohen_kappa(qrels_a: Any, qrels_b: Any, *, rel: int = 1, weights: str | None
     return kappa_of(grade_table(qrels_a, qrels_b), rel, weights)
 
 
-def kappa_of(table: GradeTable, rel: int, weights: str | None) -> JudgmentAgreement:
+def kappa_of(table: GradeTable, rel: float, weights: str | None) -> JudgmentAgreement:
     """Cohen's kappa of ``table`` as :func:`cohen_kappa` gives it (``rel`` and ``weights`` checked already)."""
     if weights is None:
         relevant = (np.asarray(table.grades) >= rel).astype(np.int64)
@@ -261,7 +261,7 @@ def confusion_notes(result: JudgmentAgreement, names: tuple[str, str] = ('a', 'b
             f'only; grades (rows: {names[0]}, columns: {names[1]}):\n' + text_table(['', *grades], rows))
 
 
-def every_statistic(qrels_a: Any, qrels_b: Any, *, rel: int = 1,
+def every_statistic(qrels_a: Any, qrels_b: Any, *, rel: float = 1,
                     names: tuple[str, str] = ('a', 'b')) -> JudgmentAgreements:
     """Cohen's kappa at ``rel``, the linear and quadratic weighted kappas and Krippendorff's alpha at the
     three levels, from one table of the pairs both qrels judge (``irmetrics kappa`` prints them all);
@@ -283,7 +283,7 @@ def kappa(counts: np.ndarray, disagreement: np.ndarray) -> np.ndarray:
         return np.where(expected > 0, 1.0 - observed * total / expected, np.nan)
 
 
-def alpha(counts: np.ndarray, grades: tuple[int, ...], level: str) -> np.ndarray:
+def alpha(counts: np.ndarray, grades: tuple[float, ...], level: str) -> np.ndarray:
     """Krippendorff's alpha of each table of ``counts`` (tables x grades x grades, two coders), NaN where
     there is no expected disagreement."""
     coincidences = counts + counts.transpose(0, 2, 1)
@@ -310,7 +310,7 @@ def alpha(counts: np.ndarray, grades: tuple[int, ...], level: str) -> np.ndarray
 class GradeTable:
     """The pairs both qrels judge, as counts per query and pair of grades, and the overlap counts."""
 
-    grades: tuple[int, ...]
+    grades: tuple[float, ...]
     counts: np.ndarray                  # queries x grades x grades
     query_ids: tuple[str, ...]
     both: np.ndarray

@@ -222,7 +222,7 @@ def label_agreement(labels_a: Any, labels_b: Any, *, levels: Sequence[Any] | Non
     b = _as_qrels(labels_b, levels, names[1])
     code = None if threshold is None else _threshold_code(threshold, levels)
     table = grade_table(a, b, names)
-    shown = tuple(str(g) if levels is None else str(levels[g]) for g in table.grades)
+    shown = tuple(str(g) if levels is None else str(levels[int(g)]) for g in table.grades)
     named = None if threshold is None or levels is None else str(threshold)      # grades: named as cohen_kappa does
     return agreement_of_table(table, shown, code, names, named)
 

@@ -182,7 +182,7 @@ def _extremes_known(measure: Measure, grades: np.ndarray) -> bool:
     if not isinstance(gains, tuple):
         return True
     mapped = dict(gains)
-    values = [mapped.get(int(g), max(int(g), 0)) for g in grades]
+    values = [mapped.get(g, max(g, 0)) for g in grades.tolist()]     # a fractional grade keeps its value
     return all(a <= b for a, b in zip(values, values[1:], strict=False))
 
 

@@ -57,7 +57,7 @@ class UnjudgedBounds(ReadOnlyArrays, Tabled):
 
     measures: tuple[Measure, ...]
     query_ids: tuple[str, ...]
-    grade: int
+    grade: int | float
     nonrelevant: np.ndarray
     relevant: np.ndarray
     unjudged: np.ndarray
@@ -140,7 +140,7 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
     grade : int or None
         The grade of the unjudged documents under ``'relevant'`` (default: the highest grade of the
         qrels, at least 1, so that a graded measure gets the most any grading on the qrels' scale could
-        give).
+        give; a real-valued highest grade, 2.7, as it is).  A grade given is a whole number.
     **options
         The shared options (:mod:`irmetrics.api.options`).
 
@@ -177,7 +177,7 @@ def unjudged_bounds(measures: Any, qrels: Any, run: Any, *, grade: int | None = 
     if refused:
         raise MeasureError(f'{refused[0]} cannot be bounded over unjudged documents: unjudged_bounds adds '
                            f'judgments of one grade per document to the qrels, for measures of one query')
-    grade = max(int(judged.relevance.max(initial=0)), 1) if grade is None else grade
+    grade = max(judged.relevance.max(initial=0).item(), 1) if grade is None else grade   # 2.7 stays 2.7
     nonrelevant = evaluator.calc(ranking).values
     relevant = np.empty_like(nonrelevant)
     unjudged = np.zeros(nonrelevant.shape, dtype=np.int64)
@@ -223,7 +223,7 @@ class _Tables:
         self.judged, self.ranking = judged, ranking
         self._arrow: tuple[Any, Any] | None = None
 
-    def with_judgments(self, ranked: np.ndarray, grade: int) -> Qrels:
+    def with_judgments(self, ranked: np.ndarray, grade: float) -> Qrels:
         """The qrels with the run's documents at positions ``ranked`` of its ranked order added, each judged
         ``grade`` (iteration 0)."""
         if not len(ranked):
@@ -236,6 +236,6 @@ class _Tables:
         extra = pa.table({'query_id': added.column('query_id'),
                           'iteration': pa.array(np.full(len(ranked), '0', object), pa.string()),
                           'doc_id': added.column('doc_id'),
-                          'relevance': pa.array(np.full(len(ranked), grade, np.int64))})
+                          'relevance': pa.array(np.full(len(ranked), grade))})   # int64, or a real grade
         return to_qrels(pa.concat_tables([table, extra.cast(table.schema)]))
 

@@ -87,7 +87,8 @@ def test_unjudged_prints_both_values_and_whether_they_bound():
     (['kappa', 'a.txt', 'b.txt'], 'no (query, document) pair in common'),
     (['pool', 'c.run', '--depth', '0'], "invalid value 0 for option 'depth'"),
     (['unjudged', 'a.txt', 'c.run', '-m', 'alpha_nDCG@5'], 'cannot be bounded'),
-    (['kappa', 'a.txt', 'b.txt', '--rel', 'x'], "argument --rel: 'x' is not an integer"),
+    (['kappa', 'a.txt', 'b.txt', '--rel', 'x'], "argument --rel: 'x' is not a number"),
+    (['qrels-stats', 'a.txt', '--rel', 'inf'], "argument --rel: 'inf' is not a finite number"),
     (['pool', 'a.txt'], 'the following arguments are required: --depth'),
 ])
 def test_errors_are_one_line_with_status_2(tmp_path, args, message):

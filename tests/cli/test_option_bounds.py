@@ -36,7 +36,7 @@ def integer_options() -> list[tuple[str, str]]:
     for command, build in grammar.PARSERS.items():
         for action in build()._actions:
             assert action.type is not int, (command, action.option_strings)         # unbounded
-            if action.type in (grammar.integer, grammar.places, grammar.seed):
+            if action.type in (grammar.integer, grammar.places, grammar.seed, grammar.level):
                 found.append((command, max(action.option_strings, key=len)))
     return found
 

@@ -24,7 +24,7 @@ import pytest
 import irmetrics as irm
 from irmetrics import measures as defined
 from irmetrics.algebra.params import REQUIRED
-from irmetrics.constraints import Bool, Choice, Float, FloatList, GainMap, Int, IntOrChoice
+from irmetrics.constraints import Bool, Choice, Float, FloatList, GainMap, Int, IntOrChoice, Level
 
 DEPTH = 20               # every ranking of the run is at least this deep ...
 CUTOFFS = (1, 5)         # ... so documents appended below it fall below every sampled cutoff
@@ -43,6 +43,8 @@ def samples(param) -> list:
         return [(0.0, 0.5, 1.0)]
     if isinstance(c, IntOrChoice):
         return [3, *c.choices]
+    if isinstance(c, Level):                        # a grade threshold: whole, and real (between two grades)
+        return [1, 2, 1.5]
     if isinstance(c, Int):
         if param.name == 'cutoff':
             return list(CUTOFFS)

@@ -161,7 +161,7 @@ def test_options_are_checked():
     with pytest.raises(OptionError, match="'level'"):
         irm.krippendorff_alpha(a, b, level='ratio')
     with pytest.raises(OptionError, match="'rel'"):
-        irm.cohen_kappa(a, b, rel=1.5)
+        irm.cohen_kappa(a, b, rel=math.nan)
 
 
 def test_repr_and_dict_are_readable():

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ...algebra.measure import Measure
+from ...algebra.params import NOT_PROVIDED
 from ...measures import NumQ, NumRel, NumRet
 from .kernels import kernel
 from .table import RankedTable
@@ -21,7 +22,7 @@ def num_rel(measure: Measure, t: RankedTable) -> np.ndarray:
 def num_ret(measure: Measure, t: RankedTable) -> np.ndarray:
     rel = measure['rel']
     if measure['judged_nonrel']:
-        return t.count((t.grade >= 0) & ~t.relevant(rel if isinstance(rel, int) else 1))
-    if isinstance(rel, int):
+        return t.count((t.grade >= 0) & ~t.relevant(1 if rel is NOT_PROVIDED else rel))
+    if rel is not NOT_PROVIDED:
         return t.count(t.relevant(rel))
     return t.ret_count(measure['judged_only']).astype(float)

@@ -52,7 +52,7 @@ class SubtopicJudgments:
     subtopic, ``S`` the subtopics of each query that have one.
     """
 
-    def __init__(self, index: QrelsIndex, rel: int):
+    def __init__(self, index: QrelsIndex, rel: float):
         qrels = index.qrels
         self.index, self.nq = index, index.nq
         relevant = np.flatnonzero(qrels.relevance >= rel)
@@ -150,7 +150,7 @@ class GreedyIdeal:
         return True
 
 
-def subtopic_judgments(index: QrelsIndex, rel: int) -> SubtopicJudgments:
+def subtopic_judgments(index: QrelsIndex, rel: float) -> SubtopicJudgments:
     return index.cached(('subtopic_judgments', rel), lambda: SubtopicJudgments(index, rel))
 
 

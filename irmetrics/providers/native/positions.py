@@ -42,7 +42,7 @@ class PositionTable(RankedTable):
         self.nq = index.nq
         self.n_ret = n_ret.astype(np.int64)
         self.present = self.n_ret > 0
-        self._relevant: dict[int, np.ndarray] = {}
+        self._relevant: dict[float, np.ndarray] = {}
         self._memo: dict[Any, Any] = {}
         at = np.flatnonzero(rank >= 0)
         at = at[np.lexsort((rank[at], index.query[at]))]

@@ -70,7 +70,7 @@ class QrelsIndex:
             self._memo[key] = compute()
         return cast(T, self._memo[key])
 
-    def count(self, low: int | None = None, high: int | None = None) -> np.ndarray:
+    def count(self, low: float | None = None, high: float | None = None) -> np.ndarray:
         """Per query, the number of judged documents with low <= grade (< high)."""
         def compute() -> np.ndarray:
             mask = np.ones(len(self.grades), dtype=bool)
@@ -141,7 +141,7 @@ class QrelsIndex:
         within = position < cutoff
         return q[within], position[within], v[within]
 
-    def num_rel(self, rel: int) -> np.ndarray:
+    def num_rel(self, rel: float) -> np.ndarray:
         return self.count(low=rel)
 
     def row_judgment(self) -> np.ndarray:
@@ -186,7 +186,7 @@ class RankedTable:
         self.n_ret[qmap[ok]] = seg_len[ok]
         self.present = np.zeros(self.nq, dtype=bool)
         self.present[qmap[ok]] = True
-        self._relevant: dict[int, np.ndarray] = {}
+        self._relevant: dict[float, np.ndarray] = {}
         self._memo: dict[tuple[Hashable, ...], Any] = {}
 
         row_query = qmap.astype(np.int32)[run.qidx]                      # per run row (file order)
@@ -277,7 +277,7 @@ class RankedTable:
         """Per query, the length of the ranking (only judged documents with judged_only)."""
         return self.n_judged_ret if judged_only else self.n_ret
 
-    def relevant(self, rel: int) -> np.ndarray:
+    def relevant(self, rel: float) -> np.ndarray:
         """Mask of the rows with grade >= rel."""
         if rel not in self._relevant:
             self._relevant[rel] = self.grade >= rel
