@@ -120,8 +120,10 @@ def parse_invocation(argv: Sequence[str]) -> Invocation:
                 inv.depth = number
         elif letter in FORMATS:
             if value not in FORMATS[letter]:
-                raise TrecEvalUsageError(f'-{letter} {value}: trec_eval\'s formats are '
-                                         f'{", ".join(FORMATS[letter])}')
+                known = FORMATS[letter]
+                raise TrecEvalUsageError(f'-{letter} {value}: irmetrics reads {"only " if len(known) == 1 else ""}'
+                                         f'trec_eval\'s {", ".join(map(repr, known))} format'
+                                         f'{"s" if len(known) > 1 else ""}')
             if letter == 'R':
                 inv.rel_format = value
         elif letter in UNSUPPORTED and not inv.help:
@@ -420,12 +422,13 @@ docs/conventions.md for the few cases where trec_eval's own arithmetic is undefi
   -m, --measure MEASURE[.PARAMS]   a measure or a set (official, set, all_trec); repeatable; default official.
                                    Parameters as trec_eval reads them: P.5,10  iprec_at_recall.0.25
                                    ndcg.1=0,2=3  utility.2,-1,0,0.001  rbp.p=0.8  11pt_avg.0.2,0.5,0.8
-  -R qrels, -T trec_results        the only input formats irmetrics reads (trec_eval's defaults)
+  -R FORMAT                        the judgments: qrels (default), prefs, qrels_prefs (qrels read as
+                                   preferences) or qrels_jg (judgment groups): -m all_prefs, -m qrels_jg
+  -T trec_results                  the run's format (trec_eval's only one)
   -h, --help                       this help; with -m, the irmetrics measure behind each trec_eval measure
   -v, --version                    the version
 
-RUN may be "-" for standard input. Not supported: -D (debugging output), -Z (z-scores), and the
-preference and judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
+RUN may be "-" for standard input. Not supported: -D (debugging output), -Z (z-scores).
 '''
 
 
