@@ -30,10 +30,10 @@ from .bridges import use_in_ir_measures
 from .data.arrays import Scores, TopK
 from .data.inputs import to_qrels, to_run
 from .data.items import Items
+from .data.prefs import JudgmentGroups, Preferences
 from .data.qrels import Qrels
 from .data.records import Qrel, ScoredDoc
 from .data.run import Run
-from .data.prefs import JudgmentGroups, Preferences
 from .data.trec.prefs import read_trec_prefs, read_trec_qrels_jg
 from .data.trec.reader import read_trec_qrels, read_trec_run
 from .dialects import parse_measure, parse_measures

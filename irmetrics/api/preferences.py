@@ -3,10 +3,11 @@
 :func:`irmetrics.calc` comes here when its judgments are :class:`~irmetrics.data.prefs.Preferences`
 (read by :func:`irmetrics.read_trec_prefs`) or :class:`~irmetrics.data.prefs.JudgmentGroups`
 (:func:`irmetrics.read_trec_qrels_jg`): the type of the judgments says how they are read, as trec_eval's
-``-R`` does.  The measures are those of :mod:`irmetrics.measures.prefs`, given as measures or by their
-trec_eval names (``'prefs_simp'``, ``'prefs_pair_ret'``, ``'P_avgjg.5,10'``, ``'all_prefs'``,
-``'qrels_jg'``).  As in trec_eval, the queries are the judgments' (in byte-wise order of their ids); one
-missing from the run is evaluated on an empty ranking (trec_eval ``-c``) and a run-only query is ignored.
+``-R`` does.  The measures are those of :mod:`irmetrics.measures.prefs`, given as measures or by name as
+:func:`irmetrics.parse_measures` reads names (trec_eval's too: ``'prefs_simp'``, ``'prefs_pair_ret'``,
+``'P_avgjg.5,10'``, ``'all_prefs'``, ``'qrels_jg'``).  As in trec_eval, the queries are the judgments' (in
+byte-wise order of their ids); one missing from the run is evaluated on an empty ranking (trec_eval ``-c``)
+and a run-only query is ignored.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from ..data.inputs import to_run
 from ..data.prefs import JudgmentGroups, Preferences, sorted_codes
 from ..data.run import Run
 from ..data.segments import offsets_of, ranges
-from ..dialects.trec_eval import parse_trec_measure
+from ..dialects import parse_measures
 from ..errors import MeasureError, OptionError
 from ..measures import AP, NumQ, P, Rprec
 from ..measures.prefs import JUDGMENT_GROUP_MEASURES, PREFERENCE_MEASURES
@@ -38,12 +39,7 @@ def is_judgments(obj: Any) -> bool:
 
 def measures_for(measures: Any, judgments: Judgments) -> list[Measure]:
     """The measures, each checked to be one these judgments give (names read as trec_eval's)."""
-    given = [measures] if isinstance(measures, (str, Measure)) else list(measures)
-    out: list[Measure] = []
-    for item in given:
-        for m in (parse_trec_measure(item) if isinstance(item, str) else [item]):
-            if m not in out:
-                out.append(m)
+    out = list(dict.fromkeys(parse_measures(measures)))
     family: tuple[MeasureDef, ...] = PREFERENCE_MEASURES if isinstance(judgments, Preferences) \
         else JUDGMENT_GROUP_MEASURES
     for m in out:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import DuplicateError, InputError
 from .qrels import Qrels
 from .segments import offsets_of
 
@@ -233,13 +233,21 @@ class JudgmentGroups:
     @classmethod
     def from_columns(cls, query_ids: list[str], jgs: list[str], doc_ids: list[str], relevance: np.ndarray, *,
                      lines: np.ndarray | None = None, source: str = 'qrels_jg') -> JudgmentGroups:
-        """Build from per-row columns; a document judged twice in one group is an error naming both lines."""
+        """Build from per-row columns; a document judged twice in one group is a :class:`DuplicateError`
+        naming both lines."""
         relevance = np.asarray(relevance)
         lines = np.arange(1, len(relevance) + 1) if lines is None else np.asarray(lines, dtype=np.int64)
         qv, q = sorted_codes(query_ids)
-        _, g = sorted_codes(jgs)
-        order = np.lexsort((g, q))
+        gv, g = sorted_codes(jgs)
+        dv, d = sorted_codes(doc_ids)
+        order = np.lexsort((d, g, q))
         q, g = q[order], g[order]
+        twice = np.flatnonzero((np.diff(q) == 0) & (np.diff(g) == 0) & (np.diff(d[order]) == 0))
+        if len(twice):
+            a, b = sorted(lines[order[twice[0]:twice[0] + 2]].tolist())
+            raise DuplicateError(f'document {dv[d[order[twice[0]]]]!r} is judged twice in judgment group '
+                                 f'{gv[g[twice[0]]]!r} of query {qv[q[twice[0]]]!r}, at lines {a} and {b} '
+                                 f'(trec_eval: "duplicate docs")', source, b)
         new_group = np.ones(len(q), dtype=bool)
         new_group[1:] = (q[1:] != q[:-1]) | (g[1:] != g[:-1])
         group = np.cumsum(new_group) - 1

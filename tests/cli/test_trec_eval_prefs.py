@@ -85,7 +85,8 @@ def test_the_oracles_cover_what_they_should():
     (['-R', 'prefs', '-m', 'map'], 'prefs.test', "'map' is computed from -R qrels"),
     (['-R', 'qrels_jg', '-m', 'prefs_simp'], 'qrels.123', "'prefs_simp' is computed from -R prefs or -R qrels_prefs"),
     (['-m', 'P_avgjg'], 'qrels.test', "'P_avgjg' is computed from -R qrels_jg, not from -R qrels"),
-    (['-R', 'jg', '-m', 'map'], 'qrels.test', "-R jg: irmetrics reads trec_eval's 'qrels', 'prefs', 'qrels_prefs', 'qrels_jg' formats"),
+    (['-R', 'jg', '-m', 'map'], 'qrels.test',
+     "-R jg: irmetrics reads trec_eval's 'qrels', 'prefs', 'qrels_prefs', 'qrels_jg' formats"),
 ])
 def test_a_measure_of_other_judgments_is_one_error(args, judgments, message):
     status, out, err = run_in_process(['trec_eval', *args, str(NIST / judgments), str(NIST / 'results.test')])
