@@ -2,9 +2,10 @@
 
 These measures read other judgments than qrels: preferences between documents
 (:class:`irmetrics.Preferences`, trec_eval ``-R prefs`` or ``-R qrels_prefs``) or several assessors'
-qrels of one query (:class:`irmetrics.JudgmentGroups`, ``-R qrels_jg``).  So they are not in the
-registry of measures computed from qrels: :func:`irmetrics.calc` computes them when it is given such
-judgments (:mod:`irmetrics.api.preferences`), and refuses them with qrels.
+qrels of one query (:class:`irmetrics.JudgmentGroups`, ``-R qrels_jg``).  So they are not among the
+registry's definitions of measures computed from qrels (their names parse all the same):
+:func:`irmetrics.calc` computes them when it is given such judgments (:mod:`irmetrics.api.preferences`),
+and refuses them with qrels.
 
 A preference a > b of a judgment group (jg) is *fulfilled* when the run ranks a above b: both retrieved
 with a first, or a retrieved and b not (an *implied* preference).  ``pairs`` says which preferences
@@ -13,7 +14,7 @@ documents retrieved) or ``'imp'`` (at least one retrieved).  The retrieved docum
 ranking in trec_eval's order for preferences: score descending, ties by document id *ascending*
 (form_prefs_counts.c; qrels measures break ties the other way).
 """
-from ..algebra.measure import Measure, MeasureDef
+from ..algebra.measure import REGISTRY, Measure, MeasureDef
 from ..algebra.params import CUTOFF_REQUIRED, JUDGED_ONLY, REL, Param
 from ..constraints import Choice, Float
 
@@ -25,8 +26,9 @@ _RNONREL_PAIRS = Param('pairs', Choice('all', 'ret'), 'all', "'all', or 'ret': b
 
 
 def _measure(definition: MeasureDef) -> Measure:
-    """The bare measure of a definition, which is not registered (see the module docstring)."""
-    return definition.bare
+    """The bare measure of a definition, registered as a measure of other judgments than qrels (see the
+    module docstring): its name parses, but no engine of qrels is asked for it."""
+    return REGISTRY.register_other(definition)
 
 
 PrefsSimp = _measure(MeasureDef(
