@@ -43,6 +43,8 @@ def measures_for(measures: Any, judgments: Judgments) -> list[Measure]:
     family: tuple[MeasureDef, ...] = PREFERENCE_MEASURES if isinstance(judgments, Preferences) \
         else JUDGMENT_GROUP_MEASURES
     for m in out:
+        if m['ties'] != 'trec_eval':
+            raise MeasureError(f"{m!r}: ties='expected' has no closed form for this measure")
         if m.definition not in family and m != NumQ:
             kind = 'preference judgments' if isinstance(judgments, Preferences) else 'judgment groups of qrels'
             raise MeasureError(f'{m!r} is not computed from {kind}; they give {", ".join(d.name for d in family)}')
