@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DuplicateError, InputError
+from . import ids
 from .qrels import Qrels
 from .segments import offsets_of
 
@@ -267,5 +268,6 @@ class JudgmentGroups:
 
 
 def row_columns(cols: dict[str, Any], names: tuple[str, ...]) -> list[list[str]]:
-    """The id columns ``names`` of a reader's columns as lists of strings."""
-    return [cols[n].to_list() for n in names]
+    """The id columns ``names`` of a reader's columns (id columns, or Arrow arrays from the Arrow splitter) as
+    lists of strings."""
+    return [ids.column(cols[n]).to_list() for n in names]

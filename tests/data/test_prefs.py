@@ -70,3 +70,14 @@ def test_judgment_groups_are_qrels_per_group():
 def test_a_format_trec_eval_does_not_know_is_refused():
     with pytest.raises(ValueError, match="format 'qrels_jg': expected one of prefs, qrels_prefs"):
         irm.read_trec_prefs('q A s d1 2\n', format='qrels_jg')
+
+
+def test_a_large_file_read_by_arrow_gives_the_same_judgments(tmp_path):
+    """Over a MiB, the text is split by Arrow (dictionary-coded id columns): the same rows as Python's split."""
+    lines = [f'q{i % 7} jg{i % 3} s doc-{i} {(i * 7) % 5}.0' for i in range(60_000)]
+    (tmp_path / 'prefs').write_text('\n'.join(lines) + '\n')
+    assert (tmp_path / 'prefs').stat().st_size > 1 << 20
+    prefs = irm.read_trec_prefs(tmp_path / 'prefs', format='prefs')
+    assert prefs.query_ids == [f'q{i}' for i in range(7)] and len(prefs) == 60_000
+    assert sorted(prefs.level.tolist()) == sorted(float((i * 7) % 5) for i in range(60_000))
+    assert sorted(prefs.doc_ids) == sorted(f'doc-{i}' for i in range(60_000))

@@ -38,7 +38,8 @@ class QueryCounts:
 def _areas(w: np.ndarray, njr: int) -> tuple[float, float, float, float, float]:
     """(fulfilled, not fulfilled among the retrieved, implied fulfilled, implied not, neither retrieved)."""
     top = w[:njr, :njr]
-    return (float(np.triu(top, 1).sum()), float(np.tril(top, -1).sum()), float(w[:njr, njr:].sum()),
+    fulfilled = float(np.triu(top, 1).sum())
+    return (fulfilled, float(top.sum()) - fulfilled, float(w[:njr, njr:].sum()),     # the diagonal is 0
             float(w[njr:, :njr].sum()), float(w[njr:, njr:].sum()))
 
 
@@ -106,13 +107,12 @@ def _pairs(counts: np.ndarray, njr: int) -> tuple[dict[str, float], dict[str, in
     """PrefsPair's sums and pair counts from the groups' summed matrix (rows and columns by docid rank):
     the pairs both retrieved, then one retrieved, each in row order, added one after another."""
     c = counts
-    both = np.triu(np.ones((njr, njr), dtype=bool), 1) & ((c[:njr, :njr] > 0) | (c[:njr, :njr].T > 0))
-    one = (c[:njr, njr:] > 0) | (c[njr:, :njr].T > 0)
-    rest = c[njr:, njr:]
-    neither = int((np.triu((rest > 0) | (rest.T > 0), 1)).sum())
-    with np.errstate(invalid='ignore', divide='ignore'):
-        f_both = (c[:njr, :njr] / (c[:njr, :njr] + c[:njr, :njr].T))[both]
-        f_one = (c[:njr, njr:] / (c[:njr, njr:] + c[njr:, :njr].T))[one]
+    either = c + c.T                                # the preferences of a pair, both directions
+    both = np.triu(either[:njr, :njr] > 0, 1)
+    one = either[:njr, njr:] > 0
+    neither = int(np.count_nonzero(either[njr:, njr:])) // 2      # the diagonal is 0
+    f_both = c[:njr, :njr][both] / either[:njr, :njr][both]
+    f_one = c[:njr, njr:][one] / either[:njr, njr:][one]
     ret = float(np.cumsum(f_both)[-1]) if len(f_both) else 0.0
     imp_terms = np.concatenate((f_both, f_one))
     imp = float(np.cumsum(imp_terms)[-1]) if len(imp_terms) else 0.0
@@ -135,22 +135,22 @@ def query_counts(prefs: Preferences, q: int, ranked: np.ndarray) -> QueryCounts:
     rank[retrieved] = np.arange(njr)
     rank[rest] = njr + np.arange(len(rest))
     order = np.argsort(rank)                        # the document at each docid rank
-    total = np.zeros((n, n))
+    total: np.ndarray | None = None
     groups = prefs.groups(q)
     areas, rnonrel, rnonrel_ret = [], [], []
     for group in groups:
-        if group.classes:
-            w = preferred(group.row_docs, group.row_levels, n)
+        if group.classes:                           # built by docid rank at once
+            w = preferred(rank[group.row_docs], group.row_levels, n)
         else:
             assert group.closure is not None
-            w = group.closure.astype(np.float64)
-        w = w[order][:, order]
-        total += w
+            w = group.closure[np.ix_(order, order)].astype(np.float64)
+        total = w if total is None else total + w
         found = _areas(w, njr)
         areas.append(found)
         rnonrel.append(_rnonrel(group, w, rank, found, njr, False))
         rnonrel_ret.append(_rnonrel(group, w, rank, found, njr, True))
     a = np.array(areas, dtype=np.float64).reshape(-1, 5)
+    assert total is not None                        # a judged query has a judgment group
     sums, counts = _pairs(total, njr)
     return QueryCounts(a[:, 0], a[:, 0] + a[:, 1], a[:, 2], a[:, 2] + a[:, 3], a[:, 4],
                        np.array(rnonrel), np.array(rnonrel_ret), sums, counts)
