@@ -94,3 +94,8 @@ def test_measures_of_other_judgments_are_refused(measures, judgments, message):
 def test_options_that_do_not_apply_are_refused():
     with pytest.raises(OptionError, match='provider: not an option'):
         irm.calc(['prefs_simp'], irm.read_trec_prefs(SIX), RUN, provider='native')
+
+
+def test_an_evaluator_of_qrels_refuses_preferences_with_the_way_to_evaluate_them():
+    with pytest.raises(irm.InputError, match='Preferences are not qrels: irmetrics.calc'):
+        irm.evaluator(['prefs_simp'], irm.read_trec_prefs(SIX))
