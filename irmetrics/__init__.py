@@ -30,9 +30,11 @@ from .bridges import use_in_ir_measures
 from .data.arrays import Scores, TopK
 from .data.inputs import to_qrels, to_run
 from .data.items import Items
+from .data.prefs import JudgmentGroups, Preferences
 from .data.qrels import Qrels
 from .data.records import Qrel, ScoredDoc
 from .data.run import Run
+from .data.trec.prefs import read_trec_prefs, read_trec_qrels_jg
 from .data.trec.reader import read_trec_qrels, read_trec_run
 from .dialects import parse_measure, parse_measures
 from .dialects.trec_eval import parse_trec_measure
@@ -136,6 +138,7 @@ __all__ = ['AmbiguousMeasureError', 'ArgumentOrderError', 'calc', 'calc_aggregat
            'IrmetricsError', 'IrmetricsWarning', 'iter_calc', 'Measure', 'MeasureError', 'MeasureSyntaxError',
            'Metric', 'OptionError', 'OutputError', 'NOT_PROVIDED', 'Partitions', 'parse_measure', 'parse_measures',
            'parse_trec_measure', 'plot_pr_curve', 'ProviderError', 'Qrel', 'Qrels', 'Items', 'read_trec_qrels',
-           'read_trec_run', 'roc_curve', 'Run', 'ScoredDoc', 'Scores', 'TopK', 'SlicedComparison', 'to_qrels', 'to_run',
+           'read_trec_prefs', 'read_trec_qrels_jg', 'read_trec_run', 'Preferences', 'JudgmentGroups', 'roc_curve',
+           'Run', 'ScoredDoc', 'Scores', 'TopK', 'SlicedComparison', 'to_qrels', 'to_run',
            'UnknownMeasureError', 'urisk', 'trisk', 'georisk',
            'UnsupportedMeasureError', 'use_in_ir_measures', '__version__', *_TRUST, *_FUSION, *_measure_names]

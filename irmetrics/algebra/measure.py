@@ -298,6 +298,7 @@ class MeasureRegistry:
     def __init__(self) -> None:
         self._defs: dict[str, MeasureDef] = {}
         self._aliases: dict[str, Measure] = {}
+        self._other: dict[str, MeasureDef] = {}
         self._plugins_loaded = False
 
     def register(self, definition: MeasureDef,
@@ -313,6 +314,15 @@ class MeasureRegistry:
             self.alias(alias, bare(**preset))
         return bare
 
+    def register_other(self, definition: MeasureDef) -> Measure:
+        """Register a measure of other judgments than qrels (preferences, judgment groups): known by name, so
+        that its measures parse and print back, but not among :meth:`definitions`, which engines compute
+        from qrels; return its bare measure."""
+        if definition.name in self:
+            raise ValueError(f'measure {definition.name} defined twice')
+        self._other[definition.name] = definition
+        return definition.bare
+
     def remove(self, name: str) -> None:
         """Forget a definition and its aliases (used to redefine a custom measure)."""
         self._defs.pop(name, None)
@@ -320,7 +330,7 @@ class MeasureRegistry:
             del self._aliases[alias]
 
     def alias(self, name: str, measure: Measure) -> None:
-        if name in self._defs or name in self._aliases:
+        if name in self:
             raise ValueError(f'measure name {name} registered twice')
         self._aliases[name] = measure
 
@@ -330,6 +340,8 @@ class MeasureRegistry:
             return self._defs[name].bare
         if name in self._aliases:
             return self._aliases[name]
+        if name in self._other:
+            return self._other[name].bare
         if self.load_plugins():
             return self.lookup(name)
         raise UnknownMeasureError(f'unknown measure {name!r}{self.suggest(name)}')
@@ -377,7 +389,7 @@ class MeasureRegistry:
         return dict(self._aliases)
 
     def __contains__(self, name: str) -> bool:
-        return name in self._defs or name in self._aliases
+        return name in self._defs or name in self._aliases or name in self._other
 
 
 REGISTRY = MeasureRegistry()

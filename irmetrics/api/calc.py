@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .evaluator import Evaluator, MeasuresLike
 from .options import Options
+from .preferences import calc_judgments, is_judgments
 from .results import CalcResults, MeasureValues, Metric
 
 if TYPE_CHECKING:
@@ -87,6 +88,9 @@ def calc(measures: MeasuresLike, qrels: Any, run: Any, **options: Unpack[Evaluat
     >>> results.query_ids[:3], round(results.aggregated['P@5'], 4)
     (['401', '402', '403'], 0.5)
     """
+    if is_judgments(qrels):                 # preference judgments or judgment groups (trec_eval -R)
+        Options.of(options, 'calc')
+        return calc_judgments(measures, qrels, run, **options)
     return evaluator(measures, qrels, **options).calc(run)
 
 

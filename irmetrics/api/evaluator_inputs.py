@@ -11,6 +11,7 @@ from ..data.items import Items
 from ..data.qrels import Qrels
 from ..dialects import parse_measures
 from ..errors import DuplicateError, InputError, MeasureError
+from ..measures.prefs import JUDGMENT_GROUP_MEASURES, PREFERENCE_MEASURES
 
 
 def parse_or_swapped(measures: Any, dialect: str | None) -> list[Measure]:
@@ -36,6 +37,12 @@ def check_qrels(qrels: Qrels, measures: list[Measure]) -> None:
     if len(qrels) == 0:
         raise InputError('the qrels hold no judgment: there is no query to evaluate (trec_eval refuses an '
                          'empty qrels file too)', qrels.source)
+    other = [m for m in measures if m.definition in PREFERENCE_MEASURES + JUDGMENT_GROUP_MEASURES]
+    if other:
+        kind = ('preference judgments (irmetrics.read_trec_prefs)' if other[0].definition in PREFERENCE_MEASURES
+                else 'judgment groups of qrels (irmetrics.read_trec_qrels_jg)')
+        raise MeasureError(f'{other[0]!r} is computed from {kind}, not from qrels: give those judgments to '
+                           f'irmetrics.calc (trec_eval: -R prefs, qrels_prefs or qrels_jg)')
     one_grade = [m for m in measures if not m.definition.subtopics]
     if qrels.judged_twice is not None and one_grade:
         problem, line = qrels.judged_twice

@@ -16,6 +16,7 @@ from typing import Any
 from ..algebra.measure import COMPUTED, REGISTRY, Measure, MeasureDef
 from ..algebra.params import NOT_PROVIDED, REQUIRED, Param
 from ..errors import MeasureError, UnknownMeasureError
+from ..measures.prefs import JUDGMENT_GROUP_MEASURES, PREFERENCE_MEASURES
 from ..providers.base import ANY, PROVIDERS, Provider
 from ..rendering.text import text_table, wrapped_table
 
@@ -104,9 +105,21 @@ def providers_of(defn: MeasureDef) -> list[Support]:
     return out
 
 
+#: The order of a ranking for the preference measures (form_prefs_counts.c).
+PREFERENCE_TIES = 'score descending (compared as doubles), ties by document id ascending (byte-wise), as trec_eval ' \
+    'orders a ranking for preferences'
+
+
 def conventions_of(defn: MeasureDef) -> list[str]:
     """The conventions (DESIGN.md's table) as they apply to this family, one sentence each."""
     names = {p.name for p in defn.params}
+    if defn in PREFERENCE_MEASURES:
+        return [f'Ranking: {PREFERENCE_TIES}; the rank column of a run is ignored.',
+                'Judgments: preferences (irmetrics.read_trec_prefs; trec_eval -R prefs or -R qrels_prefs).',
+                'A query of the judgments missing from the run is evaluated on an empty ranking (trec_eval -c); '
+                'queries only in the run are ignored.',
+                'Aggregate: the sum over queries.' if defn.aggregate == 'sum' else 'Aggregate: the mean over queries.',
+                f'Range: {"unbounded values" if defn.bounds is None else "values in [0, 1]"}; higher is better.']
     out = [f'Ranking: {TIES}; the rank column of a run is ignored.']
     if 'rel' in names:
         default = defn.param('rel').default
@@ -253,6 +266,13 @@ def measures_markdown() -> str:
     out += ['', '## Providers', '', '| provider | install | description |', '|---|---|---|']
     out += [f'| `{p.name}` | {_md_cell(p.install)} | {_md_cell(p.description)} |' for p in PROVIDERS]
     for d in defs:
+        out += _measure_entry(d)
+    out += ['', '# Measures of preference judgments and judgment groups', '',
+            "These measures read other judgments than qrels: trec_eval's preference judgments "
+            '(`irmetrics.read_trec_prefs`, `trec_eval -R prefs` or `-R qrels_prefs`) or several sets of qrels '
+            'per query (`irmetrics.read_trec_qrels_jg`, `-R qrels_jg`). `irmetrics.calc` computes them when '
+            'given such judgments and refuses them with qrels; see [cli.md](cli.md#preferences-and-judgment-groups).']
+    for d in PREFERENCE_MEASURES + JUDGMENT_GROUP_MEASURES:
         out += _measure_entry(d)
     return '\n'.join(out) + '\n'
 

@@ -26,6 +26,8 @@ import numpy as np
 
 from ..algebra.measure import Measure, MeasureDef
 from ..api.evaluator import Evaluator
+from ..data import ids
+from ..data.ids import Ids
 from ..data.qrels import Qrels
 from ..data.run import Run
 from ..dialects.trec_eval import LONG_MAX, NICKNAMES, TREC_NAMES, Settings, TrecName, trec_entry, trec_lines
@@ -51,8 +53,8 @@ OPTIONS = (
 UNSUPPORTED = {
     'D': "trec_eval's debugging output (-D) is not reproduced",
 }
-#: The formats -R and -T may name: the only ones irmetrics reads (trec_eval's defaults).
-FORMATS = {'R': 'qrels', 'T': 'trec_results'}
+#: The formats -R and -T may name (trec_eval's own): qrels, preferences, judgment groups; TREC runs.
+FORMATS = {'R': ('qrels', 'prefs', 'qrels_prefs', 'qrels_jg'), 'T': ('trec_results',)}
 
 
 class TrecEvalUsageError(UsageError):
@@ -77,6 +79,7 @@ class Invocation:
     help: bool = False
     version: bool = False
     files: list[str] = field(default_factory=list)
+    rel_format: str = 'qrels'               # -R
 
     @property
     def settings(self) -> Settings:
@@ -121,9 +124,13 @@ def parse_invocation(argv: Sequence[str]) -> Invocation:
             else:
                 inv.depth = number
         elif letter in FORMATS:
-            if value != FORMATS[letter]:
-                raise TrecEvalUsageError(f'-{letter} {value}: irmetrics reads only trec_eval\'s '
-                                         f'{FORMATS[letter]!r} format')
+            if value not in FORMATS[letter]:
+                known = FORMATS[letter]
+                raise TrecEvalUsageError(f'-{letter} {value}: irmetrics reads {"only " if len(known) == 1 else ""}'
+                                         f'trec_eval\'s {", ".join(map(repr, known))} format'
+                                         f'{"s" if len(known) > 1 else ""}')
+            if letter == 'R':
+                inv.rel_format = value
         elif letter in UNSUPPORTED and not inv.help:
             raise TrecEvalUsageError(f'option -{letter} (--{option.long}) is not supported: '
                                      f'{UNSUPPORTED[letter]}')
@@ -245,7 +252,14 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
     """The values trec_eval prints for ``inv``, before formatting: the queries in output order and one
     column per line of :func:`plan`."""
     from ..data.trec.reader import read_trec_qrels
+    from .trec_eval_prefs import evaluate_judgments, judgments_of, read_judgments
     lines = plan(inv)
+    judgments_of(lines, inv.rel_format)
+    if inv.rel_format != 'qrels':                       # preferences or judgment groups
+        judgments = read_judgments(inv.files[0], inv.rel_format)
+        everyone = ids.column(list(judgments.query_ids))
+        run, _, tag = read_run(inv, everyone, np.arange(len(everyone)), inv.depth)
+        return evaluate_judgments(lines, judgments, run, tag, inv.depth, BOGUS_DOCUMENT if inv.complete else None)
     inspects = any(ln.entry.trec not in UNINSPECTING for ln in lines)
     qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max', grades='trec_eval')
     qids = qrels.query_ids.to_list()
@@ -348,19 +362,8 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
     """The rankings trec_eval evaluates: the run's, and, under -c, a stand-in for each query of the
     qrels missing from it (cut by -M); which queries those are; the run's tag.  ``inspects``: whether
     trec_eval looks at the rankings' documents at all (a duplicate is refused only where it does)."""
-    from ..data.trec.reader import read_stdin, read_trec_run_as_trec_eval
-    run_path = inv.files[1]
-    ranked, tag = read_trec_run_as_trec_eval(read_stdin() if run_path == '-' else run_path,
-                                             qrels.query_ids, inv.depth if inspects else 0)
-    if tag is None:
-        raise InputError(_no_ranking(run_path), run_path)
-    missing = qrels.query_ids.lookup(ranked.query_ids) < 0
+    ranked, missing, tag = read_run(inv, qrels.query_ids, order, inv.depth if inspects else 0)
     qids = qrels.query_ids.to_list()
-    if missing.any() and not inv.complete:
-        first = qids[order[np.argmax(missing[order])]]
-        raise InputError(f'query {first!r} of the qrels is not in the run ({int(missing.sum())} such '
-                         f'queries): trec_eval 10 stops there ("result qid not found"); -c evaluates them',
-                         run_path)
     rankings = [ranked]
     if missing.any():
         # trec_eval -c ranks a single unjudged document for a query missing from the run
@@ -370,6 +373,23 @@ def _rankings(inv: Invocation, qrels: Qrels, order: np.ndarray,
     if inv.depth is not None:
         rankings = [r.top(inv.depth) for r in rankings]
     return rankings, missing, tag
+
+
+def read_run(inv: Invocation, query_ids: Ids, order: np.ndarray, depth: int | None) -> tuple[Run, np.ndarray, str]:
+    """The run as trec_eval reads it (a document twice refused within the first ``depth`` of a query of
+    ``query_ids``), which of ``query_ids`` it misses (an error without -c, as in trec_eval), its tag."""
+    from ..data.trec.reader import read_stdin, read_trec_run_as_trec_eval
+    run_path = inv.files[1]
+    ranked, tag = read_trec_run_as_trec_eval(read_stdin() if run_path == '-' else run_path, query_ids, depth)
+    if tag is None:
+        raise InputError(_no_ranking(run_path), run_path)
+    missing = query_ids.lookup(ranked.query_ids) < 0
+    if missing.any() and not inv.complete:
+        first = query_ids.to_list()[order[np.argmax(missing[order])]]
+        raise InputError(f'query {first!r} of the qrels is not in the run ({int(missing.sum())} such '
+                         f'queries): trec_eval 10 stops there ("result qid not found"); -c evaluates them',
+                         run_path)
+    return ranked, missing, tag
 
 
 def _no_ranking(run_path: str) -> str:
@@ -440,12 +460,13 @@ docs/conventions.md for the few cases where trec_eval's own arithmetic is undefi
   -m, --measure MEASURE[.PARAMS]   a measure or a set (official, set, all_trec); repeatable; default official.
                                    Parameters as trec_eval reads them: P.5,10  iprec_at_recall.0.25
                                    ndcg.1=0,2=3  utility.2,-1,0,0.001  rbp.p=0.8  11pt_avg.0.2,0.5,0.8
-  -R qrels, -T trec_results        the only input formats irmetrics reads (trec_eval's defaults)
+  -R FORMAT                        the judgments: qrels (default), prefs, qrels_prefs (qrels read as
+                                   preferences) or qrels_jg (judgment groups): -m all_prefs, -m qrels_jg
+  -T trec_results                  the run's format (trec_eval's only one)
   -h, --help                       this help; with -m, the irmetrics measure behind each trec_eval measure
   -v, --version                    the version
 
-RUN may be "-" for standard input. Not supported: -D (debugging output), and the preference and
-judgment-group formats (-R prefs, qrels_prefs, qrels_jg).
+RUN may be "-" for standard input. Not supported: -D (debugging output).
 '''
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import InputError
 from .input_kinds import RunFile, classify, find_kind
 from .large import Reading, RunParts
+from .prefs import JudgmentGroups, Preferences
 from .qrels import Qrels
 from .run import Run
 
@@ -51,6 +52,9 @@ def to_qrels(obj: Any, *, duplicates: str = 'error') -> Qrels:
     >>> irmetrics.to_qrels({'q1': {'d1': 2, 'd2': 0}})
     <Qrels qrels dict: 1 queries, 2 judgments>
     """
+    if isinstance(obj, (Preferences, JudgmentGroups)):
+        raise InputError(f'{type(obj).__name__} are not qrels: irmetrics.calc (calc_aggregate, iter_calc) evaluates '
+                         f'them with their own measures; an evaluator reads qrels only', obj.source)
     return classify(obj, 'qrels').qrels(obj, duplicates)
 
 

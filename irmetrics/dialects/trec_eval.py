@@ -50,6 +50,7 @@ from ..measures import (
     nDCG,
     nDCGRel,
 )
+from ..measures.prefs import APAvgJG, NumPrefs, PAvgJG, PrefsAvgJG, PrefsAvgJGRnonrel, PrefsPair, PrefsSimp, RprecAvgJG
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALL_LEVELS = tuple(i / 10 for i in range(11))
@@ -268,7 +269,8 @@ class TrecName(NamedTuple):
     ``measure`` is None for the two lines that are not measures (``runid``, ``relstring``); ``lines``
     says whether trec_eval prints the measure per query and in the summary (``'both'``), only in the
     summary (``'summary'``) or only per query (``'query'``); ``unsupported`` says why irmetrics does
-    not compute it.
+    not compute it; ``judgments`` which judgments it reads (trec_eval's ``-R``: ``'qrels'``, ``'prefs'``
+    for prefs and qrels_prefs, ``'qrels_jg'``; ``'any'`` for runid and num_q).
     """
 
     trec: str
@@ -278,16 +280,23 @@ class TrecName(NamedTuple):
     settings: tuple[str, ...] = ()
     lines: str = 'both'
     unsupported: str = ''
+    judgments: str = 'qrels'
 
 
 _L, _J, _LJ = ('rel',), ('judged_only',), ('rel', 'judged_only')
 _GAINS = Pairs()
-_PREFS = 'needs the preferences format of trec_eval -R prefs or -R qrels_prefs, which irmetrics does not read'
-_JG = 'needs the judgment-group format of trec_eval -R qrels_jg, which irmetrics does not read'
+_PREF_NAMES = (('prefs_num_prefs_poss', NumPrefs), ('prefs_num_prefs_ful', NumPrefs(what='fulfilled')),
+               ('prefs_num_prefs_ful_ret', NumPrefs(what='fulfilled_ret')), ('prefs_simp', PrefsSimp),
+               ('prefs_pair', PrefsPair), ('prefs_avgjg', PrefsAvgJG), ('prefs_avgjg_Rnonrel', PrefsAvgJGRnonrel),
+               ('prefs_simp_ret', PrefsSimp(pairs='ret')), ('prefs_pair_ret', PrefsPair(pairs='ret')),
+               ('prefs_avgjg_ret', PrefsAvgJG(pairs='ret')),
+               ('prefs_avgjg_Rnonrel_ret', PrefsAvgJGRnonrel(pairs='ret')),
+               ('prefs_simp_imp', PrefsSimp(pairs='imp')), ('prefs_pair_imp', PrefsPair(pairs='imp')),
+               ('prefs_avgjg_imp', PrefsAvgJG(pairs='imp')))
 
 TREC_NAMES = (
-    TrecName('runid', None, lines='summary'),
-    TrecName('num_q', NumQ, lines='summary'),
+    TrecName('runid', None, lines='summary', judgments='any'),
+    TrecName('num_q', NumQ, lines='summary', judgments='any'),
     TrecName('num_ret', NumRet, settings=_J),
     TrecName('num_rel', NumRel, settings=_L),
     TrecName('num_rel_ret', NumRet, preset={'rel': 1}, settings=_L),
@@ -323,11 +332,12 @@ TREC_NAMES = (
     TrecName('set_map', SetAP, settings=_LJ),
     TrecName('set_F', SetF, Values(('beta',)), settings=_LJ),
     TrecName('num_nonrel_judged_ret', NumRet, preset={'judged_nonrel': True}, settings=_L),
-    *(TrecName(name, None, unsupported=_PREFS) for name in (
-        'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret', 'prefs_simp', 'prefs_pair',
-        'prefs_avgjg', 'prefs_avgjg_Rnonrel', 'prefs_simp_ret', 'prefs_pair_ret', 'prefs_avgjg_ret',
-        'prefs_avgjg_Rnonrel_ret', 'prefs_simp_imp', 'prefs_pair_imp', 'prefs_avgjg_imp')),
-    *(TrecName(name, None, unsupported=_JG) for name in ('map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg')),
+    *(TrecName(name, measure.definition.bare, preset=dict(measure.params), judgments='prefs')
+      for name, measure in _PREF_NAMES),
+    TrecName('map_avgjg', APAvgJG, settings=_LJ, judgments='qrels_jg'),
+    TrecName('P_avgjg', PAvgJG, Cutoffs('cutoff', _CUTOFFS), settings=_LJ, judgments='qrels_jg'),
+    TrecName('Rprec_mult_avgjg', RprecAvgJG, Levels('mult', tuple(i / 5 for i in range(1, 11))), settings=_LJ,
+             judgments='qrels_jg'),
     TrecName('yaap', YAAP, settings=_LJ),
     TrecName('rbp', RBP, Pairs(('p',)), preset={'max_rel': 'query', 'p': 0.9}, settings=_J),
     TrecName('rbp_resid', RBPResidual, Pairs(('p',), gains=False), preset={'tail': 'if_unjudged', 'p': 0.9},

@@ -89,7 +89,7 @@ def files(tmp_path):
 
 @pytest.mark.parametrize('argv, fragment', [
     (['-Z', 'no-such-file'], 'cannot read the z-scores file'), (['-D', '1'], 'option -D (--Debug_level)'),
-    (['-R', 'prefs'], "-R prefs: irmetrics reads only trec_eval's 'qrels' format"),
+    (['-R', 'prefs'], "'num_ret' is computed from -R qrels (the default), not from -R prefs"),
     (['-T', 'other'], "'trec_results' format"), (['-x'], "invalid option -- 'x'"),
     (['-l-1'], 'relevance levels of 0 or more'), (['-l', 'x'], '-l expects an integer'),
     (['-M', '-1'], '0 or more'), (['-m', 'prefs_simp'], '-R prefs'), (['-m', 'all_prefs'], '-R prefs'),

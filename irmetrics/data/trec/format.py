@@ -384,6 +384,9 @@ def width_problem(layout: Layout, text: bytes, found: int) -> str:
     want = f'at least {layout.width}' if layout.extra_fields_allowed else f'{layout.width}'
     shown = text.decode('utf-8', 'backslashreplace')
     shown = shown if len(shown) <= 80 else shown[:77] + '...'
+    if layout.kind == 'prefs':
+        hint = ' (a qrels line has 4 fields: qrels are read as preferences with -R qrels_prefs)' if found == 4 else ''
+        return f'expected {want} fields ({layout.usage}), found {found}: {shown!r}{hint}'
     other = RUN if layout.kind == 'qrels' else QRELS
     swapped = found == other.width or (other.extra_fields_allowed and found > other.width)
     hint = (f' (a {other.kind} line has {other.width} fields: are the qrels and the run swapped?)' if swapped
