@@ -251,7 +251,6 @@ def run(inv: Invocation, out: Callable[[str], object], places: int = 4) -> None:
 def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
     """The values trec_eval prints for ``inv``, before formatting: the queries in output order and one
     column per line of :func:`plan`."""
-    from ..data.trec.reader import read_trec_qrels
     from .trec_eval_prefs import evaluate_judgments, judgments_of, read_judgments
     lines = plan(inv)
     judgments_of(lines, inv.rel_format)
@@ -260,6 +259,12 @@ def evaluate(inv: Invocation) -> tuple[list[str], list[Column]]:
         everyone = ids.column(list(judgments.query_ids))
         run, _, tag = read_run(inv, everyone, np.arange(len(everyone)), inv.depth)
         return evaluate_judgments(lines, judgments, run, tag, inv.depth, BOGUS_DOCUMENT if inv.complete else None)
+    return _evaluate_qrels(inv, lines)
+
+
+def _evaluate_qrels(inv: Invocation, lines: list[Line]) -> tuple[list[str], list[Column]]:
+    """:func:`evaluate` of qrels (``-R qrels``, the default)."""
+    from ..data.trec.reader import read_trec_qrels
     inspects = any(ln.entry.trec not in UNINSPECTING for ln in lines)
     qrels = read_trec_qrels(inv.files[0], duplicates='error' if inspects else 'max', grades='trec_eval')
     qids = qrels.query_ids.to_list()
