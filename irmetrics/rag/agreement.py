@@ -143,7 +143,8 @@ def assignment_agreement(nuggets: Any, assignments: Any, against: Any, *, measur
         present = present.reshape(len(runs), n_topics)
         assigned = np.flatnonzero(present.any(axis=0))
         warn_missing(runs, [known.topics[t] for t in assigned], present[:, assigned], 'assignments')
-        values = tuple(scores.nugget_values([chosen], known, c, len(runs), _run_index(c, runs))[0][:, assigned]
+        values = tuple(np.ascontiguousarray(scores.nugget_values([chosen], known, c, len(runs),   # summed as calc's
+                                                                 _run_index(c, runs))[0][:, assigned])
                        for c in checked)
         leaderboard = leaderboard_agreement(runs, (values[0], values[1]), chosen,
                                             (f'{chosen} ({names[0]})', f'{chosen} ({names[1]})'), top=top, ci=ci,
