@@ -308,9 +308,11 @@ def providers_parser() -> argparse.ArgumentParser:
                    description='The providers (engines), whether each is installed, and how to install it.')
 
 
+_TEST_RESAMPLES = 'resamples of the randomisation, bootstrap and Tukey tests (default 10000)'
+
+
 def _comparison_options(p: argparse.ArgumentParser, resamples: int | None = 10000,
-                        resamples_help: str = 'resamples of the randomisation, bootstrap and Tukey tests (default 10000)'
-                        ) -> None:
+                        resamples_help: str = _TEST_RESAMPLES) -> None:
     """The options of a paired comparison: baselines, tests, correction, intervals, resamples, seed (``compare``
     and ``rag --compare``; ``resamples``: the default, None where the command chooses it)."""
     from ..comparing import TESTS

@@ -11,8 +11,9 @@ import argparse
 import warnings
 from typing import TextIO
 
+from ..comparing import Comparison
 from ..errors import IrmetricsWarning
-from ..rag import assignment_agreement, compare, evaluate
+from ..rag import AssignmentAgreement, assignment_agreement, compare, evaluate
 from ..rendering.evaluation import Options, RunResults
 from .args import UsageError
 from .compare import CARRY_WARNINGS
@@ -32,7 +33,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         with warnings.catch_warnings():
             if args.format in CARRY_WARNINGS:           # printed once, in the report, not also on stderr
                 warnings.simplefilter('ignore', IrmetricsWarning)
-            report = _against(args, measures) if args.against else _compare(args, measures)
+            report: Comparison | AssignmentAgreement = (_against(args, measures) if args.against
+                                                        else _compare(args, measures))
         out.write(report.render(args.format, places=args.places))
         return
     found = evaluate(measures, args.nuggets, args.assignments, args.answers)
@@ -40,14 +42,14 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     out.write(RENDERERS[args.format](results, Options(by_query=args.by_query, summary=True, places=args.places)))
 
 
-def _compare(args: argparse.Namespace, measures: list[str]) -> object:
+def _compare(args: argparse.Namespace, measures: list[str]) -> Comparison:
     return compare(measures, args.nuggets, args.assignments, args.answers, baseline=args.baseline,
                    test=tuple(args.test or ['t']), correction=args.correction, correction_scope=args.correction_scope,
                    alpha=args.alpha, ci=args.ci, ci_method=args.ci_method,
                    n_resamples=args.resamples or RESAMPLES['compare'], seed=args.seed)
 
 
-def _against(args: argparse.Namespace, measures: list[str]) -> object:
+def _against(args: argparse.Namespace, measures: list[str]) -> AssignmentAgreement:
     return assignment_agreement(args.nuggets, args.assignments, args.against, measure=measures,
                                 threshold=args.threshold, top=args.top, ci=args.ci,
                                 n_resamples=args.resamples or RESAMPLES['against'], seed=args.seed,

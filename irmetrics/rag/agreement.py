@@ -20,7 +20,7 @@ from ..algebra.measure import Measure
 from ..api.run_names import stem
 from ..comparing.toolkit import checked_seed
 from ..data.paths import is_path
-from ..errors import InputError, recorded_warnings
+from ..errors import recorded_warnings
 from ..trust.judges import JudgeAgreement
 from ..trust.label_agreement import label_agreement
 from ..trust.leaderboard_agreement import CI, N_RESAMPLES, checked_top, leaderboard_agreement
@@ -138,23 +138,33 @@ def assignment_agreement(nuggets: Any, assignments: Any, against: Any, *, measur
                                                                                                strict=True)),
                                     levels=tables.ASSIGNMENT, threshold=threshold, names=names)
         top = checked_top(top, len(runs))
-        present = np.zeros(len(runs) * n_topics, dtype=bool)
-        present[cells[0]] = True
-        present = present.reshape(len(runs), n_topics)
-        assigned = np.flatnonzero(present.any(axis=0))
-        warn_missing(runs, [known.topics[t] for t in assigned], present[:, assigned], 'assignments')
-        values = tuple(np.ascontiguousarray(scores.nugget_values([chosen], known, c, len(runs),   # summed as calc's
-                                                                 _run_index(c, runs))[0][:, assigned])
-                       for c in checked)
-        leaderboard = leaderboard_agreement(runs, (values[0], values[1]), chosen,
-                                            (f'{chosen} ({names[0]})', f'{chosen} ({names[1]})'), top=top, ci=ci,
-                                            n_resamples=n_resamples, seed=seed, tie_variant=tie_variant, p=p)
+        values = _scores(chosen, known, checked, runs, cells[0])
+        leaderboard = leaderboard_agreement(runs, values, chosen, (f'{chosen} ({names[0]})', f'{chosen} ({names[1]})'),
+                                            top=top, ci=ci, n_resamples=n_resamples, seed=seed,
+                                            tie_variant=tie_variant, p=p)
     return AssignmentAgreement(judgments, leaderboard, str(chosen), tuple(seen))
 
 
+def _scores(measure: Measure, known: tables.Nuggets, checked: tuple[tables.Assignments, ...], runs: list[str],
+            cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each run's ``measure`` on each topic some record assigns (``cells``: the records'), under each file (runs x
+    topics, in C order: their means are summed as :func:`~.evaluation.calc`'s, to the bit); a warning for a run
+    without a record for some of those topics (it scores 0 there)."""
+    n_topics = len(known.topics)
+    present = np.zeros(len(runs) * n_topics, dtype=bool)
+    present[cells] = True
+    seen = present.reshape(len(runs), n_topics)
+    assigned = np.flatnonzero(seen.any(axis=0))
+    warn_missing(runs, [known.topics[t] for t in assigned], seen[:, assigned], 'assignments')
+    a, b = (np.ascontiguousarray(scores.nugget_values([measure], known, c, len(runs), _run_index(c, runs))[0]
+                                 [:, assigned]) for c in checked)
+    return a, b
+
+
 def _names(against: Any, assignments: Any) -> tuple[str, str]:
-    stems = tuple(_stem(f) if is_path(f) else None for f in (against, assignments))
-    return (stems[0], stems[1]) if None not in stems and stems[0] != stems[1] else ('against', 'assignments')
+    if is_path(against) and is_path(assignments) and _stem(against) != _stem(assignments):
+        return _stem(against), _stem(assignments)
+    return 'against', 'assignments'
 
 
 def _stem(path: Any) -> str:
@@ -182,7 +192,8 @@ def _run_index(checked: tables.Assignments, runs: list[str]) -> np.ndarray:
 
 def _record_cells(checked: tables.Assignments, runs: list[str], n_topics: int) -> np.ndarray:
     """Each record's (run, topic) cell, the runs numbered as in ``runs``."""
-    return _run_index(checked, runs)[checked.record_run] * n_topics + checked.record_topic
+    cells: np.ndarray = _run_index(checked, runs)[checked.record_run] * n_topics + checked.record_topic
+    return cells
 
 
 def _same_records(read: tuple[records.Records, ...], checked: tuple[tables.Assignments, ...],

@@ -28,7 +28,8 @@ _NUGGET_NOTES = ('s(n) = 1 for support, 0.5 for partial_support, 0 for not_suppo
 
 def _nugget(name: str, summary: str, formula: str) -> Measure:
     return RAG_MEASURES.register(MeasureDef(name=name, params=(), at_param=None, summary=summary, formula=formula,
-                                            citation=_NUGGETS, notes=_NUGGET_NOTES, tie_order='irrelevant', ranks=False))
+                                            citation=_NUGGETS, notes=_NUGGET_NOTES, tie_order='irrelevant',
+                                            ranks=False))
 
 
 def _support(name: str, summary: str, formula: str, notes: str) -> Measure:

@@ -24,6 +24,11 @@ AUTOMATIC, MANUAL = (str(EXAMPLE / 'agreement' / f) for f in ('automatic.jsonl',
 LEVELS = ['not_support', 'partial_support', 'support']
 
 
+def _rows(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
 def _write(path, rows):
     path.write_text(''.join(json.dumps(r) + '\n' for r in rows))
     return str(path)
@@ -40,9 +45,9 @@ def _generated(tmp_path, topics=40, runs=6, seed=11):
             labels = [rng.choices(LEVELS, weights=(3, 1, r + 1))[0] for _ in ns]     # runs of different quality
             changed = [rng.choice(LEVELS) if rng.random() < 0.25 else a for a in labels]
             automatic.append({'qid': f'T{t}', 'run_id': f'run{r}',
-                              'nuggets': [{**n, 'assignment': a} for n, a in zip(ns, labels)]})
+                              'nuggets': [{**n, 'assignment': a} for n, a in zip(ns, labels, strict=True)]})
             manual.append({'qid': f'T{t}', 'run_id': f'run{r}',
-                           'nuggets': [{**n, 'assignment': a} for n, a in zip(ns, changed)]})
+                           'nuggets': [{**n, 'assignment': a} for n, a in zip(ns, changed, strict=True)]})
     rng.shuffle(manual)                                       # the records' order is not the items' order
     return (_write(tmp_path / 'nuggets.jsonl', nuggets), _write(tmp_path / 'automatic.jsonl', automatic),
             _write(tmp_path / 'manual.jsonl', manual), automatic, manual)
@@ -148,7 +153,7 @@ def test_the_shipped_example():
 
 
 def test_a_record_in_one_file_only_is_one_error_naming_file_and_line(tmp_path):
-    rows = [json.loads(line) for line in open(MANUAL)]
+    rows = _rows(MANUAL)
     fewer = _write(tmp_path / 'fewer.jsonl', rows[:5] + rows[6:])
     with pytest.raises(InputError) as ex:
         rag.assignment_agreement(NUGGETS, AUTOMATIC, fewer)
@@ -160,12 +165,13 @@ def test_a_record_in_one_file_only_is_one_error_naming_file_and_line(tmp_path):
 
 
 def test_assignments_made_on_other_nuggets_are_one_error(tmp_path):
-    rows = [json.loads(line) for line in open(MANUAL)]
+    rows = _rows(MANUAL)
     rows[2]['nuggets'][0]['text'] = 'Auroras come from the solar wind'     # another nuggets file's wording
     other = _write(tmp_path / 'other.jsonl', rows)
     with pytest.raises(InputError) as ex:
         rag.assignment_agreement(NUGGETS, AUTOMATIC, other)
-    assert str(ex.value) == f"{other}:3: the nugget 'Auroras come from the solar wind' is not one of topic 't3''s nuggets"
+    assert str(ex.value) == (f"{other}:3: the nugget 'Auroras come from the solar wind' is not one of topic "
+                             f"'t3''s nuggets")
 
 
 def test_bad_options(tmp_path):
@@ -175,7 +181,7 @@ def test_bad_options(tmp_path):
         rag.assignment_agreement(NUGGETS, AUTOMATIC, MANUAL, measure='all vital')
     with pytest.raises(OptionError, match="threshold 'full_support' is not one of the levels"):
         rag.assignment_agreement(NUGGETS, AUTOMATIC, MANUAL, threshold='full_support')
-    two = [json.loads(line) for line in open(MANUAL)][:6]
+    two = _rows(MANUAL)[:6]
     with pytest.raises(InputError, match='2 runs: comparing leaderboards needs 3 runs or more'):
         rag.assignment_agreement(NUGGETS, _write(tmp_path / 'a.jsonl', two), _write(tmp_path / 'b.jsonl', two))
 
