@@ -67,7 +67,9 @@ class MeasureDef:
     ``items``: what the measure reads of the items beyond the judgments ('popularity', 'users',
     'features'), given as :class:`irmetrics.Items` to the evaluation.
     ``tie_order``: how its values depend on the order of tied documents (:data:`TIE_ORDERS`); every family
-    takes the parameter ``ties``, and ``ties='expected'`` is refused where the family has no closed form.
+    that ranks documents takes the parameter ``ties``, and ``ties='expected'`` is refused where the family has
+    no closed form.  ``ranks``: False for a family whose values are not computed from a ranking (the RAG
+    measures, from nugget assignments): it has no tied documents, so no parameter ``ties``.
     ``reads_to_cutoff``: a measure of the family with an integer cutoff ``k`` that ranks every document
     (not ``judged_only``) reads only the first ``k`` of each ranking, so a ranking cut at ``k`` gives
     the same value (:attr:`Measure.depth`; true of every built-in family, and tested for each).
@@ -96,10 +98,11 @@ class MeasureDef:
     items: tuple[str, ...] = ()
     tie_order: str = 'unknown'
     monotone: bool = False
+    ranks: bool = True
     _index: dict[str, Param] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        if not any(p.name == TIES.name for p in self.params):
+        if self.ranks and not any(p.name == TIES.name for p in self.params):
             object.__setattr__(self, 'params', (*self.params, TIES))
         self._index.update({p.name: p for p in self.params})
         if self.tie_order not in TIE_ORDERS:

@@ -40,7 +40,7 @@ USAGE = '''irmetrics QRELS RUN MEASURE... [options]
        irmetrics measures [NAME...]
        irmetrics providers
        irmetrics trec_eval [trec_eval options] QRELS RUN
-       irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE [--compare] [options]   RAG answers (docs/rag.md)
+       irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE [--compare | --against OTHER]  RAG answers (docs/rag.md)
    checking the evaluation (docs/checking.md):
        irmetrics ties QRELS RUN -m MEASURE [options]
        irmetrics agree QRELS RUN RUN... -m MEASURE (--qrels-b QRELS_B | -m MEASURE_B) [options]
@@ -308,9 +308,13 @@ def providers_parser() -> argparse.ArgumentParser:
                    description='The providers (engines), whether each is installed, and how to install it.')
 
 
-def _comparison_options(p: argparse.ArgumentParser) -> None:
+_TEST_RESAMPLES = 'resamples of the randomisation, bootstrap and Tukey tests (default 10000)'
+
+
+def _comparison_options(p: argparse.ArgumentParser, resamples: int | None = 10000,
+                        resamples_help: str = _TEST_RESAMPLES) -> None:
     """The options of a paired comparison: baselines, tests, correction, intervals, resamples, seed (``compare``
-    and ``rag --compare``)."""
+    and ``rag --compare``; ``resamples``: the default, None where the command chooses it)."""
     from ..comparing import TESTS
     from ..comparing.corrections import METHODS
     from ..comparing.intervals import METHODS as CI_METHODS
@@ -327,8 +331,7 @@ def _comparison_options(p: argparse.ArgumentParser) -> None:
     p.add_argument('--ci', type=float, default=0.95, help='confidence level of the intervals (default 0.95)')
     p.add_argument('--ci-method', '--ci_method', dest='ci_method', choices=list(CI_METHODS), default='t',
                    help='intervals: t (default), bootstrap (percentile) or bca')
-    p.add_argument('--resamples', type=integer, default=10000, metavar='N',
-                   help='resamples of the randomisation, bootstrap and Tukey tests (default 10000)')
+    p.add_argument('--resamples', type=integer, default=resamples, metavar='N', help=resamples_help)
     p.add_argument('--seed', type=seed, default=0, metavar='N', help='random seed (default 0)')
 
 
@@ -697,11 +700,13 @@ def reproduce_parser() -> argparse.ArgumentParser:
 
 
 def rag_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog='irmetrics rag', usage='irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE [--compare] '
-                '[options]', description='RAG answers evaluated as the TREC 2024 RAG track does: nugget scores (all, '
-                'vital, strict_all, strict_vital) from the AutoNuggetizer\'s assignments, citation support '
-                '(support_precision, support_recall) from the answers; every run of the files, per topic (-q) and '
-                'as means; --compare: paired tests over the topics, as irmetrics compare (see docs/rag.md).')
+    p = _Parser(prog='irmetrics rag', usage='irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m MEASURE [--compare | '
+                '--against OTHER_ASSIGNMENTS] [options]', description='RAG answers evaluated as the TREC 2024 RAG '
+                'track does: nugget scores (all, vital, strict_all, strict_vital) from the AutoNuggetizer\'s '
+                'assignments, citation support (support_precision, support_recall) from the answers; every run of '
+                'the files, per topic (-q) and as means; --compare: paired tests over the topics, as irmetrics '
+                'compare; --against: ASSIGNMENTS checked against other assignments of the same answers (the labels\' '
+                'kappa and alpha, the runs\' leaderboards by -m), as irmetrics judges (see docs/rag.md).')
     p.add_argument('nuggets', metavar='NUGGETS', help='nuggets, JSON lines {qid, query, nuggets: [{text, importance}]}')
     p.add_argument('assignments', metavar='ASSIGNMENTS', help='assignments, JSON lines {qid, run_id, nuggets: '
                    '[{text, importance, assignment}]}')
@@ -711,7 +716,19 @@ def rag_parser() -> argparse.ArgumentParser:
     p.add_argument('-q', '--by_query', '--by-query', action='store_true',
                    help='per-topic values, then the means (topic "all")')
     p.add_argument('--compare', action='store_true', help='compare the runs with paired tests over the topics')
-    _comparison_options(p)
+    p.add_argument('--against', metavar='OTHER_ASSIGNMENTS',
+                   help='the reference assignments (e.g. manual) of the same (run, topic) answers: the agreement of '
+                        'the labels and of the runs\' leaderboards by -m (one nugget score)')
+    p.add_argument('--threshold', choices=['support', 'partial_support'], default='support',
+                   help='--against: the lowest level counted as supported by the binarised kappa (default support)')
+    p.add_argument('--top', type=integer, default=None, metavar='K',
+                   help='--against: the agreement among the K best runs (default: half the runs, from 6 runs on)')
+    p.add_argument('--tie-variant', '--tie_variant', dest='tie_variant', choices=['a', 'b'], default='a',
+                   help='--against: tied means, a (uncertainty, default) or b (agreement), for tau_AP and RBO')
+    p.add_argument('--rbo-p', '--rbo_p', dest='p', type=float, default=0.9, metavar='P',
+                   help="--against: RBO's persistence p, 0 < p < 1 (default 0.9)")
+    _comparison_options(p, None, 'resamples of the tests (default 10000), or with --against of the bootstrap of the '
+                                 'intervals (default 1000)')
     _format_options(p)
     return p
 

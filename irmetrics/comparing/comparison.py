@@ -191,7 +191,7 @@ class Comparison:
 
     __slots__ = ('runs', 'measures', 'query_ids', 'values', 'baseline', 'settings', 'pairs', 'n_paired',
                  'delta', 'effect_size', 'wins', 'ties', 'losses', 'delta_ci', 'mean', 'mean_ci', 'pvalue',
-                 'enumerated', 'p_adjusted', 'significant', 'fewest_queries', 'risk', 'warnings')
+                 'enumerated', 'p_adjusted', 'significant', 'fewest_queries', 'risk', 'warnings', 'unit')
     runs: tuple[str, ...]
     measures: tuple[Measure, ...]
     query_ids: tuple[str, ...]
@@ -216,6 +216,8 @@ class Comparison:
     #: the risk-sensitive columns against the baseline (``compare(..., risk=alpha)``), else None
     risk: risk_module.RiskColumns | None
     warnings: tuple[str, ...]
+    #: what the values are over, as the reports name it (singular, plural): queries, or the topics of RAG answers
+    unit: tuple[str, str]
 
     def __init__(self, **fields: Any):
         """Every field at once (:func:`build_comparison` computes them); arrays become read-only."""
@@ -455,13 +457,18 @@ class Comparison:
         return self.measures.index(wanted[0])
 
 
+#: What the values of a comparison are over, unless told otherwise (:func:`build_comparison`'s ``unit``).
+QUERIES = ('query', 'queries')
+
+
 def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids: Sequence[str],
                      values: np.ndarray, baseline: str | tuple[str, ...] | None, settings: Settings,
-                     risk: float | None = None, warnings: Sequence[str] = ()) -> Comparison:
+                     risk: float | None = None, warnings: Sequence[str] = (),
+                     unit: tuple[str, str] = QUERIES) -> Comparison:
     """The :class:`Comparison` of ``values`` (runs x queries x measures, as ``calc`` gives them): its
     statistics computed once, by :func:`~.statistics.paired_statistics`, and with ``risk`` (a risk weight)
     its risk columns, by :func:`~.risk.risk_columns`; ``warnings`` (warned before) and those warned here
-    carried with it."""
+    carried with it; ``unit``: what the reports call the queries (singular, plural), e.g. ``('topic', 'topics')``."""
     pairs = pairs_of(runs, baseline)
     with recorded_warnings() as seen:
         stats = paired_statistics(runs, measures, values, pairs, settings)
@@ -469,7 +476,7 @@ def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids
                                                                      directions(measures))
     return Comparison(runs=tuple(runs), measures=tuple(measures), query_ids=tuple(query_ids), values=values,
                       baseline=baseline, settings=settings, pairs=tuple(pairs), risk=columns,
-                      warnings=tuple(dict.fromkeys([*warnings, *seen])), **stats)
+                      warnings=tuple(dict.fromkeys([*warnings, *seen])), unit=unit, **stats)
 
 
 COLUMNS = ['run', 'measure', 'mean', 'ci_low', 'ci_high', 'baseline', 'delta', 'delta_ci_low', 'delta_ci_high',

@@ -66,7 +66,7 @@ def _count(n: int, what: str, plural: str | None = None) -> str:
 
 
 def _queries(cmp: ComparisonView) -> str:
-    return _count(len(cmp.query_ids), 'query', 'queries')
+    return _count(len(cmp.query_ids), *cmp.unit)
 
 
 def test_text(cmp: ComparisonView, test: str) -> str:

@@ -41,6 +41,9 @@ class ComparisonView(Protocol):
     def values(self) -> np.ndarray: ...
 
     @property
+    def unit(self) -> tuple[str, str]: ...
+
+    @property
     def baseline(self) -> str | tuple[str, ...] | None: ...
 
     @property

@@ -64,7 +64,7 @@ def evaluate(measures: Any, nuggets: Any, assignments: Any = None, answers: Any 
         got = (scores.nugget_values(chosen, known, table, n_runs, index) if isinstance(table, tables.Assignments)
                else scores.support_values(chosen, table, n_runs, n_topics, index))
         values[[wanted.index(m) for m in chosen]] = got
-        _warn_missing(runs, known.topics, scores.present(n_runs, n_topics, index, table.record_run,
+        warn_missing(runs, known.topics, scores.present(n_runs, n_topics, index, table.record_run,
                                                          table.record_topic), type(table).__name__.lower())
     return RagValues(runs, known.topics, wanted, np.ascontiguousarray(values.transpose(1, 2, 0)))
 
@@ -78,7 +78,8 @@ def _needed(kind: str, given: Any, measures: list[Measure], known: tables.Nugget
     return tables.assignments(read, known) if kind == 'assignments' else tables.answers(read, known)
 
 
-def _warn_missing(runs: list[str], topics: list[str], seen: np.ndarray, kind: str) -> None:
+def warn_missing(runs: list[str], topics: list[str], seen: np.ndarray, kind: str) -> None:
+    """A warning for each run without a record of ``kind`` for some ``topics`` (``seen``: runs x topics)."""
     for i in np.flatnonzero(~seen.all(axis=1)):
         missing = [topics[j] for j in np.flatnonzero(~seen[i])]
         warn(f'run {runs[i]!r} has no {kind} for {len(missing)} of the {len(topics)} topics '
@@ -110,7 +111,8 @@ def compare(measures: Any, nuggets: Any, assignments: Any = None, answers: Any =
     with recorded_warnings() as seen:
         found = evaluate(measures, nuggets, assignments, answers)
     chosen = _baselines(baseline, found.runs)
-    return build_comparison(found.runs, found.measures, found.topics, found.values, chosen, settings, warnings=seen)
+    return build_comparison(found.runs, found.measures, found.topics, found.values, chosen, settings, warnings=seen,
+                            unit=('topic', 'topics'))
 
 
 def _baselines(baseline: str | Sequence[str] | None, runs: list[str]) -> str | tuple[str, ...] | None:

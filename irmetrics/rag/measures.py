@@ -28,12 +28,13 @@ _NUGGET_NOTES = ('s(n) = 1 for support, 0.5 for partial_support, 0 for not_suppo
 
 def _nugget(name: str, summary: str, formula: str) -> Measure:
     return RAG_MEASURES.register(MeasureDef(name=name, params=(), at_param=None, summary=summary, formula=formula,
-                                            citation=_NUGGETS, notes=_NUGGET_NOTES, tie_order='irrelevant'))
+                                            citation=_NUGGETS, notes=_NUGGET_NOTES, tie_order='irrelevant',
+                                            ranks=False))
 
 
 def _support(name: str, summary: str, formula: str, notes: str) -> Measure:
     return RAG_MEASURES.register(MeasureDef(name=name, params=(), at_param=None, summary=summary, formula=formula,
-                                            citation=_SUPPORT, notes=notes, tie_order='irrelevant'))
+                                            citation=_SUPPORT, notes=notes, tie_order='irrelevant', ranks=False))
 
 
 ALL = _nugget('all', "The share of a topic's nuggets the answer supports, partial support worth a half.",
@@ -47,12 +48,14 @@ STRICT_VITAL = _nugget('strict_vital', "The share of a topic's vital nuggets the
 SUPPORT_PRECISION = _support(
     'support_precision', 'The mean support of the citations of an answer: each (sentence, citation) pair judged.',
     'support_precision = sum_{(s, c)} w(s, c) / |{(s, c)}|', 'w = 1 for full_support, 0.5 for partial_support, 0 '
-    'for no_support; an answer without citations scores 0.')
+    'for no_support; an answer without citations scores 0. irmetrics\' reading of the weighted precision of Thakur '
+    'et al.: the mean weight over every (sentence, citation) pair of the answer.')
 SUPPORT_RECALL = _support(
     'support_recall', 'The mean support of the sentences of an answer, a sentence as supported as its best-supported '
     'citation (a sentence without citations: 0).', 'support_recall = sum_{s} max_{c of s} w(s, c) / |{s}|',
     'w as for support_precision; irmetrics takes the best citation of a sentence as its support. An answer without '
-    'sentences scores 0.')
+    'sentences scores 0. irmetrics\' reading of the weighted recall of Thakur et al.: the mean over the sentences of '
+    'the best citation\'s weight, a sentence without citations counting 0.')
 
 #: The measures read from the assignments, and those read from the answers' support labels.
 NUGGET_MEASURES = (ALL, VITAL, STRICT_ALL, STRICT_VITAL)

@@ -9,7 +9,7 @@ The grades are compared on the (topic, document) pairs both qrels judge, as the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -48,6 +48,8 @@ class JudgeAgreement(Reported):
     leaderboard: LeaderboardAgreement
     measure: str
     recorded: tuple[str, ...] = ()
+    #: what the one-row-per-statistic table calls the labels compared
+    compared: ClassVar[str] = 'grades'
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -64,8 +66,9 @@ class JudgeAgreement(Reported):
                 self.leaderboard.table(systems=True)]
 
     def table(self) -> Table:
-        """Every statistic on one row: what it compares (``grades`` or ``leaderboards``), its value and interval."""
-        grades = [['grades', r.method, r.statistic, None, None] for r in self.judgments.statistics]
+        """Every statistic on one row: what it compares (:attr:`compared`, ``grades``, or ``leaderboards``), its
+        value and interval."""
+        grades = [[self.compared, r.method, r.statistic, None, None] for r in self.judgments.statistics]
         boards = [['leaderboards', *row] for row in self.leaderboard.table().rows]
         return Table(['compared', 'statistic', 'value', 'ci_low', 'ci_high'], grades + boards, numeric_from=2)
 

@@ -10,7 +10,7 @@ import irmetrics as irm
 def test_the_python_blocks_of_the_rag_page_run(monkeypatch):
     text = (ROOT / 'docs' / 'rag.md').read_text(encoding='utf-8')
     blocks = re.findall(r'^```python\n(.*?)^```$', text, re.MULTILINE | re.DOTALL)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     monkeypatch.chdir(ROOT)
     namespace: dict = {}
     with warnings.catch_warnings():
@@ -19,3 +19,5 @@ def test_the_python_blocks_of_the_rag_page_run(monkeypatch):
             exec(compile(block, 'docs/rag.md', 'exec'), namespace)   # noqa: S102
     assert namespace['comparison'].runs == ('bm25_llm', 'dense_llm')
     assert '| t3 |' in namespace['support']['bm25_llm'].render('markdown', by_query=True)
+    assert 'means over 3 topics' in namespace['comparison'].render('markdown')
+    assert namespace['found'].judgments.names == ('manual', 'automatic')
