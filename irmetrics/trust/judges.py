@@ -228,4 +228,4 @@ def _common_values(measure: Measure, qrels: tuple[Qrels, Qrels], runs: dict[str,
     if not defined.all():
         warn(f'{int((~defined).sum())} of the {len(common)} topics both judge leave {measure} undefined for a run '
              f'and are left out of the leaderboards')
-    return a[:, defined], b[:, defined]
+    return np.ascontiguousarray(a[:, defined]), np.ascontiguousarray(b[:, defined])   # means summed as calc sums them
