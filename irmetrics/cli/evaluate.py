@@ -32,7 +32,18 @@ def resolve_measures(words: Sequence[str], dialect: str | None = None, ties: str
         if file is not None:
             raise MeasureError(f'{file!r} is a file, not a measure: to evaluate several runs, give the measures '
                                f'with -m (irmetrics QRELS RUN1 RUN2 -m AP)') from None
+        rag = _rag_measure(words)
+        if rag is not None:
+            raise MeasureError(f'{rag!r} is a measure of RAG answers, computed from nuggets: irmetrics rag NUGGETS '
+                               f'ASSIGNMENTS [ANSWERS] -m {rag} (docs/rag.md)') from None
         raise ex from None
+
+
+def _rag_measure(words: Sequence[str]) -> str | None:
+    """The first of ``words`` that names a measure of :mod:`irmetrics.rag` (no ranking measure is named so)."""
+    from ..rag.measures import RAG_MEASURES
+    known = {d.name for d in RAG_MEASURES.definitions()}
+    return next((w for word in words for w in word.split() if w in known), None)
 
 
 def check_runs(names: Sequence[str]) -> None:

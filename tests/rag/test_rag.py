@@ -7,7 +7,7 @@ import statistics
 
 import numpy as np
 import pytest
-from cli_support import irmetrics
+from cli_support import assert_user_error, irmetrics
 from repo_paths import ROOT
 
 from irmetrics import InputError, MeasureError, rag
@@ -195,3 +195,10 @@ def test_the_command_line():
     assert compared.returncode == 0 and 'dense_llm,all,0.708333' in compared.stdout
     bad = irmetrics('rag', NUGGETS, ASSIGNMENTS, '-m', 'support_precision')
     assert bad.returncode == 2 and 'support_precision needs the answers' in bad.stderr
+
+
+def test_a_rag_measure_given_to_the_evaluation_of_rankings_says_where_it_is_computed():
+    qrels, run = str(ROOT / 'examples' / 'qrels.txt'), str(ROOT / 'examples' / 'run_bm25.txt')
+    assert_user_error(irmetrics(qrels, run, '-m', 'AP vital'), "'vital' is a measure of RAG answers",
+                      'irmetrics rag NUGGETS ASSIGNMENTS [ANSWERS] -m vital')
+    assert_user_error(irmetrics(qrels, run, '-m', 'Foo'), "unknown measure 'Foo'")
