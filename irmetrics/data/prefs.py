@@ -172,21 +172,11 @@ class Preferences:
         builds its weak ordering from its own judging process: such a query is an :class:`InputError`
         naming it, its line and its groups, rather than an ordering invented here.
         """
-        if not len(self):
-            return Qrels.from_columns([], [], np.zeros(0, dtype=np.float64), source=self.source)
         starts, single = self._group_starts()
         first_of_query = self.offsets[self.query[starts]]
         several = np.flatnonzero((starts != first_of_query) | ~single)
         if len(several):
-            at = int(starts[several[0]])
-            q = self.query_ids[self.query[at]]
-            jgs = sorted({self.jg_ids[g] for g in self.jg[self.offsets[self.query[at]]:self.offsets[self.query[at] + 1]]})
-            problem = (f'is judged by {len(jgs)} judgment groups ({", ".join(map(repr, jgs))})' if len(jgs) > 1
-                       else f'is judged by judgment group {jgs[0]!r} of several sub-groups (a partial order)')
-            raise InputError(f'query {q!r} {problem}: compatibility\'s ideal ranking is defined from one weak '
-                             f'ordering of the documents (one judgment group of one sub-group), and the '
-                             f'preferences of several groups or sub-groups are not one', self.source,
-                             int(self.lines[at]))
+            self._not_one_ordering(int(starts[several[0]]))
         # one group of one sub-group per query: rows by level, then document, so a document listed twice
         # (at its one level) is on adjacent rows
         keep = np.ones(len(self), dtype=bool)
@@ -194,6 +184,16 @@ class Preferences:
         return Qrels.from_columns([self.query_ids[i] for i in self.query[keep].tolist()],
                                   [self.doc_ids[i] for i in self.doc[keep].tolist()], self.level[keep],
                                   source=self.source, lines=self.lines[keep])
+
+    def _not_one_ordering(self, at: int) -> None:
+        """The error of :meth:`ideal_qrels` for the query of row ``at``, judged by several groups or sub-groups."""
+        q = int(self.query[at])
+        jgs = sorted({self.jg_ids[g] for g in self.jg[self.offsets[q]:self.offsets[q + 1]].tolist()})
+        problem = (f'is judged by {len(jgs)} judgment groups ({", ".join(map(repr, jgs))})' if len(jgs) > 1
+                   else f'is judged by judgment group {jgs[0]!r} of several sub-groups (a partial order)')
+        raise InputError(f'query {self.query_ids[q]!r} {problem}: compatibility\'s ideal ranking is defined from '
+                         f'one weak ordering of the documents (one judgment group of one sub-group), and the '
+                         f'preferences of several groups or sub-groups are not one', self.source, int(self.lines[at]))
 
     def judged(self, q: int) -> np.ndarray:
         """The codes of query ``q``'s judged documents (in any judgment group), in byte-wise order."""
