@@ -3,10 +3,13 @@ evaluated with ``Compat``, on a case computed by hand, equal to ``Compat`` on gr
 and refused where the judgments are not one weak ordering."""
 import numpy as np
 import pytest
+from reference_tools import reference
 
 import irmetrics as irm
 from irmetrics import Compat
 from irmetrics.errors import InputError
+
+ir_measures = reference('ir_measures')
 
 #: a (3) > b, c (2, tied) > e (1); d is non-relevant (0.0) and leaves the ideal ranking; q2 has no relevant one
 PREFS = 'q1 g s a 3.0\nq1 g s b 2.0\nq1 g s c 2.0\nq1 g s c 2.0\nq1 g s d 0.0\nq1 g s e 1.0\nq2 g s z 0.0\n'
@@ -60,3 +63,18 @@ def test_qrels_read_as_preferences_give_the_compat_of_the_qrels():
 def test_judgments_that_are_not_one_weak_ordering_are_refused(lines, problem):
     with pytest.raises(InputError, match=problem.replace('(', r'\(').replace(')', r'\)')):
         irm.read_trec_prefs(lines).ideal_qrels()
+
+
+def test_real_grades_below_one_against_ir_measures():
+    """ir_measures' compat provider puts every grade above 0 in the ideal ranking; so does Compat (it counted
+    only grades of 1 or more in the ideal's length, gave 0 to query p and 0.6063 to q, where 0.3774 is due)."""
+    qrels = [('q', 'x', 0.5), ('q', 'y', 0.25), ('q', 'z', 2), ('p', 'a', 0.5)]
+    run = [('q', 'y', 3.0), ('q', 'x', 2.0), ('q', 'w', 1.0), ('p', 'b', 2.0), ('p', 'a', 1.0)]
+    expected = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(
+        [ir_measures.Compat, ir_measures.Compat(p=0.8)], [ir_measures.Qrel(*q) for q in qrels],
+        [ir_measures.ScoredDoc(*r) for r in run])}
+    got = irm.calc([Compat, Compat(p=0.8)], [irm.Qrel(q, d, g) for q, d, g in qrels],
+                   [irm.ScoredDoc(*r) for r in run])
+    values = {(m.query_id, repr(m.measure)): m.value for m in got.iter_metrics()}
+    assert values == pytest.approx(expected, rel=1e-14)          # summed in another order: an ulp apart
+    assert min(values.values()) > 0.25
