@@ -158,12 +158,14 @@ def preference_agreement(prefs_a: Any, prefs_b: Any, *, names: tuple[str, str] =
     if not set(a.query_ids) & set(b.query_ids):
         raise InputError(f'{names[0]} ({_size(a)}) and {names[1]} ({_size(b)}) have no query in common: nothing to '
                          f'compare (are the query ids spelled alike?)')
+    at_a, at_b = ({q: i for i, q in enumerate(p.query_ids)} for p in (a, b))
     labels_a, labels_b, queries = [], [], []
     for qi, q in enumerate(query_ids):
-        docs = sorted(set(_docs(a, q)) | set(_docs(b, q)))
+        qa, qb = at_a.get(q), at_b.get(q)
+        docs = sorted(set(_docs(a, qa)) | set(_docs(b, qb)))
         upper = np.triu_indices(len(docs), 1)
-        labels_a.append(_labels(a, q, docs)[upper])
-        labels_b.append(_labels(b, q, docs)[upper])
+        labels_a.append(_labels(a, qa, docs)[upper])
+        labels_b.append(_labels(b, qb, docs)[upper])
         queries.append(np.full(len(upper[0]), qi, dtype=np.int64))
     return _agreement(np.concatenate(labels_a), np.concatenate(labels_b), np.concatenate(queries),
                       tuple(query_ids), names)
@@ -200,21 +202,18 @@ def _share_alike(counts: np.ndarray) -> np.ndarray:
         return np.where(total > 0, np.trace(counts, axis1=1, axis2=2) / total, np.nan)
 
 
-def _docs(prefs: Preferences, query: str) -> list[str]:
-    """The ids of the documents ``prefs`` judges for ``query`` (none when it does not judge the query)."""
-    if query not in prefs.query_ids:
-        return []
-    return [prefs.doc_ids[d] for d in prefs.judged(prefs.query_ids.index(query)).tolist()]
+def _docs(prefs: Preferences, q: int | None) -> list[str]:
+    """The ids of the documents ``prefs`` judges for its query ``q`` (none for None: a query it does not judge)."""
+    return [] if q is None else [prefs.doc_ids[d] for d in prefs.judged(q).tolist()]
 
 
-def _labels(prefs: Preferences, query: str, docs: list[str]) -> np.ndarray:
-    """``label[i, j]`` of the documents ``docs`` (byte-wise order): 1 when ``prefs`` prefers i to j, -1 when j to
-    i, 0 when it ties them, :data:`_CONTRADICTED` when its judgment groups do more than one of these, and
-    :data:`_NONE` when it does none."""
+def _labels(prefs: Preferences, q: int | None, docs: list[str]) -> np.ndarray:
+    """``label[i, j]`` of the documents ``docs`` (byte-wise order) of ``prefs``' query ``q`` (None: a query it
+    does not judge): 1 when ``prefs`` prefers i to j, -1 when j to i, 0 when it ties them, :data:`_CONTRADICTED`
+    when its judgment groups do more than one of these, and :data:`_NONE` when it does none."""
     seen = np.zeros((3, len(docs), len(docs)), dtype=bool)             # preferred, preferred to, tied
-    if query in prefs.query_ids:
-        q = prefs.query_ids.index(query)
-        at = np.searchsorted(np.array(docs, dtype=object), np.array(_docs(prefs, query), dtype=object))
+    if q is not None:
+        at = np.searchsorted(np.array(docs, dtype=object), np.array(_docs(prefs, q), dtype=object))
         cell = np.ix_(at, at)
         for group in prefs.groups(q):
             if group.classes:
