@@ -82,6 +82,7 @@ if TYPE_CHECKING:
         LabelAgreement,
         LeaderboardAgreement,
         Pool,
+        PreferenceAgreement,
         QrelsStats,
         Reproducibility,
         RunAgreement,
@@ -107,6 +108,7 @@ if TYPE_CHECKING:
     )
     from .trust.discriminative_power import discriminative_power  # noqa: F401  (a function named as its module)
     from .trust.label_agreement import label_agreement  # noqa: F401  (a function named as its module)
+    from .trust.preference_agreement import preference_agreement  # noqa: F401  (a function named as its module)
     from .trust.rbo import rbo  # noqa: F401  (a function named as its module)
     from .trust.reproducibility import reproducibility  # noqa: F401  (a function named as its module)
     from .trust.run_agreement import run_agreement  # noqa: F401  (a function named as its module)

@@ -7,10 +7,11 @@ before the room, so they live here, outside it, where importing them imports not
 
 #: also this module's ``__all__``: documentation tools read a starred name in ``irmetrics.__all__`` as the
 #: ``__all__`` of the module it comes from
-NAMES = __all__ = ('DiscriminativePower', 'JudgeAgreement', 'JudgmentAgreement', 'JudgmentCoverage', 'KendallTau',
-         'LabelAgreement', 'LeaderboardAgreement', 'Pool', 'QrelsStats', 'RBO', 'Reproducibility', 'RunAgreement',
-         'SwapRates', 'SystemAgreement', 'TauAP', 'TieDependence', 'UnjudgedBounds', 'cohen_kappa',
-         'delta_relative_improvement', 'discriminative_power', 'effect_ratio', 'judge_agreement',
-         'judgment_coverage', 'kendall_tau', 'krippendorff_alpha', 'label_agreement', 'plot_system_agreement',
-         'pool', 'qrels_stats', 'rbo', 'reproducibility', 'rmse', 'run_agreement', 'swap_rates', 'system_agreement',
-         'tau_ap', 'tie_dependence', 'unjudged_bounds')
+NAMES = __all__ = ('DiscriminativePower', 'JudgeAgreement', 'JudgmentAgreement', 'JudgmentCoverage',
+         'KendallTau', 'LabelAgreement', 'LeaderboardAgreement', 'Pool', 'PreferenceAgreement', 'QrelsStats',
+         'RBO', 'Reproducibility', 'RunAgreement', 'SwapRates', 'SystemAgreement', 'TauAP', 'TieDependence',
+         'UnjudgedBounds', 'cohen_kappa', 'delta_relative_improvement', 'discriminative_power',
+         'effect_ratio', 'judge_agreement', 'judgment_coverage', 'kendall_tau', 'krippendorff_alpha',
+         'label_agreement', 'plot_system_agreement', 'pool', 'preference_agreement', 'qrels_stats', 'rbo',
+         'reproducibility', 'rmse', 'run_agreement', 'swap_rates', 'system_agreement', 'tau_ap',
+         'tie_dependence', 'unjudged_bounds')

@@ -158,6 +158,43 @@ class Preferences:
                          f'judgment group {self.jg_ids[self.jg[b]]!r} {problem}: lines {self.lines[a]} and '
                          f'{self.lines[b]}', self.source, int(self.lines[b]))
 
+    def ideal_qrels(self) -> Qrels:
+        """The ideal rankings of compatibility (Clarke, Vtyurina and Smucker 2021) as qrels, for
+        :data:`irmetrics.Compat`: each document's level as its grade.
+
+        Compatibility's ideal rankings are those of a *weak ordering* (Clarke et al., ICTIR 2020: documents
+        of a higher preference value first, equal values tied, values of 0 or less left out), and a judgment
+        group of one sub-group is exactly one: its levels, 0.0 (non-relevant) left out.  So
+        ``irmetrics.calc([Compat], prefs.ideal_qrels(), run)`` is the paper's compatibility, and for
+        ``format='qrels_prefs'`` the value of ``Compat`` on the qrels themselves.  A query judged by several
+        judgment groups (assessors whose orderings may contradict each other), or by a group of several
+        sub-groups (a partial order, not a weak one), has no ideal ranking in the paper's definition, which
+        builds its weak ordering from its own judging process: such a query is an :class:`InputError`
+        naming it, its line and its groups, rather than an ordering invented here.
+        """
+        starts, single = self._group_starts()
+        first_of_query = self.offsets[self.query[starts]]
+        several = np.flatnonzero((starts != first_of_query) | ~single)
+        if len(several):
+            self._not_one_ordering(int(starts[several[0]]))
+        # one group of one sub-group per query: rows by level, then document, so a document listed twice
+        # (at its one level) is on adjacent rows
+        keep = np.ones(len(self), dtype=bool)
+        keep[1:] = (self.query[1:] != self.query[:-1]) | (self.doc[1:] != self.doc[:-1])
+        return Qrels.from_columns([self.query_ids[i] for i in self.query[keep].tolist()],
+                                  [self.doc_ids[i] for i in self.doc[keep].tolist()], self.level[keep],
+                                  source=self.source, lines=self.lines[keep])
+
+    def _not_one_ordering(self, at: int) -> None:
+        """The error of :meth:`ideal_qrels` for the query of row ``at``, judged by several groups or sub-groups."""
+        q = int(self.query[at])
+        jgs = sorted({self.jg_ids[g] for g in self.jg[self.offsets[q]:self.offsets[q + 1]].tolist()})
+        problem = (f'is judged by {len(jgs)} judgment groups ({", ".join(map(repr, jgs))})' if len(jgs) > 1
+                   else f'is judged by judgment group {jgs[0]!r} of several sub-groups (a partial order)')
+        raise InputError(f'query {self.query_ids[q]!r} {problem}: compatibility\'s ideal ranking is defined from '
+                         f'one weak ordering of the documents (one judgment group of one sub-group), and the '
+                         f'preferences of several groups or sub-groups are not one', self.source, int(self.lines[at]))
+
     def judged(self, q: int) -> np.ndarray:
         """The codes of query ``q``'s judged documents (in any judgment group), in byte-wise order."""
         return np.unique(self.doc[self.offsets[q]:self.offsets[q + 1]])

@@ -19,5 +19,11 @@ Compat = register(MeasureDef(
              '2021.',
     notes='As ir_measures\' compat provider, whose ideal puts equal grades in the run\'s score order with '
           'unretrieved documents scored 0.0: with negative run scores it would put unretrieved documents '
-          'ahead of retrieved ones; irmetrics always puts retrieved ones first (the best ideal for the run).',
+          'ahead of retrieved ones; irmetrics always puts retrieved ones first (the best ideal for the run). '
+          'Grades are any positive numbers (a real grade in (0, 1) is in the ideal). From preference judgments '
+          '(trec_eval\'s prefs files): irmetrics.calc([Compat], prefs.ideal_qrels(), run), each level a grade, '
+          'for queries of one judgment group of one sub-group, a weak ordering as the definition needs (Clarke et '
+          'al., Offline evaluation without gain, ICTIR 2020); qrels read as preferences (qrels_prefs) give the '
+          'values of the qrels. A query of several judgment groups or sub-groups is refused: the paper builds '
+          'its one weak ordering by its own judging process, which the files do not record.',
 ))

@@ -22,6 +22,8 @@ from .label_agreement import label_agreement as label_agreement
 from .leaderboard_agreement import LeaderboardAgreement as LeaderboardAgreement
 from .pools import Pool as Pool
 from .pools import pool as pool
+from .preference_agreement import PreferenceAgreement as PreferenceAgreement
+from .preference_agreement import preference_agreement as preference_agreement
 from .rank_correlation import KendallTau as KendallTau
 from .rank_correlation import TauAP as TauAP
 from .rank_correlation import kendall_tau as kendall_tau

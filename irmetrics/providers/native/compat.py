@@ -46,7 +46,10 @@ def ideal_positions(t: RankedTable, relevant: np.ndarray) -> np.ndarray:
 @kernel(Compat)
 def compat(measure: Measure, t: RankedTable) -> np.ndarray:
     p = measure['p']
-    ideal_len = t.index.count(low=1)
+    index = t.index
+    # the ideal's length: the documents graded above 0 (real grades in (0, 1) included)
+    ideal_len = index.cached(('ideal_length',), lambda: np.bincount(index.query[index.grades > 0],
+                                                                    minlength=index.nq).astype(np.int64))
     depth = np.maximum(t.n_ret, ideal_len)
     i = np.arange(int(depth.max(initial=0)), dtype=np.float64)
     weight = np.power(p, i)
