@@ -36,23 +36,13 @@ class AssignmentAgreement(JudgeAgreement):
     warnings given on the way; rendered as the report of :class:`~irmetrics.JudgeAgreement`."""
 
     compared = 'assignments'
+    sides = ('against', 'assignments')
+    labels_key = 'labels'
+    systems = 'runs'
 
     def page_title(self) -> str:
         """What the HTML page is called."""
         return f'irmetrics rag: {self.judgments.names[1]} against {self.judgments.names[0]}'
-
-    def to_dict(self) -> dict[str, Any]:
-        """The measure, the labels' agreement, the leaderboards' and the warnings (NaN as NaN: JSON writes null)."""
-        return {'measure': self.measure, 'against': self.judgments.names[0],
-                'assignments': self.judgments.names[1], 'labels': self.judgments.to_dict(),
-                'leaderboards': self.leaderboard.to_dict(), 'warnings': list(self.warnings)}
-
-    def __repr__(self) -> str:
-        tau = self.leaderboard.correlations[0]
-        return (f'<AssignmentAgreement {self.judgments.names[1]} against {self.judgments.names[0]}: '
-                f'{self.judgments.levels_kappa.method} = {self.judgments.levels_kappa.statistic:.4f}, '
-                f"Kendall's tau-b of {len(self.leaderboard.systems.systems)} runs by {self.measure} = "
-                f'{tau.value:.4f} [{tau.ci_low:.4f}, {tau.ci_high:.4f}]>')
 
 
 def assignment_agreement(nuggets: Any, assignments: Any, against: Any, *, measure: Any = 'all',

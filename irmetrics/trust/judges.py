@@ -50,6 +50,10 @@ class JudgeAgreement(Reported):
     recorded: tuple[str, ...] = ()
     #: what the one-row-per-statistic table calls the labels compared
     compared: ClassVar[str] = 'grades'
+    #: the keys of :meth:`to_dict` naming the two sides and their agreement, and what the systems are called
+    sides: ClassVar[tuple[str, str]] = ('qrels', 'judge')
+    labels_key: ClassVar[str] = 'grades'
+    systems: ClassVar[str] = 'systems'
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -74,15 +78,16 @@ class JudgeAgreement(Reported):
 
     def to_dict(self) -> dict[str, Any]:
         """The measure, the grades' agreement, the leaderboards' and the warnings (NaN as NaN: JSON writes null)."""
-        return {'measure': self.measure, 'qrels': self.judgments.names[0], 'judge': self.judgments.names[1],
-                'grades': self.judgments.to_dict(), 'leaderboards': self.leaderboard.to_dict(),
+        reference, judge = self.sides
+        return {'measure': self.measure, reference: self.judgments.names[0], judge: self.judgments.names[1],
+                self.labels_key: self.judgments.to_dict(), 'leaderboards': self.leaderboard.to_dict(),
                 'warnings': list(self.warnings)}
 
     def __repr__(self) -> str:
         tau = self.leaderboard.correlations[0]
-        return (f'<JudgeAgreement {self.judgments.names[1]} against {self.judgments.names[0]}: '
+        return (f'<{type(self).__name__} {self.judgments.names[1]} against {self.judgments.names[0]}: '
                 f'{self.judgments.levels_kappa.method} = {self.judgments.levels_kappa.statistic:.4f}, '
-                f"Kendall's tau-b of {len(self.leaderboard.systems.systems)} systems by {self.measure} = "
+                f"Kendall's tau-b of {len(self.leaderboard.systems.systems)} {self.systems} by {self.measure} = "
                 f'{tau.value:.4f} [{tau.ci_low:.4f}, {tau.ci_high:.4f}]>')
 
 
