@@ -17,7 +17,9 @@ Compat = register(MeasureDef(
             'the run retrieved come first, in the run\'s order, then the others.',
     citation='C. L. A. Clarke, A. Vtyurina and M. D. Smucker. Assessing Top-k Preferences. ACM TOIS 39(3), '
              '2021.',
-    notes='As ir_measures\' compat provider, whose ideal puts equal grades in the run\'s score order with '
+    notes='D, the depth RBO is summed to, is the longer ranking\'s length, as ir_measures\' compat provider '
+          'sums it; the authors\' compatibility script sums to a fixed depth (1000), which gives other numbers '
+          'when both rankings are shorter. As ir_measures\' compat provider, whose ideal puts equal grades in the run\'s score order with '
           'unretrieved documents scored 0.0: with negative run scores it would put unretrieved documents '
           'ahead of retrieved ones; irmetrics always puts retrieved ones first (the best ideal for the run). '
           'Grades are any positive numbers (a real grade in (0, 1) is in the ideal). From preference judgments '
