@@ -33,11 +33,16 @@ from .segments import offsets_of
 PREFERENCE_FORMATS = ('prefs', 'qrels_prefs')
 
 
-def sorted_codes(values: list[str]) -> tuple[list[str], np.ndarray]:
+def sorted_codes(values: list[str] | ids.Ids) -> tuple[list[str], np.ndarray]:
     """(the distinct values in byte-wise order, each value's code in that order): codes compare as
-    trec_eval's ``strcmp`` compares the text (UTF-8 keeps code point order)."""
-    distinct, codes = np.unique(np.array(values, dtype=object), return_inverse=True)
-    return [str(v) for v in distinct.tolist()], codes.astype(np.int64).reshape(-1)
+    trec_eval's ``strcmp`` compares the text (UTF-8 keeps code point order).  The column is encoded in its
+    own layout (Arrow's dictionary for a large file's) and only its distinct values sorted."""
+    distinct, codes = ids.column(values).encode()
+    texts = distinct.to_list()
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    place = np.empty(len(texts), dtype=np.int64)
+    place[order] = np.arange(len(texts))
+    return [texts[i] for i in order], place[codes]
 
 
 @dataclass(frozen=True)
@@ -84,8 +89,8 @@ class Preferences:
     source: str = 'prefs'
 
     @classmethod
-    def from_columns(cls, query_ids: list[str], jgs: list[str], jsgs: list[str], doc_ids: list[str],
-                     levels: np.ndarray, *, lines: np.ndarray | None = None, format: str = 'prefs',
+    def from_columns(cls, query_ids: list[str] | ids.Ids, jgs: list[str] | ids.Ids, jsgs: list[str] | ids.Ids,
+                     doc_ids: list[str] | ids.Ids, levels: np.ndarray, *, lines: np.ndarray | None = None, format: str = 'prefs',
                      source: str = 'prefs') -> Preferences:
         """Build from per-row columns; a level that is not a finite number of 0 or more, a document
         given two levels in a judgment group of one sub-group, a document non-relevant (0.0) and relevant
@@ -267,7 +272,6 @@ class JudgmentGroups:
                 f'{int(self.counts.sum())} judgment groups>')
 
 
-def row_columns(cols: dict[str, Any], names: tuple[str, ...]) -> list[list[str]]:
-    """The id columns ``names`` of a reader's columns (id columns, or Arrow arrays from the Arrow splitter) as
-    lists of strings."""
-    return [ids.column(cols[n]).to_list() for n in names]
+def row_columns(cols: dict[str, Any], names: tuple[str, ...]) -> list[ids.Ids]:
+    """The id columns ``names`` of a reader's columns (id columns, or Arrow arrays from the Arrow splitter)."""
+    return [ids.column(cols[n]) for n in names]
