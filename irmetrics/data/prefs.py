@@ -188,17 +188,26 @@ class Preferences:
     def _partial_order(self, rows: np.ndarray, levels: np.ndarray, subs: np.ndarray, n: int,
                        first: int) -> JudgmentGroup:
         """The judgment group of several sub-groups: its preferences closed under transitivity (trec_eval
-        multiplies the preference matrix by itself until it stops changing: the same closure)."""
-        direct = np.zeros((n, n), dtype=bool)
-        for sub in np.unique(subs).tolist():
-            at = subs == sub
-            direct |= preferred(rows[at], levels[at], n) > 0
-        reach = direct | np.eye(n, dtype=bool)
+        multiplies the preference matrix by itself until it stops changing: the same closure).
+
+        The closure is taken over the K classes (sub-group, level) rather than the n documents: with M the
+        documents' classes (n x K) and H the direct preferences of classes (a class above another of its
+        sub-group), the documents' preferences are M H M^T, their closure M H S* M^T, where S* is the
+        reflexive-transitive closure of S = M^T M H (a class reaches the classes below any class sharing
+        one of its documents): squarings of a K x K matrix, one n x K x n product."""
+        classes, klass = np.unique(np.stack((subs, -levels)), axis=1, return_inverse=True)
+        k = classes.shape[1]
+        member = np.zeros((n, k))
+        member[rows, klass.reshape(-1)] = 1.0
+        above = ((classes[0][:, None] == classes[0][None, :]) & (classes[1][:, None] < classes[1][None, :]))
+        step = above.astype(np.float64)
+        closed = ((member.T @ member) @ step > 0) | np.eye(k, dtype=bool)
         while True:
-            grown = (reach.astype(np.float64) @ reach.astype(np.float64)) > 0
-            if (grown == reach).all():
+            grown = (closed.astype(np.float64) @ closed.astype(np.float64)) > 0
+            if (grown == closed).all():
                 break
-            reach = grown
+            closed = grown
+        reach = (member @ (step @ closed.astype(np.float64)) @ member.T) > 0
         np.fill_diagonal(reach, False)
         both = np.argwhere(reach & reach.T)
         if len(both):
