@@ -8,11 +8,11 @@ What is measured
     ``qrels_prefs``  50 queries x 1,500 judged documents (levels 0, 1, 2 drawn 0.6 / 0.25 / 0.15: about
                      31M preferences), read as preferences, one judgment group per query; a run of 1,000
                      documents a query, 600 of them judged.
-    ``prefs``        50 queries x 400 judged documents x 12 judgment groups: half of them one sub-group of
-                     150 documents, the other half 6 sub-groups of 40 documents each (drawn with
+    ``prefs``        50 queries x 200 judged documents x 12 judgment groups: half of them one sub-group of
+                     80 documents, the other half 6 sub-groups of 25 documents each (drawn with
                      replacement across sub-groups, so a document sits in several; the levels of a group
                      come from one grade per document, so the sub-groups never contradict each other);
-                     a run of 1,000 documents a query, 300 of them judged.
+                     a run of 1,000 documents a query, 150 of them judged.
 
     ``python -m irmetrics trec_eval -R FORMAT -m all_prefs -q`` and, with ``--trec-eval BIN``, the binary,
     as child processes, alternating, ``-n`` times each: the median wall time and the peak resident set
@@ -38,16 +38,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-import numpy as np
+from run_bench import compile_package
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = ('qrels_prefs', 'prefs')
 
 
-def _run_lines(rng: np.random.Generator, judged: list[np.ndarray], depth: int, retrieved_judged: int) -> str:
+def _run_lines(rng: Any, judged: list[Any], depth: int, retrieved_judged: int) -> str:
     """A run: per query ``retrieved_judged`` of its judged documents and unjudged ones up to ``depth``,
     scores descending with some ties."""
+    import numpy as np
     out = []
     for q, docs in enumerate(judged):
         picked = rng.choice(docs, size=retrieved_judged, replace=False)
@@ -60,6 +62,7 @@ def _run_lines(rng: np.random.Generator, judged: list[np.ndarray], depth: int, r
 
 def qrels_prefs_case(seed: int = 1) -> tuple[str, str]:
     """(judgments, run) of the ``qrels_prefs`` case."""
+    import numpy as np
     rng = np.random.default_rng(seed)
     judged, lines = [], []
     for q in range(50):
@@ -72,29 +75,36 @@ def qrels_prefs_case(seed: int = 1) -> tuple[str, str]:
 
 def prefs_case(seed: int = 2) -> tuple[str, str]:
     """(judgments, run) of the ``prefs`` case."""
+    import numpy as np
     rng = np.random.default_rng(seed)
     judged, lines = [], []
     for q in range(50):
-        docs = np.array([f'd{q}_{i}' for i in range(400)])
+        docs = np.array([f'd{q}_{i}' for i in range(200)])
         judged.append(docs)
         for jg in range(12):
             grade = rng.choice([0.0, 1.0, 2.5, 4.0], size=len(docs), p=[0.5, 0.25, 0.15, 0.1])
-            subs = [rng.choice(len(docs), size=150, replace=False)] if jg % 2 == 0 else \
-                [rng.choice(len(docs), size=40, replace=False) for _ in range(6)]
+            subs = [rng.choice(len(docs), size=80, replace=False)] if jg % 2 == 0 else \
+                [rng.choice(len(docs), size=25, replace=False) for _ in range(6)]
             for s, members in enumerate(subs):
                 lines += [f'{q} jg{jg} s{s} {docs[i]} {grade[i]}\n' for i in members.tolist()]
-    return ''.join(lines), _run_lines(rng, judged, 1_000, 300)
+    return ''.join(lines), _run_lines(rng, judged, 1_000, 150)
+
+
+def write(case: str, data: Path) -> None:
+    judgments, run = (qrels_prefs_case if case == 'qrels_prefs' else prefs_case)()
+    data.mkdir(parents=True, exist_ok=True)
+    (data / f'{case}.judgments').write_text(judgments)
+    (data / f'{case}.run').write_text(run)
 
 
 def ensure(case: str, data: Path) -> tuple[Path, Path]:
-    """The files of ``case`` in ``data``, written if missing."""
+    """The files of ``case`` in ``data``, written if missing (in a child process: numpy imported here would
+    count in every child's peak memory, a child starting with its parent's pages)."""
     paths = data / f'{case}.judgments', data / f'{case}.run'
     if not all(p.exists() for p in paths):
         print(f'writing the {case} files into {data} ...', file=sys.stderr, flush=True)
-        data.mkdir(parents=True, exist_ok=True)
-        judgments, run = (qrels_prefs_case if case == 'qrels_prefs' else prefs_case)()
-        paths[0].write_text(judgments)
-        paths[1].write_text(run)
+        subprocess.run([sys.executable, '-c', f'import bench_prefs; bench_prefs.write({case!r}, '
+                        f'__import__("pathlib").Path({str(data)!r}))'], cwd=Path(__file__).parent, check=True)
     return paths
 
 
@@ -119,6 +129,7 @@ def main() -> int:
     parser.add_argument('--irmetrics', type=Path, default=REPO, help='the irmetrics tree to time (e.g. an '
                         'earlier commit unpacked by git archive: before and after)')
     args = parser.parse_args()
+    compile_package(args.irmetrics)           # as installed: byte-compiled once, not at every start
     print(f'{"case":12} {"judgments MB":>12} {"irmetrics s":>11} {"peak MB":>8} {"trec_eval s":>11} '
           f'{"peak MB":>8} {"time ratio":>10} {"peak ratio":>10}  output')
     status = 0

@@ -194,20 +194,20 @@ class Preferences:
         documents' classes (n x K) and H the direct preferences of classes (a class above another of its
         sub-group), the documents' preferences are M H M^T, their closure M H S* M^T, where S* is the
         reflexive-transitive closure of S = M^T M H (a class reaches the classes below any class sharing
-        one of its documents): squarings of a K x K matrix, one n x K x n product."""
+        one of its documents): squarings of a K x K matrix, one n x K x n product, all boolean (numpy's
+        own loops: BLAS' threads on such small products cost more than they compute)."""
         classes, klass = np.unique(np.stack((subs, -levels)), axis=1, return_inverse=True)
         k = classes.shape[1]
-        member = np.zeros((n, k))
-        member[rows, klass.reshape(-1)] = 1.0
-        above = ((classes[0][:, None] == classes[0][None, :]) & (classes[1][:, None] < classes[1][None, :]))
-        step = above.astype(np.float64)
-        closed = ((member.T @ member) @ step > 0) | np.eye(k, dtype=bool)
+        member = np.zeros((n, k), dtype=bool)
+        member[rows, klass.reshape(-1)] = True
+        above = (classes[0][:, None] == classes[0][None, :]) & (classes[1][:, None] < classes[1][None, :])
+        closed = (member.T @ member) @ above | np.eye(k, dtype=bool)
         while True:
-            grown = (closed.astype(np.float64) @ closed.astype(np.float64)) > 0
+            grown = closed @ closed
             if (grown == closed).all():
                 break
             closed = grown
-        reach = (member @ (step @ closed.astype(np.float64)) @ member.T) > 0
+        reach = member @ (above @ closed) @ member.T
         np.fill_diagonal(reach, False)
         both = np.argwhere(reach & reach.T)
         if len(both):
