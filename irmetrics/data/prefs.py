@@ -90,8 +90,8 @@ class Preferences:
 
     @classmethod
     def from_columns(cls, query_ids: list[str] | ids.Ids, jgs: list[str] | ids.Ids, jsgs: list[str] | ids.Ids,
-                     doc_ids: list[str] | ids.Ids, levels: np.ndarray, *, lines: np.ndarray | None = None, format: str = 'prefs',
-                     source: str = 'prefs') -> Preferences:
+                     doc_ids: list[str] | ids.Ids, levels: np.ndarray, *, lines: np.ndarray | None = None,
+                     format: str = 'prefs', source: str = 'prefs') -> Preferences:
         """Build from per-row columns; a level that is not a finite number of 0 or more, a document
         given two levels in a judgment group of one sub-group, a document non-relevant (0.0) and relevant
         in one judgment group, or sub-groups that contradict each other, is an :class:`InputError`
