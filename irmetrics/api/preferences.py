@@ -75,7 +75,7 @@ def preference_rankings(prefs: Preferences, run: Run, depth: int | None = None,
     preferences (score descending, ties by document id ascending: form_prefs_counts.c) and cut at
     ``depth``; a query missing from the run gets ``stand_in`` alone (trec_eval -c), or nothing."""
     doc_codes = run.doc_ids.lookup(ids.column(prefs.doc_ids))
-    _, byte_order = sorted_codes(run.doc_ids.to_list())
+    _, byte_order = sorted_codes(run.doc_ids)
     rows = np.lexsort((byte_order, -run.scores, run.qidx))
     offsets = offsets_of(run.qidx[rows], run.num_queries)
     if depth is not None:

@@ -33,11 +33,16 @@ from .segments import offsets_of
 PREFERENCE_FORMATS = ('prefs', 'qrels_prefs')
 
 
-def sorted_codes(values: list[str]) -> tuple[list[str], np.ndarray]:
+def sorted_codes(values: list[str] | ids.Ids) -> tuple[list[str], np.ndarray]:
     """(the distinct values in byte-wise order, each value's code in that order): codes compare as
-    trec_eval's ``strcmp`` compares the text (UTF-8 keeps code point order)."""
-    distinct, codes = np.unique(np.array(values, dtype=object), return_inverse=True)
-    return [str(v) for v in distinct.tolist()], codes.astype(np.int64).reshape(-1)
+    trec_eval's ``strcmp`` compares the text (UTF-8 keeps code point order).  The column is encoded in its
+    own layout (Arrow's dictionary for a large file's) and only its distinct values sorted."""
+    distinct, codes = ids.column(values).encode()
+    texts = distinct.to_list()
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    place = np.empty(len(texts), dtype=np.int64)
+    place[order] = np.arange(len(texts))
+    return [texts[i] for i in order], place[codes]
 
 
 @dataclass(frozen=True)
@@ -84,9 +89,9 @@ class Preferences:
     source: str = 'prefs'
 
     @classmethod
-    def from_columns(cls, query_ids: list[str], jgs: list[str], jsgs: list[str], doc_ids: list[str],
-                     levels: np.ndarray, *, lines: np.ndarray | None = None, format: str = 'prefs',
-                     source: str = 'prefs') -> Preferences:
+    def from_columns(cls, query_ids: list[str] | ids.Ids, jgs: list[str] | ids.Ids, jsgs: list[str] | ids.Ids,
+                     doc_ids: list[str] | ids.Ids, levels: np.ndarray, *, lines: np.ndarray | None = None,
+                     format: str = 'prefs', source: str = 'prefs') -> Preferences:
         """Build from per-row columns; a level that is not a finite number of 0 or more, a document
         given two levels in a judgment group of one sub-group, a document non-relevant (0.0) and relevant
         in one judgment group, or sub-groups that contradict each other, is an :class:`InputError`
@@ -220,17 +225,26 @@ class Preferences:
     def _partial_order(self, rows: np.ndarray, levels: np.ndarray, subs: np.ndarray, n: int,
                        first: int) -> JudgmentGroup:
         """The judgment group of several sub-groups: its preferences closed under transitivity (trec_eval
-        multiplies the preference matrix by itself until it stops changing: the same closure)."""
-        direct = np.zeros((n, n), dtype=bool)
-        for sub in np.unique(subs).tolist():
-            at = subs == sub
-            direct |= preferred(rows[at], levels[at], n) > 0
-        reach = direct | np.eye(n, dtype=bool)
+        multiplies the preference matrix by itself until it stops changing: the same closure).
+
+        The closure is taken over the K classes (sub-group, level) rather than the n documents: with M the
+        documents' classes (n x K) and H the direct preferences of classes (a class above another of its
+        sub-group), the documents' preferences are M H M^T, their closure M H S* M^T, where S* is the
+        reflexive-transitive closure of S = M^T M H (a class reaches the classes below any class sharing
+        one of its documents): squarings of a K x K matrix, one n x K x n product, all boolean (numpy's
+        own loops: BLAS' threads on such small products cost more than they compute)."""
+        classes, klass = np.unique(np.stack((subs, -levels)), axis=1, return_inverse=True)
+        k = classes.shape[1]
+        member = np.zeros((n, k), dtype=bool)
+        member[rows, klass.reshape(-1)] = True
+        above = (classes[0][:, None] == classes[0][None, :]) & (classes[1][:, None] < classes[1][None, :])
+        closed = (member.T @ member) @ above | np.eye(k, dtype=bool)
         while True:
-            grown = (reach.astype(np.float64) @ reach.astype(np.float64)) > 0
-            if (grown == reach).all():
+            grown = closed @ closed
+            if (grown == closed).all():
                 break
-            reach = grown
+            closed = grown
+        reach = member @ (above @ closed) @ member.T
         np.fill_diagonal(reach, False)
         both = np.argwhere(reach & reach.T)
         if len(both):
@@ -304,7 +318,6 @@ class JudgmentGroups:
                 f'{int(self.counts.sum())} judgment groups>')
 
 
-def row_columns(cols: dict[str, Any], names: tuple[str, ...]) -> list[list[str]]:
-    """The id columns ``names`` of a reader's columns (id columns, or Arrow arrays from the Arrow splitter) as
-    lists of strings."""
-    return [ids.column(cols[n]).to_list() for n in names]
+def row_columns(cols: dict[str, Any], names: tuple[str, ...]) -> list[ids.Ids]:
+    """The id columns ``names`` of a reader's columns (id columns, or Arrow arrays from the Arrow splitter)."""
+    return [ids.column(cols[n]) for n in names]

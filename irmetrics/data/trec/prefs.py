@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .. import ids
 from ..prefs import PREFERENCE_FORMATS, JudgmentGroups, Preferences, row_columns
 from .format import QRELS, Layout
 from .reader import load, parse
@@ -54,7 +55,7 @@ def read_trec_prefs(source: str | os.PathLike[str] | bytes, *, format: str = 'pr
     data, name = load(source)
     cols, lines = parse(data, name, PREFS if format == 'prefs' else QRELS_PREFS)
     qids, jgs, docs = row_columns(cols, ('query_id', 'jg', 'doc_id'))
-    jsgs = row_columns(cols, ('jsg',))[0] if format == 'prefs' else ['0'] * len(qids)
+    jsgs = row_columns(cols, ('jsg',))[0] if format == 'prefs' else ids.repeat('0', len(qids))
     return Preferences.from_columns(qids, jgs, jsgs, docs, cols['rel_level'], lines=lines(), format=format,  # type: ignore[arg-type]
                                     source=name)
 
@@ -85,5 +86,5 @@ def read_trec_qrels_jg(source: str | os.PathLike[str] | bytes) -> JudgmentGroups
     """
     data, name = load(source)
     cols, lines = parse(data, name, QRELS)
-    qids, jgs, docs = row_columns(cols, ('query_id', 'iteration', 'doc_id'))
+    qids, jgs, docs = (c.to_list() for c in row_columns(cols, ('query_id', 'iteration', 'doc_id')))
     return JudgmentGroups.from_columns(qids, jgs, docs, cols['relevance'], lines=lines(), source=name)  # type: ignore[arg-type]

@@ -48,6 +48,52 @@ def _ratio(ful: float, poss: float) -> float:
         return float(np.float64(ful) / np.float64(poss))
 
 
+def _count_above(a: np.ndarray, b: np.ndarray) -> int:
+    """The pairs (x of ``a``, y of ``b``) with x > y."""
+    return int(np.searchsorted(np.sort(b), a, side='left').sum())
+
+
+def _higher_ahead(values: np.ndarray) -> int:
+    """The pairs i < j with ``values[i] > values[j]``, counted while sorted blocks of doubling width are
+    merged: each value of a right-hand block counts the greater values of its left-hand neighbour
+    (O(n log^2 n), no n x n)."""
+    n = len(values)
+    codes = np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    span = int(codes.max(initial=0)) + 1
+    position = np.arange(n)
+    total, width = 0, 1
+    while width < n:
+        block = position // (2 * width)
+        keyed = block * span + codes                    # each block's codes sorted, the blocks in order
+        right = (position // width) % 2 == 1
+        left = keyed[~right]
+        ends = np.searchsorted(left, (block[right] + 1) * span)
+        total += int((ends - np.searchsorted(left, keyed[right], side='right')).sum())
+        codes = np.sort(keyed) - block * span
+        width *= 2
+    return total
+
+
+def _class_areas(rank: np.ndarray, level: np.ndarray, njr: int) -> tuple[int, int, int, int, int]:
+    """:func:`_areas` of a group of one sub-group from its rows' docid ranks and levels, counted from the
+    sorted levels (every pair of rows of different levels one preference, the higher level preferred)."""
+    ret = rank < njr
+    lr, ln = level[ret], level[~ret]
+    ful_ret = _higher_ahead(lr[np.argsort(rank[ret], kind='stable')])
+    return (ful_ret, _count_above(lr, lr) - ful_ret, _count_above(lr, ln), _count_above(ln, lr),
+            _count_above(ln, ln))
+
+
+def _class_pairs(rank: np.ndarray, level: np.ndarray, njr: int) -> tuple[dict[str, float], dict[str, int]]:
+    """:func:`_pairs` of a query of one judgment group of one sub-group: each pair of documents is preferred
+    one way only, so its fraction is 1 (the one ahead preferred) or 0 and the sums are counts."""
+    docs, first = np.unique(rank, return_index=True)
+    ful_ret, unful_ret, ful_imp, unful_imp, notoccur = _class_areas(docs, level[first], njr)
+    both, one = ful_ret + unful_ret, ful_imp + unful_imp
+    return ({'ret': float(ful_ret), 'imp': float(ful_ret + ful_imp), 'all': float(ful_ret + ful_imp)},
+            {'ret': both, 'imp': both + one, 'all': both + one + notoccur})
+
+
 def _class_recount(rank: np.ndarray, level: np.ndarray, keep: int, njr: int, retrieved_only: bool) -> float:
     """Rnonrel's recount of a group of one sub-group (rows' docid ranks and levels): the pairs of rows of
     two relevant levels, and every row with each of the first ``keep`` non-relevant rows in rank order,
@@ -57,11 +103,10 @@ def _class_recount(rank: np.ndarray, level: np.ndarray, keep: int, njr: int, ret
         rank, level = rank[at], level[at]
     kept = np.sort(rank[level == 0])[:keep]
     relevant = level > 0
-    r1, r2 = rank[relevant], rank[relevant]
-    higher = level[relevant][:, None] > level[relevant][None, :]
-    ahead = (r1[:, None] < r2[None, :]) & (r1[:, None] < njr)
-    ful = int((higher & ahead).sum()) + int(((rank[:, None] < kept[None, :]) & (rank[:, None] < njr)).sum())
-    total = int(higher.sum()) + len(rank) * len(kept)
+    ful_ret, unful_ret, ful_imp, unful_imp, notoccur = _class_areas(rank[relevant], level[relevant], njr)
+    ahead = rank[rank < njr]
+    ful = ful_ret + ful_imp + len(ahead) * len(kept) - int(np.searchsorted(kept, ahead, side='right').sum())
+    total = ful_ret + unful_ret + ful_imp + unful_imp + notoccur + len(rank) * len(kept)
     return _ratio(ful, total)
 
 
@@ -81,7 +126,7 @@ def _order_recount(w: np.ndarray, relevance: np.ndarray, num_rel: int, njr: int,
     return _ratio(ful, float(kept.sum()))
 
 
-def _rnonrel(group: JudgmentGroup, w: np.ndarray, rank: np.ndarray, areas: tuple[float, ...], njr: int,
+def _rnonrel(group: JudgmentGroup, w: np.ndarray | None, rank: np.ndarray, areas: tuple[float, ...], njr: int,
              retrieved_only: bool) -> float:
     """One group's term of PrefsAvgJGRnonrel (``retrieved_only``: of its _ret variant)."""
     ful_ret, unful_ret, ful_imp, unful_imp, notoccur = areas
@@ -100,6 +145,7 @@ def _rnonrel(group: JudgmentGroup, w: np.ndarray, rank: np.ndarray, areas: tuple
         return _ratio(ful, poss + num_rel * (big_r - big_n))
     if group.classes:
         return _class_recount(rank[group.row_docs], group.row_levels, big_r, njr, retrieved_only)
+    assert w is not None
     return _order_recount(w, relevance, num_rel, njr, retrieved_only)
 
 
@@ -139,19 +185,25 @@ def query_counts(prefs: Preferences, q: int, ranked: np.ndarray) -> QueryCounts:
     groups = prefs.groups(q)
     areas, rnonrel, rnonrel_ret = [], [], []
     for group in groups:
-        if group.classes:                           # built by docid rank at once
-            w = preferred(rank[group.row_docs], group.row_levels, n)
+        w: np.ndarray | None = None
+        if group.classes:                           # counted from the levels; a matrix only for the pairs' sum
+            found: tuple[float, ...] = _class_areas(rank[group.row_docs], group.row_levels, njr)
+            if len(groups) > 1:
+                w = preferred(rank[group.row_docs], group.row_levels, n)
         else:
             assert group.closure is not None
             w = group.closure[np.ix_(order, order)].astype(np.float64)
-        total = w if total is None else total + w
-        found = _areas(w, njr)
+            found = _areas(w, njr)
+        if w is not None:
+            total = w if total is None else total + w
         areas.append(found)
         rnonrel.append(_rnonrel(group, w, rank, found, njr, False))
         rnonrel_ret.append(_rnonrel(group, w, rank, found, njr, True))
+    if total is None:                               # one judgment group of one sub-group
+        sums, counts = _class_pairs(rank[groups[0].row_docs], groups[0].row_levels, njr)
+    else:
+        sums, counts = _pairs(total, njr)
     a = np.array(areas, dtype=np.float64).reshape(-1, 5)
-    assert total is not None                        # a judged query has a judgment group
-    sums, counts = _pairs(total, njr)
     return QueryCounts(a[:, 0], a[:, 0] + a[:, 1], a[:, 2], a[:, 2] + a[:, 3], a[:, 4],
                        np.array(rnonrel), np.array(rnonrel_ret), sums, counts)
 
