@@ -47,7 +47,11 @@ def measures_for(measures: Any, judgments: Judgments) -> list[Measure]:
             raise MeasureError(f"{m!r}: ties='expected' has no closed form for this measure")
         if m.definition not in family and m != NumQ:
             kind = 'preference judgments' if isinstance(judgments, Preferences) else 'judgment groups of qrels'
-            raise MeasureError(f'{m!r} is not computed from {kind}; they give {", ".join(d.name for d in family)}')
+            hint = ('; the qrels measures (Compat among them) take the ideal ordering of preferences of one '
+                    'judgment group of one sub-group: irmetrics.calc(measures, prefs.ideal_qrels(), run)'
+                    if isinstance(judgments, Preferences) else '')
+            raise MeasureError(f'{m!r} is not computed from {kind}; they give '
+                               f'{", ".join(d.name for d in family)}{hint}')
     return out
 
 

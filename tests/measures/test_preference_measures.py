@@ -83,6 +83,7 @@ def test_a_query_missing_from_the_run_is_evaluated_on_an_empty_ranking():
 @pytest.mark.parametrize('measures, judgments, message', [
     (['prefs_simp'], 'examples/qrels.txt', 'PrefsSimp is computed from preference judgments'),
     (['AP'], irm.read_trec_prefs(SIX), 'AP is not computed from preference judgments'),
+    (['Compat'], irm.read_trec_prefs(SIX), r'Compat is not computed .* prefs\.ideal_qrels\(\), run\)'),
     (['map_avgjg'], irm.read_trec_prefs(SIX), 'AP_avgjg is not computed from preference judgments'),
     (['prefs_simp'], irm.read_trec_qrels_jg('examples/qrels_jg.txt'), 'not computed from judgment groups'),
 ])
