@@ -79,13 +79,22 @@ def nuggets(records: Records) -> Nuggets:
     return Nuggets(topics.to_pylist(), parent, importance == 1, keys)
 
 
+def _run_topic_records(records: Records, known: Nuggets, topic: str, body: str,
+                       what: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The runs, and each record's run and topic code, of records of one (run, topic) each: every field given,
+    every topic one of the nuggets', no (run, topic) twice."""
+    t = records.table
+    _no_nulls(records, (topic, 'run_id', body))
+    runs, record_run = _run_codes(t.column('run_id'))
+    record_topic = _topic_codes(records, t.column(topic), known, topic)
+    _unique(records, record_run.astype(np.int64) * len(known.topics) + record_topic,
+            f'a second {what} of run {{}} for topic {{}}', ids=(t.column('run_id'), t.column(topic)))
+    return runs, record_run, record_topic
+
+
 def assignments(records: Records, known: Nuggets) -> Assignments:
     t = records.table
-    _no_nulls(records, ('qid', 'run_id', 'nuggets'))
-    runs, record_run = _run_codes(t.column('run_id'))
-    record_topic = _topic_codes(records, t.column('qid'), known, 'qid')
-    _unique(records, record_run.astype(np.int64) * len(known.topics) + record_topic,
-            'a second assignment record of run {} for topic {}', ids=(t.column('run_id'), t.column('qid')))
+    runs, record_run, record_topic = _run_topic_records(records, known, 'qid', 'nuggets', 'assignment record')
     items, parent = _flat(t.column('nuggets'))
     text = _field(records, items, parent, 'text', 'assigned nugget')
     keys = pc.binary_join_element_wise(pc.take(t.column('qid').combine_chunks(), pa.array(parent)), text, '\x1f')
@@ -110,11 +119,7 @@ def assignments(records: Records, known: Nuggets) -> Assignments:
 
 def answers(records: Records, known: Nuggets) -> Answers:
     t = records.table
-    _no_nulls(records, ('run_id', 'topic_id', 'answer'))
-    runs, record_run = _run_codes(t.column('run_id'))
-    record_topic = _topic_codes(records, t.column('topic_id'), known, 'topic_id')
-    _unique(records, record_run.astype(np.int64) * len(known.topics) + record_topic,
-            'a second answer of run {} for topic {}', ids=(t.column('run_id'), t.column('topic_id')))
+    runs, record_run, record_topic = _run_topic_records(records, known, 'topic_id', 'answer', 'answer')
     sentences, sentence_record = _flat(t.column('answer'))
     citations, support = (sentences.field(f) for f in ('citations', 'support'))
     if support.null_count:
