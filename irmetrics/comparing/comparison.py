@@ -35,7 +35,7 @@ from .leaderboard import rank_table
 from .replicates import check_block_fits
 from .settings import Settings
 from .small_samples import exact_fewest
-from .statistics import directions, nonzero_differences, paired_statistics, pairs_of
+from .statistics import QUERIES, directions, nonzero_differences, paired_statistics, pairs_of
 from .vocabulary import RunsLike, name_runs
 
 if TYPE_CHECKING:
@@ -457,10 +457,6 @@ class Comparison:
         return self.measures.index(wanted[0])
 
 
-#: What the values of a comparison are over, unless told otherwise (:func:`build_comparison`'s ``unit``).
-QUERIES = ('query', 'queries')
-
-
 def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids: Sequence[str],
                      values: np.ndarray, baseline: str | tuple[str, ...] | None, settings: Settings,
                      risk: float | None = None, warnings: Sequence[str] = (),
@@ -471,7 +467,7 @@ def build_comparison(runs: Sequence[str], measures: Sequence[Measure], query_ids
     carried with it; ``unit``: what the reports call the queries (singular, plural), e.g. ``('topic', 'topics')``."""
     pairs = pairs_of(runs, baseline)
     with recorded_warnings() as seen:
-        stats = paired_statistics(runs, measures, values, pairs, settings)
+        stats = paired_statistics(runs, measures, values, pairs, settings, unit)
         columns = None if risk is None else risk_module.risk_columns(measures, values, pairs, risk, settings.alpha,
                                                                      directions(measures))
     return Comparison(runs=tuple(runs), measures=tuple(measures), query_ids=tuple(query_ids), values=values,

@@ -80,16 +80,16 @@ def _delta_panel(ax: Any, cmp: ComparisonView, j: int, o: int, b: int) -> None:
     ax.axhline(0, color='#333333', linewidth=0.8)
     ax.axhline(d.mean(), color='#333333', linewidth=1, linestyle='--', label=f'mean {d.mean():+.4f}')
     wins, losses = int((d * sign > 0).sum()), int((d * sign < 0).sum())
-    ax.set_title(f'{cmp.runs[o]} − {cmp.runs[b]}: {m} per query ({wins} better, {losses} worse, '
+    ax.set_title(f'{cmp.runs[o]} − {cmp.runs[b]}: {m} per {cmp.unit[0]} ({wins} better, {losses} worse, '
                  f'{d.size - wins - losses} tied)', fontsize=10)
     ax.set_ylabel(f'Δ {m}')
     ax.set_xlim(-0.6, d.size - 0.4)
     if d.size <= 40:
         ax.set_xticks(np.arange(d.size), qids, rotation=90 if d.size > 12 else 0, fontsize=8)
-        ax.set_xlabel('query')
+        ax.set_xlabel(cmp.unit[0])
     else:
         ax.set_xticks([])
-        ax.set_xlabel(f'{d.size} queries, sorted by difference')
+        ax.set_xlabel(f'{d.size} {cmp.unit[1]}, sorted by difference')
     ax.legend(loc='upper right', fontsize=8, frameon=False)
     ax.grid(axis='y', alpha=0.3)
 
@@ -113,8 +113,8 @@ def plot_distribution(cmp: ComparisonView, measure: Any, kind: str = 'box') -> A
     ax.scatter(cmp.mean[:, j], positions, marker='D', color=_WORSE, zorder=3, s=22, label='mean')
     ax.set_yticks(positions, [f'({letter(r)}) {name}' for r, name in enumerate(cmp.runs)])
     ax.invert_yaxis()
-    ax.set_xlabel(f'{m} per query')
-    ax.set_title(f'{m}: distribution over {len(cmp.query_ids)} queries', fontsize=10)
+    ax.set_xlabel(f'{m} per {cmp.unit[0]}')
+    ax.set_title(f'{m}: distribution over {len(cmp.query_ids)} {cmp.unit[1]}', fontsize=10)
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)   # beside, never on a box
     ax.grid(axis='x', alpha=0.3)
     return fig

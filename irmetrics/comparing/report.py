@@ -110,8 +110,8 @@ def legend(cmp: ComparisonView, test: str) -> list[str]:
     if held_back:
         lines.append(f'{_count(held_back, "comparison")} with a p-value at most alpha after correction '
                      f'{"is" if held_back == 1 else "are"} not marked: {"it rests" if held_back == 1 else "they rest"} '
-                     f'on fewer than {small_samples.exact_fewest(s.alpha)} queries with a difference, too few for '
-                     f'any test to reach alpha (the note column of to_dataframe() names them).')
+                     f'on fewer than {small_samples.exact_fewest(s.alpha)} {cmp.unit[1]} with a difference, too few '
+                     f'for any test to reach alpha (the note column of to_dataframe() names them).')
     return lines
 
 
@@ -254,7 +254,7 @@ def render_html(cmp: ComparisonView, places: int = 4, show: Sequence[str] = ()) 
                        esc(row['test']), f'{row["p_value"]:.4g}<br><small>({row["p_adjusted"]:.4g})</small>',
                        '<span class="yes">yes</span>' if row['significant'] else 'no', esc(row['note'])])
     parts.append(html_table(detail_header, detail, esc(
-        f'delta: mean per-query difference run - against over the paired queries, with its {level} '
+        f'delta: mean per-{cmp.unit[0]} difference run - against over the paired {cmp.unit[1]}, with its {level} '
         f'confidence interval ({cmp.settings.ci_method}, kept within the range the measure allows); effect '
         f'size: delta / standard deviation of the differences (paired Cohen\'s d); each pair of runs once.'),
         {3, 4, 5, 6, 8}))

@@ -64,12 +64,18 @@ def pairs_of(runs: Sequence[str], baseline: str | Sequence[str] | None) -> list[
     return out
 
 
+#: What the values of a comparison are over, unless told otherwise (singular, plural).
+QUERIES = ('query', 'queries')
+
+
 def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: np.ndarray,
-                      pairs: Sequence[tuple[int, int]], settings: Settings) -> dict[str, Any]:
-    """Every statistic of a comparison (see the module docstring), by name."""
+                      pairs: Sequence[tuple[int, int]], settings: Settings,
+                      unit: tuple[str, str] = QUERIES) -> dict[str, Any]:
+    """Every statistic of a comparison (see the module docstring), by name; ``unit`` names the queries in
+    the warnings."""
     n_runs, n_queries, n_measures = values.shape
     if n_queries < 2:
-        raise ComparisonError(f'the qrels hold {n_queries} query: a comparison needs two or more')
+        raise ComparisonError(f'the qrels hold {n_queries} {unit[0]}: a comparison needs two or more')
     diffs, diff = pair_columns(values, pairs)                         # (queries, pairs * measures)
     valid = ~np.isnan(diff)
     n_paired = valid.sum(axis=1)
@@ -83,7 +89,7 @@ def paired_statistics(runs: Sequence[str], measures: Sequence[Measure], values: 
     low, high = _interval(draws.runs, ~np.isnan(draws.runs), 'runs', settings, draws)
     low, high = _within(low, high, measures, n_runs, difference=False)
     out['mean_ci'] = np.stack([low, high]).reshape(2, n_runs, n_measures)
-    out.update(_tests(measures, values, pairs, diffs, valid_diffs, n_paired.shape, settings, draws))
+    out.update(_tests(measures, values, pairs, diffs, valid_diffs, n_paired.shape, settings, draws, unit[1]))
     return out
 
 
@@ -138,9 +144,11 @@ def _interval(columns: np.ndarray, valid: np.ndarray, key: str, settings: Settin
 
 
 def _tests(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tuple[int, int]], diffs: np.ndarray,
-           valid: np.ndarray, shape: tuple[int, ...], settings: Settings, draws: _Draws) -> dict[str, Any]:
+           valid: np.ndarray, shape: tuple[int, ...], settings: Settings, draws: _Draws,
+           queries: str) -> dict[str, Any]:
     """p-values of each test, corrected, and which are significant; the resampling tests that
-    enumerated every relabelling (``enumerated``: test -> number of relabellings)."""
+    enumerated every relabelling (``enumerated``: test -> number of relabellings); ``queries``: what the
+    warnings call the queries."""
     pvalue: dict[str, np.ndarray] = {}
     enumerated: dict[str, int] = {}
     zeroed = np.where(valid, diffs, 0.0)
@@ -164,7 +172,7 @@ def _tests(measures: Sequence[Measure], values: np.ndarray, pairs: Sequence[tupl
     p_adjusted = {test: _correct(test, p, settings) for test, p in pvalue.items()}
     nonzero = nonzero_differences(values, pairs)
     fewest = {test: small_samples.fewest_queries(test, settings.alpha, settings.n_resamples) for test in settings.tests}
-    _warn_few(measures, nonzero, fewest, settings)
+    _warn_few(measures, nonzero, fewest, settings, queries)
     return {'pvalue': pvalue, 'enumerated': enumerated, 'p_adjusted': p_adjusted, 'fewest_queries': fewest,
             'significant': significant_where(p_adjusted, nonzero, settings.alpha)}
 
@@ -188,7 +196,8 @@ def significant_where(p_adjusted: dict[str, np.ndarray], nonzero: np.ndarray, al
     return {test: (p <= alpha) & reach for test, p in p_adjusted.items()}
 
 
-def _warn_few(measures: Sequence[Measure], nonzero: np.ndarray, fewest: dict[str, int], settings: Settings) -> None:
+def _warn_few(measures: Sequence[Measure], nonzero: np.ndarray, fewest: dict[str, int], settings: Settings,
+              queries: str) -> None:
     """One warning per test whose comparisons rest on fewer queries with a difference than it supports."""
     for test, needed in fewest.items():
         few = nonzero < needed
@@ -197,7 +206,7 @@ def _warn_few(measures: Sequence[Measure], nonzero: np.ndarray, fewest: dict[str
             floor = float(small_samples.smallest_exact_p(np.array(worst)))
             what = (f'and {small_samples.distinct_resamples(max(worst, 1)):,} distinct resamples for '
                     f'{settings.n_resamples:,} draws' if test == 'bootstrap' else '')
-            warn(f'{TESTS[test]}: {int(few.sum())} of {few.size} comparisons rest on fewer than {needed} queries '
+            warn(f'{TESTS[test]}: {int(few.sum())} of {few.size} comparisons rest on fewer than {needed} {queries} '
                  f'with a difference (as few as {worst}: the exact randomisation test\'s smallest p-value is then '
                  f'{floor:.3g}{", " + what if what else ""}); the test supports {needed} or more at alpha = '
                  f'{settings.alpha:g}, and no comparison the exact test could not find significant is reported '
