@@ -204,8 +204,12 @@ def test_the_command_line():
 
 
 def test_the_comparison_of_rag_runs_is_over_topics():
-    report = rag.compare('all', NUGGETS, str(EXAMPLE / 'assignments.jsonl')).render('table')
-    assert 'means over 3 topics.' in report and 'queries.' not in report
+    comparison = rag.compare('all vital', NUGGETS, str(EXAMPLE / 'assignments.jsonl'))
+    report = comparison.render('table')
+    assert 'means over 3 topics.' in report and 'quer' not in report
+    assert 'rest on fewer than 6 topics with a difference' in report
+    html = comparison.render('html')
+    assert 'over the paired topics' in html and 'distribution over 3 topics' in html and 'quer' not in html
     assert rag.compare('all', NUGGETS, str(EXAMPLE / 'assignments.jsonl')).unit == ('topic', 'topics')
 
 
