@@ -115,12 +115,12 @@ def _per_group(measure: Measure) -> Measure:
 def judgment_group_values(measures: Sequence[Measure], groups: JudgmentGroups, run: Run) -> np.ndarray:
     """The (query x measure) values of judgment-group measures: each group's value added in the groups'
     order, divided by the query's number of groups (m_*_avgjg.c); a query missing from the run scores 0."""
-    from .calc import evaluator
+    from .evaluator import Evaluator
     per_group = [_per_group(m) for m in measures]
     sums = np.zeros((len(groups.query_ids), len(measures)))
     everyone = ids.column(groups.query_ids)
     for qrels in groups.groups:
-        found = evaluator(per_group, qrels).engines.query_values(run)
+        found = Evaluator(per_group, qrels).engines.query_values(run)
         at = qrels.query_ids.take(found.codes).lookup(everyone)
         sums[at] += found.values
     several = groups.counts > 1
