@@ -12,9 +12,10 @@ ordinal and interval levels, and the confusion of levels.  Levels given by name 
 from __future__ import annotations
 
 import json
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -60,6 +61,71 @@ class Reported(Tabled):
         return html_page(self.page_title(), [shown]) if format == 'html' else shown
 
 
+class Confused(Reported):
+    """A :class:`Reported` agreement of two sides over a table of counts: one row per statistic
+    (:attr:`statistics`, each per query too), then the confusion of the categories each side gives.
+    :meth:`compared` is the statistic whose table of counts the report shows, :meth:`categories` the names
+    of its rows and columns; :attr:`names` what the two sides are called."""
+
+    heading: ClassVar[str] = 'Agreement'
+    confusion_heading: ClassVar[str] = 'Confusion'
+    names: tuple[str, str]
+
+    @property
+    @abstractmethod
+    def statistics(self) -> tuple[JudgmentAgreement, ...]:
+        """The statistics, in the order the tables give them."""
+
+    @abstractmethod
+    def compared(self) -> JudgmentAgreement:
+        """The statistic whose table of counts (and per-query counts) the report shows."""
+
+    @abstractmethod
+    def categories(self) -> tuple[str, ...]:
+        """The names of the confusion's rows and columns."""
+
+    @abstractmethod
+    def pairs_note(self) -> str:
+        """What was compared and what was left out."""
+
+    @abstractmethod
+    def confusion_note(self) -> str:
+        """What the confusion counts."""
+
+    @property
+    def counts(self) -> np.ndarray:
+        """The confusion over what both sides give (rows: the first side's category, columns: the second's)."""
+        return self.compared().counts
+
+    def table(self) -> Table:
+        """One row per statistic; the notes say what was compared."""
+        return Table(['statistic', 'value'], [[r.method, r.statistic] for r in self.statistics],
+                     notes=self.pairs_note(), heading=self.heading)
+
+    def confusion_table(self) -> Table:
+        """The confusion: one row per category of the first side, one column per category of the second."""
+        names = self.categories()
+        rows = [[name, *row] for name, row in zip(names, self.counts.tolist(), strict=True)]
+        return Table([f'{self.names[0]} \\ {self.names[1]}', *names], rows, notes=self.confusion_note(),
+                     heading=self.confusion_heading)
+
+    def tables(self) -> list[Table]:
+        """The statistics and the confusion."""
+        return [self.table(), self.confusion_table()]
+
+    def to_dataframe(self) -> Any:
+        """Per query: what both sides give, what one side only gives, and each statistic."""
+        frame = self.compared().to_dataframe().drop(columns='statistic')
+        for r in self.statistics:
+            frame[r.method] = r.query_statistic
+        return frame
+
+    def confusion_dict(self) -> dict[str, dict[str, int]]:
+        """The confusion as ``{category_a: {category_b: count}}``."""
+        names = self.categories()
+        return {a: dict(zip(names, row, strict=True)) for a, row in zip(names, self.counts.tolist(), strict=True)}
+
+
 def _json_ready(value: Any, places: int | None) -> Any:
     """``value`` for JSON: NaN as None, numbers rounded to ``places`` when given."""
     if isinstance(value, dict):
@@ -70,7 +136,7 @@ def _json_ready(value: Any, places: int | None) -> Any:
 
 
 @dataclass(frozen=True, eq=False)
-class LabelAgreement(Reported):
+class LabelAgreement(Confused):
     """Two labellings compared on the items both label (:func:`label_agreement`).
 
     ``levels_kappa``: Cohen's kappa of the levels as categories; ``binary_kappa``: Cohen's kappa of at or
@@ -96,10 +162,16 @@ class LabelAgreement(Reported):
         binary = () if self.binary_kappa is None else (self.binary_kappa,)
         return (self.levels_kappa, *binary, self.alpha_ordinal, self.alpha_interval)
 
-    @property
-    def counts(self) -> np.ndarray:
-        """The confusion of levels over the items both label (rows: the first side's level, columns: the second's)."""
-        return self.levels_kappa.counts
+    heading = 'Agreement of the labels'
+    confusion_heading = 'Confusion of levels'
+
+    def compared(self) -> JudgmentAgreement:
+        """The kappa of the levels: its table of counts is the confusion of levels."""
+        return self.levels_kappa
+
+    def categories(self) -> tuple[str, ...]:
+        """The levels."""
+        return self.levels
 
     @property
     def confusion(self) -> Any:
@@ -122,28 +194,9 @@ class LabelAgreement(Reported):
         return (f'{both} items labelled by both ({topics} topic{"s" if topics != 1 else ""}), {only_a} by '
                 f'{self.names[0]} only and {only_b} by {self.names[1]} only: those are left out')
 
-    def table(self) -> Table:
-        """One row per statistic; the notes say which items were compared."""
-        return Table(['statistic', 'value'], [[r.method, r.statistic] for r in self.statistics],
-                     notes=self.pairs_note(), heading='Agreement of the labels')
-
-    def confusion_table(self) -> Table:
-        """The confusion of levels: one row per level of the first side, one column per level of the second."""
-        rows = [[level, *row] for level, row in zip(self.levels, self.counts.tolist(), strict=True)]
-        return Table([f'{self.names[0]} \\ {self.names[1]}', *self.levels], rows,
-                     notes=f'items both label, by the level each gives (rows: {self.names[0]}, columns: '
-                           f'{self.names[1]})', heading='Confusion of levels')
-
-    def tables(self) -> list[Table]:
-        """The statistics and the confusion of levels."""
-        return [self.table(), self.confusion_table()]
-
-    def to_dataframe(self) -> Any:
-        """Per topic: the items both label, by one only, and each statistic."""
-        frame = self.levels_kappa.to_dataframe().drop(columns='statistic')
-        for r in self.statistics:
-            frame[r.method] = r.query_statistic
-        return frame
+    def confusion_note(self) -> str:
+        """What the confusion of levels counts."""
+        return f'items both label, by the level each gives (rows: {self.names[0]}, columns: {self.names[1]})'
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics, the items compared and the confusions (``{level_a: {level_b: count}}``)."""
@@ -151,9 +204,7 @@ class LabelAgreement(Reported):
         return {'statistics': {r.method: r.statistic for r in self.statistics},
                 'both': self.levels_kappa.both, 'only_a': self.levels_kappa.only_a,
                 'only_b': self.levels_kappa.only_b, 'levels': list(self.levels), 'threshold': self.threshold,
-                'confusion': {a: dict(zip(self.levels, row, strict=True))
-                              for a, row in zip(self.levels, self.counts.tolist(), strict=True)},
-                'binary_confusion': None if binary is None else binary.tolist()}
+                'confusion': self.confusion_dict(), 'binary_confusion': None if binary is None else binary.tolist()}
 
     def __repr__(self) -> str:
         values = ', '.join(f'{r.method} = {r.statistic:.4f}' for r in self.statistics)

@@ -21,9 +21,8 @@ import numpy as np
 from ..data.prefs import Preferences
 from ..data.trec.prefs import read_trec_prefs
 from ..errors import InputError
-from ..rendering.result import Table
 from .judgment_agreement import GradeTable, JudgmentAgreement, levels_kappa_of
-from .label_agreement import Reported
+from .label_agreement import Confused
 
 #: The three labels of a pair, by code (-1, 0, 1): its documents in byte-wise order of their ids.
 LABELS = {-1: 'second preferred', 0: 'tied', 1: 'first preferred'}
@@ -32,7 +31,7 @@ _NONE = 3                           # a pair a set does not order
 
 
 @dataclass(frozen=True, eq=False)
-class PreferenceAgreement(Reported):
+class PreferenceAgreement(Confused):
     """Two sets of preference judgments compared on the pairs of documents both order
     (:func:`preference_agreement`).
 
@@ -56,10 +55,16 @@ class PreferenceAgreement(Reported):
         """The statistics, in the order the tables give them."""
         return (self.agreement, self.kappa)
 
-    @property
-    def counts(self) -> np.ndarray:
-        """The confusion of labels over the pairs both order (rows: the first set's label, columns: the second's)."""
-        return self.kappa.counts
+    heading = 'Agreement of the preferences'
+    confusion_heading = 'Confusion of labels'
+
+    def compared(self) -> JudgmentAgreement:
+        """The kappa: its table of counts is the confusion of labels."""
+        return self.kappa
+
+    def categories(self) -> tuple[str, ...]:
+        """The labels of a pair."""
+        return self.labels
 
     def pairs_note(self) -> str:
         """The pairs ordered by both sets, by one, and those left out as contradicted."""
@@ -70,37 +75,16 @@ class PreferenceAgreement(Reported):
                 f'both ways by {self.names[0]}\'s judgment groups and {self.contradicted_b} by {self.names[1]}\'s: '
                 f'those are left out')
 
-    def table(self) -> Table:
-        """One row per statistic; the notes say which pairs were compared."""
-        return Table(['statistic', 'value'], [[r.method, r.statistic] for r in self.statistics],
-                     notes=self.pairs_note(), heading='Agreement of the preferences')
-
-    def confusion_table(self) -> Table:
-        """The confusion of labels: one row per label of the first set, one column per label of the second."""
-        rows = [[label, *row] for label, row in zip(self.labels, self.counts.tolist(), strict=True)]
-        return Table([f'{self.names[0]} \\ {self.names[1]}', *self.labels], rows,
-                     notes='pairs both order, each read with its documents in byte-wise order of their ids',
-                     heading='Confusion of labels')
-
-    def tables(self) -> list[Table]:
-        """The statistics and the confusion of labels."""
-        return [self.table(), self.confusion_table()]
-
-    def to_dataframe(self) -> Any:
-        """Per query: the pairs both order, by one only, and each statistic."""
-        frame = self.kappa.to_dataframe().drop(columns='statistic')
-        for r in self.statistics:
-            frame[r.method] = r.query_statistic
-        return frame
+    def confusion_note(self) -> str:
+        """What the confusion of labels counts."""
+        return 'pairs both order, each read with its documents in byte-wise order of their ids'
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics, the pairs compared and the confusion (``{label_a: {label_b: count}}``)."""
         k = self.kappa
         return {'statistics': {r.method: r.statistic for r in self.statistics}, 'both': k.both,
                 'only_a': k.only_a, 'only_b': k.only_b, 'contradicted_a': self.contradicted_a,
-                'contradicted_b': self.contradicted_b, 'labels': list(self.labels),
-                'confusion': {a: dict(zip(self.labels, row, strict=True))
-                              for a, row in zip(self.labels, self.counts.tolist(), strict=True)}}
+                'contradicted_b': self.contradicted_b, 'labels': list(self.labels), 'confusion': self.confusion_dict()}
 
     def __repr__(self) -> str:
         return (f'<PreferenceAgreement agreement = {self.agreement.statistic:.4f}, kappa = '
